@@ -1,0 +1,28 @@
+package index
+
+import (
+	bleveindex "github.com/blevesearch/bleve_index_api"
+)
+
+// Backend names a bleve index implementation.
+type Backend string
+
+const (
+	// Scorch is bleve's segment-based index: fast, compact, on disk or in
+	// memory. Not available in the js/wasm build.
+	Scorch Backend = "scorch"
+	// UpsideDown is bleve's key/value index over an in-memory treap: the
+	// only backend that builds for js/wasm, memory only.
+	UpsideDown Backend = "upsidedown"
+)
+
+// newUpsideDown is in upsidedown.go; newScorch in scorch.go (native only).
+func newBackend(b Backend, dir string, q *bleveindex.AnalysisQueue) (bleveindex.Index, error) {
+	switch b {
+	case UpsideDown:
+		return newUpsideDown(dir, q)
+	case Scorch:
+		return newScorch(dir, q)
+	}
+	return nil, ErrBackend
+}

@@ -1,0 +1,165 @@
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Documents are stored in a compact binary record, small fields first so
+// that filters can read them without copying the text:
+//
+//	version byte
+//	kind, parent, role, project, source  (uvarint length + bytes each)
+//	time                                  (varint Unix nanoseconds; 0 = unset)
+//	tags                                  (uvarint count, then strings)
+//	meta                                  (uvarint count, then key, value)
+//	titleTokens, bodyTokens               (uvarint: analyzed lengths, for BM25 counters)
+//	title, body                           (uvarint length + bytes each)
+const recordVersion = 1
+
+var errCorruptRecord = errors.New("corrupt document record")
+
+// header is the part of a record that filters and ordering read.
+type header struct {
+	Kind, Parent, Role, Project, Source string
+	Time                                time.Time
+	Tags                                []string
+	Meta                                map[string]string
+	TitleTokens, BodyTokens             int
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func encodeDoc(d *Doc, titleTokens, bodyTokens int) []byte {
+	b := make([]byte, 0, 64+len(d.Title)+len(d.Body)+len(d.Kind)+len(d.Parent))
+	b = append(b, recordVersion)
+	for _, s := range []string{d.Kind, d.Parent, d.Role, d.Project, d.Source} {
+		b = appendString(b, s)
+	}
+	var ns int64
+	if !d.Time.IsZero() {
+		ns = d.Time.UnixNano()
+	}
+	b = binary.AppendVarint(b, ns)
+	b = binary.AppendUvarint(b, uint64(len(d.Tags)))
+	for _, t := range d.Tags {
+		b = appendString(b, t)
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.Meta)))
+	for _, k := range sortedKeys(d.Meta) {
+		b = appendString(b, k)
+		b = appendString(b, d.Meta[k])
+	}
+	b = binary.AppendUvarint(b, uint64(titleTokens))
+	b = binary.AppendUvarint(b, uint64(bodyTokens))
+	b = appendString(b, d.Title)
+	return appendString(b, d.Body)
+}
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = errCorruptRecord
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = errCorruptRecord
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) bytes() []byte {
+	n := r.uvarint()
+	if r.err != nil {
+		return nil
+	}
+	if n > uint64(len(r.b)) {
+		r.err = errCorruptRecord
+		return nil
+	}
+	s := r.b[:n]
+	r.b = r.b[n:]
+	return s
+}
+
+func (r *reader) string() string { return string(r.bytes()) }
+
+// decodeHeader decodes the small fields of a record and returns the rest
+// (title and body) undecoded.
+func decodeHeader(b []byte) (header, []byte, error) {
+	var h header
+	if len(b) == 0 || b[0] != recordVersion {
+		return h, nil, errCorruptRecord
+	}
+	r := reader{b: b[1:]}
+	h.Kind, h.Parent, h.Role, h.Project, h.Source = r.string(), r.string(), r.string(), r.string(), r.string()
+	if ns := r.varint(); ns != 0 {
+		h.Time = time.Unix(0, ns).UTC()
+	}
+	if n := r.uvarint(); n > 0 && n <= uint64(len(r.b)) {
+		h.Tags = make([]string, n)
+		for i := range h.Tags {
+			h.Tags[i] = r.string()
+		}
+	} else if n > uint64(len(r.b)) {
+		r.err = errCorruptRecord
+	}
+	if n := r.uvarint(); n > 0 && n <= uint64(len(r.b)) {
+		h.Meta = make(map[string]string, n)
+		for range n {
+			k := r.string()
+			h.Meta[k] = r.string()
+		}
+	} else if n > uint64(len(r.b)) {
+		r.err = errCorruptRecord
+	}
+	h.TitleTokens, h.BodyTokens = int(r.uvarint()), int(r.uvarint())
+	return h, r.b, r.err
+}
+
+// decodeText returns the title and body of a record's rest, as byte slices
+// into it (valid as long as the record is).
+func decodeText(rest []byte) (title, body []byte, err error) {
+	r := reader{b: rest}
+	title, body = r.bytes(), r.bytes()
+	return title, body, r.err
+}
+
+func decodeDoc(id string, b []byte) (*Doc, header, error) {
+	h, rest, err := decodeHeader(b)
+	if err != nil {
+		return nil, h, fmt.Errorf("document %q: %w", id, err)
+	}
+	title, body, err := decodeText(rest)
+	if err != nil {
+		return nil, h, fmt.Errorf("document %q: %w", id, err)
+	}
+	return &Doc{
+		ID: id, Kind: h.Kind, Title: string(title), Body: string(body), Parent: h.Parent,
+		Tags: h.Tags, Role: h.Role, Project: h.Project, Source: h.Source, Time: h.Time, Meta: h.Meta,
+	}, h, nil
+}

@@ -1,0 +1,39 @@
+package index
+
+import "errors"
+
+var (
+	// ErrEmptyQuery is returned by Search when the query has nothing to
+	// search for (empty, whitespace, or only characters that match nothing).
+	ErrEmptyQuery = errors.New("index: empty query")
+
+	// ErrNotFound is returned by Get when no document has the ID.
+	ErrNotFound = errors.New("index: document not found")
+
+	// ErrExists is returned by Add when a document with the ID exists.
+	ErrExists = errors.New("index: document already exists")
+
+	// ErrInvalidDoc is returned, wrapped with the reason, for a document
+	// that cannot be stored: empty or oversized ID, ID with a NUL byte or
+	// invalid UTF-8, text over Options.MaxDocBytes.
+	ErrInvalidDoc = errors.New("index: invalid document")
+
+	// ErrInvalidRequest is returned, wrapped with the reason, by Search for
+	// a request out of range: unknown mode or order, limit outside
+	// 1..MaxLimit, negative offset, Until before Since.
+	ErrInvalidRequest = errors.New("index: invalid request")
+
+	// ErrLocked is returned by Open when another process has the index
+	// open for writing.
+	ErrLocked = errors.New("index: locked by another process")
+
+	// ErrNewerSchema is returned by Open for an index written by a newer
+	// version of twindex.
+	ErrNewerSchema = errors.New("index: written by a newer twindex (schema version)")
+
+	// ErrClosed is returned by every method called after Close.
+	ErrClosed = errors.New("index: closed")
+
+	// ErrBackend is returned by Open for a backend this build lacks.
+	ErrBackend = errors.New("index: backend not available in this build")
+)

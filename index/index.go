@@ -1,0 +1,308 @@
+package index
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/storage"
+	"github.com/twindex/twindex/tokenize"
+)
+
+// SchemaVersion is the version of the on-disk layout this build writes.
+// Open refuses an index with a higher version.
+const SchemaVersion = 1
+
+// Options configure an Index. A nil *Options means the defaults.
+type Options struct {
+	// MaxDocBytes caps len(Title)+len(Body) of one document; a larger one
+	// is refused with ErrInvalidDoc. 0 means 1 MiB.
+	MaxDocBytes int
+	// TitleWeight and BodyWeight weight the fields in both legs' BM25.
+	// 0 means 5 and 1.
+	TitleWeight, BodyWeight float64
+	// K is the RRF constant; 0 means 60.
+	K int
+	// TextWeight and TrigramWeight weight the legs in RRF; 0 means 1.
+	TextWeight, TrigramWeight float64
+	// Backend is the bleve index implementation: "" means Scorch in native
+	// builds and UpsideDown in js/wasm.
+	Backend Backend
+	// Workers is the number of analysis goroutines; 0 means GOMAXPROCS.
+	Workers int
+	// NoSync skips fsync of the store on commit. A crash may then lose
+	// acknowledged writes; use it only for bulk loads that can be redone.
+	NoSync bool
+	// Fault injects storage write errors, for tests; see storage.FaultFunc.
+	Fault storage.FaultFunc
+}
+
+func (o *Options) withDefaults() Options {
+	var r Options
+	if o != nil {
+		r = *o
+	}
+	if r.MaxDocBytes <= 0 {
+		r.MaxDocBytes = 1 << 20
+	}
+	if r.TitleWeight == 0 {
+		r.TitleWeight = 5
+	}
+	if r.BodyWeight == 0 {
+		r.BodyWeight = 1
+	}
+	if r.K <= 0 {
+		r.K = 60
+	}
+	if r.TextWeight == 0 {
+		r.TextWeight = 1
+	}
+	if r.TrigramWeight == 0 {
+		r.TrigramWeight = 1
+	}
+	if r.Backend == "" {
+		r.Backend = defaultBackend
+	}
+	if r.Workers <= 0 {
+		r.Workers = runtime.GOMAXPROCS(0)
+	}
+	return r
+}
+
+// Store buckets and meta keys.
+var (
+	bucketDocs     = []byte("docs")     // id -> record
+	bucketChildren = []byte("children") // parent 0x00 child -> nil
+	bucketLog      = []byte("log")      // seq (8 bytes BE) -> ids joined by 0x00
+	bucketMeta     = []byte("meta")     // key -> uvarint or bytes
+
+	metaSchema      = []byte("schema")
+	metaSeq         = []byte("seq")
+	metaDocs        = []byte("docs")
+	metaTitleTokens = []byte("tokens.title")
+	metaBodyTokens  = []byte("tokens.body")
+	metaTitleBytes  = []byte("bytes.title")
+	metaBodyBytes   = []byte("bytes.body")
+	metaUpdated     = []byte("updated")
+
+	// internalSeq is the last write-log sequence number a bleve index has
+	// applied, written in the same bleve batch as the documents.
+	internalSeq = []byte("twindex.seq")
+)
+
+// Index is a twindex search index: a document store and two bleve indexes
+// derived from it, one of stemmed words (the text leg) and one of
+// character trigrams (the substring leg).
+//
+// An Index is safe for concurrent use. Searches run concurrently with each
+// other; writes are serialized, and each search sees the state before or
+// after a write, never part of one. A search waits while a write applies
+// its batch to the bleve indexes, so big batches delay searches.
+type Index struct {
+	opts  Options
+	dir   string // "" for memory
+	store storage.Store
+	text  bleveindex.Index
+	tri   bleveindex.Index
+	queue *bleveindex.AnalysisQueue
+
+	textA *tokenize.Text
+	triA  *tokenize.Trigram
+
+	// mu is held for writing by writes while they change the store and the
+	// indexes, and for reading by searches while they take their snapshots.
+	mu sync.RWMutex
+	// stale is set when a committed batch failed to reach a bleve index;
+	// the next write first replays the log, and searches report it.
+	stale  error
+	closed bool
+}
+
+const (
+	storeFile  = "store.db"
+	textDir    = "text"
+	trigramDir = "trigram"
+)
+
+// Open opens the index in directory dir, creating it if needed. It
+// returns ErrLocked (wrapped) when another process has it open, and
+// ErrNewerSchema for an index from a newer twindex. If a crash left a bleve
+// index behind the store, Open brings it up to date before returning.
+func Open(dir string, opts *Options) (*Index, error) {
+	o := opts.withDefaults()
+	if o.Backend != Scorch {
+		return nil, fmt.Errorf("open %s: %w: on-disk indexes need %s", dir, ErrBackend, Scorch)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("open %s: %w", dir, err)
+	}
+	st, err := storage.Open(filepath.Join(dir, storeFile), &storage.Options{Fault: o.Fault, NoSync: o.NoSync})
+	if errors.Is(err, storage.ErrLocked) {
+		return nil, fmt.Errorf("open %s: %w", dir, ErrLocked)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", dir, err)
+	}
+	return open(dir, st, o)
+}
+
+// OpenMemory returns an empty index held in memory.
+func OpenMemory(opts *Options) (*Index, error) {
+	o := opts.withDefaults()
+	return open("", storage.NewMemory(&storage.Options{Fault: o.Fault}), o)
+}
+
+func open(dir string, st storage.Store, o Options) (*Index, error) {
+	ix := &Index{
+		opts: o, dir: dir, store: st,
+		queue: bleveindex.NewAnalysisQueue(o.Workers),
+		textA: tokenize.NewText(), triA: tokenize.NewTrigram(),
+	}
+	fail := func(err error) (*Index, error) {
+		ix.closeBackends()
+		st.Close()
+		ix.queue.Close()
+		if dir != "" {
+			return nil, fmt.Errorf("open %s: %w", dir, err)
+		}
+		return nil, fmt.Errorf("open: %w", err)
+	}
+	if err := ix.checkSchema(); err != nil {
+		return fail(err)
+	}
+	var err error
+	if ix.text, err = newBackend(o.Backend, ix.subdir(textDir), ix.queue); err != nil {
+		return fail(fmt.Errorf("text index: %w", err))
+	}
+	if ix.tri, err = newBackend(o.Backend, ix.subdir(trigramDir), ix.queue); err != nil {
+		return fail(fmt.Errorf("trigram index: %w", err))
+	}
+	if err := ix.recover(context.Background()); err != nil {
+		return fail(err)
+	}
+	return ix, nil
+}
+
+func (ix *Index) subdir(name string) string {
+	if ix.dir == "" {
+		return ""
+	}
+	return filepath.Join(ix.dir, name)
+}
+
+func (ix *Index) checkSchema() error {
+	return ix.store.Update(func(tx storage.Tx) error {
+		v := tx.Get(bucketMeta, metaSchema)
+		if v == nil {
+			return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
+		}
+		n, _ := binary.Uvarint(v)
+		if n > SchemaVersion {
+			return fmt.Errorf("%w: index has %d, this build reads up to %d", ErrNewerSchema, n, SchemaVersion)
+		}
+		return nil
+	})
+}
+
+func (ix *Index) closeBackends() error {
+	var errs []error
+	for _, b := range []bleveindex.Index{ix.text, ix.tri} {
+		if b != nil {
+			errs = append(errs, b.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Close flushes and closes the index. Calls after Close return ErrClosed.
+func (ix *Index) Close() error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.closed {
+		return nil
+	}
+	ix.closed = true
+	err := errors.Join(ix.closeBackends(), ix.store.Close())
+	ix.queue.Close()
+	return err
+}
+
+// Get returns the stored document with the given ID, or ErrNotFound.
+func (ix *Index) Get(id string) (*Doc, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return nil, ErrClosed
+	}
+	var d *Doc
+	err := ix.store.View(func(tx storage.Tx) error {
+		v := tx.Get(bucketDocs, []byte(id))
+		if v == nil {
+			return fmt.Errorf("get %q: %w", id, ErrNotFound)
+		}
+		var err error
+		d, _, err = decodeDoc(id, v)
+		return err
+	})
+	return d, err
+}
+
+// Count returns the number of documents.
+func (ix *Index) Count() (int, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return 0, ErrClosed
+	}
+	var n uint64
+	err := ix.store.View(func(tx storage.Tx) error {
+		n = getUint(tx, metaDocs)
+		return nil
+	})
+	return int(n), err
+}
+
+// Walk calls fn for every stored document in ID order until fn returns an
+// error, which Walk returns. Writes wait until Walk returns; fn must not
+// write to the index.
+func (ix *Index) Walk(ctx context.Context, fn func(*Doc) error) error {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.closed {
+		return ErrClosed
+	}
+	return ix.store.View(func(tx storage.Tx) error {
+		return tx.Scan(bucketDocs, nil, func(k, v []byte) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			d, _, err := decodeDoc(string(k), v)
+			if err != nil {
+				return err
+			}
+			return fn(d)
+		})
+	})
+}
+
+func getUint(tx storage.Tx, key []byte) uint64 {
+	v, _ := binary.Uvarint(tx.Get(bucketMeta, key))
+	return v
+}
+
+func putUint(tx storage.Tx, key []byte, v uint64) error {
+	return tx.Put(bucketMeta, key, binary.AppendUvarint(nil, v))
+}
+
+func sortedKeys(m map[string]string) []string {
+	return slices.Sorted(maps.Keys(m))
+}

@@ -1,0 +1,249 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/storage"
+)
+
+// The store is the truth and every write first commits there, with a log
+// entry (sequence number -> IDs written). Each bleve index records the
+// last sequence number it applied, in the same bleve batch as the
+// documents, so its durable state is always "every batch up to N". On
+// Open, and after a failed apply, recover replays the log entries after N
+// from the store's current documents; log entries that every index has
+// durably applied are pruned.
+
+// recover brings both bleve indexes up to the store's sequence number.
+// The caller holds ix.mu for writing (or owns ix exclusively).
+func (ix *Index) recover(ctx context.Context) error {
+	var storeSeq uint64
+	if err := ix.store.View(func(tx storage.Tx) error {
+		storeSeq = getUint(tx, metaSeq)
+		return nil
+	}); err != nil {
+		return fmt.Errorf("recover: %w", err)
+	}
+	minSeq := storeSeq
+	for _, leg := range []struct {
+		name string
+		idx  bleveindex.Index
+		mk   func(*Doc, []byte) bleveindex.Document
+	}{{"text", ix.text, ix.textDoc}, {"trigram", ix.tri, ix.trigramDoc}} {
+		seq, err := appliedSeq(leg.idx)
+		if err != nil {
+			return fmt.Errorf("recover %s index: %w", leg.name, err)
+		}
+		minSeq = min(minSeq, seq)
+		if seq == storeSeq {
+			continue
+		}
+		if err := ix.replay(ctx, leg.idx, leg.mk, seq, storeSeq); err != nil {
+			return fmt.Errorf("recover %s index: %w", leg.name, err)
+		}
+	}
+	ix.stale = nil
+	// Entries up to minSeq are durable in both indexes: what we read above
+	// came from their persisted state (or, for memory indexes, from this
+	// process, where the log is of no further use either).
+	return ix.store.Update(func(tx storage.Tx) error {
+		var dead [][]byte
+		err := tx.Scan(bucketLog, nil, func(k, _ []byte) error {
+			if binary.BigEndian.Uint64(k) <= minSeq {
+				dead = append(dead, bytes.Clone(k))
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, k := range dead {
+			if err := tx.Delete(bucketLog, k); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// replay applies to idx the current state of every document written by
+// log entries (from, to]. If the log no longer covers that range (the
+// index is older than the log, or ahead of the store), it reindexes every
+// document instead.
+func (ix *Index) replay(ctx context.Context, idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, from, to uint64) error {
+	ids := map[string]bool{}
+	covered := from < to
+	if covered {
+		err := ix.store.View(func(tx storage.Tx) error {
+			for s := from + 1; s <= to; s++ {
+				v := tx.Get(bucketLog, seqKey(s))
+				if v == nil {
+					covered = false
+					return nil
+				}
+				for _, id := range bytes.Split(v, []byte{0}) {
+					ids[string(id)] = true
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if !covered {
+		return ix.reindex(ctx, idx, mk, to)
+	}
+	var chunk []string
+	docs := map[string]*Doc{}
+	flush := func(seq uint64) error {
+		err := ix.applyOne(idx, mk, seq, chunk, docs)
+		chunk = chunk[:0]
+		clear(docs)
+		return err
+	}
+	err := ix.store.View(func(tx storage.Tx) error {
+		for id := range ids {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			chunk = append(chunk, id)
+			if v := tx.Get(bucketDocs, []byte(id)); v != nil {
+				d, _, err := decodeDoc(id, v)
+				if err != nil {
+					return err
+				}
+				docs[id] = d
+			}
+			if len(chunk) == replayChunk {
+				if err := flush(0); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush(to)
+}
+
+// reindex deletes every document of idx that the store lacks and writes
+// every document the store has, then records seq.
+func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64) error {
+	var extra []string
+	err := ix.store.View(func(tx storage.Tx) error {
+		r, err := idx.Reader()
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		all, err := r.DocIDReaderAll()
+		if err != nil {
+			return err
+		}
+		defer all.Close()
+		for {
+			iid, err := all.Next()
+			if err != nil {
+				return err
+			}
+			if iid == nil {
+				return nil
+			}
+			id, err := r.ExternalID(iid)
+			if err != nil {
+				return err
+			}
+			if tx.Get(bucketDocs, []byte(id)) == nil {
+				extra = append(extra, id)
+			}
+		}
+	})
+	if err != nil {
+		return err
+	}
+	var chunk []string
+	docs := map[string]*Doc{}
+	for _, id := range extra {
+		chunk = append(chunk, id)
+	}
+	flush := func(seq uint64) error {
+		err := ix.applyOne(idx, mk, seq, chunk, docs)
+		chunk = chunk[:0]
+		clear(docs)
+		return err
+	}
+	err = ix.store.View(func(tx storage.Tx) error {
+		return tx.Scan(bucketDocs, nil, func(k, v []byte) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			d, _, err := decodeDoc(string(k), v)
+			if err != nil {
+				return err
+			}
+			chunk = append(chunk, d.ID)
+			docs[d.ID] = d
+			if len(chunk) >= replayChunk {
+				return flush(0)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return err
+	}
+	return flush(seq)
+}
+
+// Rebuild discards both bleve indexes and rebuilds them from the store,
+// for an index whose bleve files are damaged or suspect. Searches wait
+// until it is done.
+func (ix *Index) Rebuild(ctx context.Context) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.closed {
+		return ErrClosed
+	}
+	if err := ix.closeBackends(); err != nil && ix.dir == "" {
+		return fmt.Errorf("rebuild: %w", err)
+	}
+	ix.text, ix.tri = nil, nil
+	var err error
+	for _, name := range []string{textDir, trigramDir} {
+		if d := ix.subdir(name); d != "" {
+			if err := os.RemoveAll(d); err != nil {
+				return fmt.Errorf("rebuild: %w", err)
+			}
+		}
+	}
+	if ix.text, err = newBackend(ix.opts.Backend, ix.subdir(textDir), ix.queue); err != nil {
+		return fmt.Errorf("rebuild text index: %w", err)
+	}
+	if ix.tri, err = newBackend(ix.opts.Backend, ix.subdir(trigramDir), ix.queue); err != nil {
+		return fmt.Errorf("rebuild trigram index: %w", err)
+	}
+	var seq uint64
+	if err := ix.store.View(func(tx storage.Tx) error {
+		seq = getUint(tx, metaSeq)
+		return nil
+	}); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
+	if err := ix.reindex(ctx, ix.text, ix.textDoc, seq); err != nil {
+		return fmt.Errorf("rebuild text index: %w", err)
+	}
+	if err := ix.reindex(ctx, ix.tri, ix.trigramDoc, seq); err != nil {
+		return fmt.Errorf("rebuild trigram index: %w", err)
+	}
+	ix.stale = nil
+	return nil
+}

@@ -1,0 +1,17 @@
+//go:build js || wasip1
+
+package index
+
+import (
+	"context"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+)
+
+const defaultBackend = UpsideDown
+
+func newScorch(string, *bleveindex.AnalysisQueue) (bleveindex.Index, error) {
+	return nil, ErrBackend
+}
+
+func forceMerge(context.Context, bleveindex.Index) error { return nil }

@@ -1,0 +1,288 @@
+package index
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/query"
+	"github.com/twindex/twindex/storage"
+)
+
+// scored is one document in one leg's ranking.
+type scored struct {
+	id    string
+	score float64
+}
+
+func sortScored(l []scored) {
+	slices.SortFunc(l, func(a, b scored) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+}
+
+// search is the state of one Search call.
+type search struct {
+	ix     *Index
+	ctx    context.Context
+	req    Request
+	tx     storage.Tx
+	textR  bleveindex.IndexReader
+	triR   bleveindex.IndexReader
+	leaves []string // the query's terms and phrases, as typed
+	filter filter
+	n      float64 // documents in the index
+}
+
+func (ix *Index) normalize(req Request) (Request, error) {
+	bad := func(format string, args ...any) (Request, error) {
+		return req, fmt.Errorf("%w: "+format, append([]any{ErrInvalidRequest}, args...)...)
+	}
+	switch req.Mode {
+	case "":
+		req.Mode = ModeAuto
+	case ModeAuto, ModeSubstring, ModeText:
+	default:
+		return bad("unknown mode %q (want auto, substring or text)", req.Mode)
+	}
+	switch req.Order {
+	case "":
+		req.Order = OrderScore
+	case OrderScore, OrderDateAsc, OrderDateDesc:
+	default:
+		return bad("unknown order %q (want score, date_asc or date_desc)", req.Order)
+	}
+	if req.Limit == 0 {
+		req.Limit = DefaultLimit
+	}
+	if req.Limit < 1 || req.Limit > MaxLimit {
+		return bad("limit %d out of range 1..%d", req.Limit, MaxLimit)
+	}
+	if req.Offset < 0 {
+		return bad("negative offset %d", req.Offset)
+	}
+	if !req.Since.IsZero() && !req.Until.IsZero() && !req.Until.After(req.Since) {
+		return bad("until %s is not after since %s", req.Until.Format(time.RFC3339), req.Since.Format(time.RFC3339))
+	}
+	if req.MarkStart == "" && req.MarkEnd == "" {
+		req.MarkStart, req.MarkEnd = "<mark>", "</mark>"
+	}
+	return req, nil
+}
+
+// Search runs a query. It returns ErrEmptyQuery for a query with nothing to
+// search for and ErrInvalidRequest (wrapped) for a request out of range.
+// Cost: the text leg reads the postings of every query term, the substring
+// leg intersects the postings of the query's trigrams and verifies each
+// candidate against the stored text; both are linear in the matches, so
+// Total is always exact.
+func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
+	req, err := ix.normalize(req)
+	if err != nil {
+		return nil, err
+	}
+	ast, err := query.Simple(req.Query)
+	if errors.Is(err, query.ErrEmpty) {
+		return nil, ErrEmptyQuery
+	}
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	s := &search{ix: ix, ctx: ctx, req: req, leaves: leafTexts(ast)}
+	if len(s.leaves) == 0 {
+		return nil, ErrEmptyQuery
+	}
+
+	ix.mu.RLock()
+	locked := true
+	unlock := func() {
+		if locked {
+			locked = false
+			ix.mu.RUnlock()
+		}
+	}
+	defer unlock()
+	if ix.closed {
+		return nil, ErrClosed
+	}
+	if ix.stale != nil {
+		return nil, fmt.Errorf("search: index out of step with its store after a failed write (the next write or Open repairs it): %w", ix.stale)
+	}
+	if req.Mode != ModeSubstring {
+		if s.textR, err = ix.text.Reader(); err != nil {
+			return nil, fmt.Errorf("search: text index: %w", err)
+		}
+		defer s.textR.Close()
+	}
+	if req.Mode != ModeText {
+		if s.triR, err = ix.tri.Reader(); err != nil {
+			return nil, fmt.Errorf("search: trigram index: %w", err)
+		}
+		defer s.triR.Close()
+	}
+	var res *Result
+	err = ix.store.View(func(tx storage.Tx) error {
+		// The store's read transaction and both readers are snapshots of
+		// the same state: let writers in.
+		unlock()
+		s.tx = tx
+		var err error
+		res, err = s.run()
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	return res, nil
+}
+
+func leafTexts(n query.Node) []string {
+	var out []string
+	query.Walk(n, func(n query.Node) bool {
+		switch n := n.(type) {
+		case *query.Term:
+			out = append(out, n.Text)
+		case *query.Phrase:
+			out = append(out, n.Text)
+		}
+		return true
+	})
+	return out
+}
+
+func (s *search) run() (*Result, error) {
+	s.n = float64(getUint(s.tx, metaDocs))
+	if err := s.filter.init(s.tx, &s.req); err != nil {
+		return nil, err
+	}
+	var lists []fusion.List
+	var docs map[string]*Doc // decoded by the substring leg, reused for snippets
+	if s.req.Mode != ModeText {
+		l, d, err := s.substringLeg()
+		if err != nil {
+			return nil, fmt.Errorf("substring leg: %w", err)
+		}
+		docs = d
+		lists = append(lists, toList(LegTrigram, l))
+	}
+	if s.req.Mode != ModeSubstring {
+		l, err := s.textLeg()
+		if err != nil {
+			return nil, fmt.Errorf("text leg: %w", err)
+		}
+		lists = append(lists, toList(LegText, l))
+	}
+	if err := s.ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	var fused []fusion.Hit
+	if len(lists) == 1 {
+		l := lists[0]
+		fused = make([]fusion.Hit, len(l.IDs))
+		for i, id := range l.IDs {
+			fused[i] = fusion.Hit{ID: id, Score: l.Scores[i], Legs: []fusion.LegRank{{Leg: l.Leg, Rank: i + 1, Score: l.Scores[i]}}}
+		}
+	} else {
+		fused = fusion.RRF(lists, fusion.Options{K: s.ix.opts.K, Weights: map[string]float64{
+			LegText: s.ix.opts.TextWeight, LegTrigram: s.ix.opts.TrigramWeight,
+		}})
+	}
+	if s.req.Order != OrderScore {
+		if err := s.sortByDate(fused); err != nil {
+			return nil, err
+		}
+	}
+	page, next := fusion.Page(fused, s.req.Offset, s.req.Limit)
+	res := &Result{Mode: s.req.Mode, Total: len(fused), NextOffset: next, Hits: make([]Hit, 0, len(page))}
+	for _, f := range page {
+		h, err := s.hit(f, docs)
+		if err != nil {
+			return nil, err
+		}
+		res.Hits = append(res.Hits, h)
+	}
+	return res, nil
+}
+
+func toList(leg string, l []scored) fusion.List {
+	fl := fusion.List{Leg: leg, IDs: make([]string, len(l)), Scores: make([]float64, len(l))}
+	for i, x := range l {
+		fl.IDs[i], fl.Scores[i] = x.id, x.score
+	}
+	return fl
+}
+
+func (s *search) sortByDate(fused []fusion.Hit) error {
+	times := make(map[string]int64, len(fused))
+	for _, f := range fused {
+		h, err := s.header(f.ID)
+		if err != nil {
+			return err
+		}
+		times[f.ID] = h.Time.UnixNano()
+	}
+	desc := s.req.Order == OrderDateDesc
+	slices.SortFunc(fused, func(a, b fusion.Hit) int {
+		c := cmp.Compare(times[a.ID], times[b.ID])
+		if desc {
+			c = -c
+		}
+		if c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return nil
+}
+
+func (s *search) header(id string) (header, error) {
+	v := s.tx.Get(bucketDocs, []byte(id))
+	if v == nil {
+		return header{}, fmt.Errorf("document %q is in an index but not in the store", id)
+	}
+	h, _, err := decodeHeader(v)
+	if err != nil {
+		return h, fmt.Errorf("document %q: %w", id, err)
+	}
+	return h, nil
+}
+
+func (s *search) hit(f fusion.Hit, docs map[string]*Doc) (Hit, error) {
+	d := docs[f.ID]
+	if d == nil {
+		v := s.tx.Get(bucketDocs, []byte(f.ID))
+		if v == nil {
+			return Hit{}, fmt.Errorf("document %q is in an index but not in the store", f.ID)
+		}
+		var err error
+		if d, _, err = decodeDoc(f.ID, v); err != nil {
+			return Hit{}, err
+		}
+	}
+	h := Hit{
+		ID: d.ID, Kind: d.Kind, Title: d.Title, Parent: d.Parent, Tags: d.Tags, Role: d.Role,
+		Project: d.Project, Source: d.Source, Time: d.Time, Meta: d.Meta, Score: f.Score,
+	}
+	for _, l := range f.Legs {
+		h.MatchedIn = append(h.MatchedIn, l.Leg)
+	}
+	slices.Sort(h.MatchedIn)
+	if s.req.Explain {
+		h.Explain = &Explain{K: s.ix.opts.K}
+		for _, l := range f.Legs {
+			h.Explain.Legs = append(h.Explain.Legs, LegRank{Leg: l.Leg, Rank: l.Rank, Score: l.Score})
+		}
+	}
+	h.Field, h.Snippet = s.snippet(d)
+	return h, nil
+}

@@ -1,0 +1,359 @@
+package index
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/document"
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/storage"
+)
+
+// MaxIDBytes is the longest document ID accepted.
+const MaxIDBytes = 1024
+
+// replayChunk is how many documents go into one bleve batch when
+// recovering or rebuilding.
+const replayChunk = 1000
+
+// Batch collects writes that Apply makes all-or-nothing. The zero value is
+// an empty batch. Later operations on an ID override earlier ones. A Batch
+// is not safe for concurrent use.
+type Batch struct {
+	ops []op
+}
+
+type opKind uint8
+
+const (
+	opUpsert opKind = iota
+	opAdd
+	opRemove
+)
+
+type op struct {
+	kind opKind
+	doc  Doc // for opRemove only doc.ID is set
+}
+
+// Add adds a new document; Apply fails with ErrExists if the ID exists.
+func (b *Batch) Add(d Doc) { b.ops = append(b.ops, op{kind: opAdd, doc: d}) }
+
+// Upsert adds a document or replaces the one with the same ID.
+func (b *Batch) Upsert(d Doc) { b.ops = append(b.ops, op{kind: opUpsert, doc: d}) }
+
+// Remove removes documents; absent IDs are ignored.
+func (b *Batch) Remove(ids ...string) {
+	for _, id := range ids {
+		b.ops = append(b.ops, op{kind: opRemove, doc: Doc{ID: id}})
+	}
+}
+
+// Len is the number of operations in the batch.
+func (b *Batch) Len() int { return len(b.ops) }
+
+// Reset empties the batch for reuse.
+func (b *Batch) Reset() { b.ops = b.ops[:0] }
+
+// Applied tells what a write did.
+type Applied struct {
+	Written int // documents added or replaced
+	Removed int // documents that existed and were removed
+}
+
+// Add stores new documents, all or none; it fails with ErrExists if any ID
+// exists.
+func (ix *Index) Add(ctx context.Context, docs ...Doc) error {
+	var b Batch
+	for _, d := range docs {
+		b.Add(d)
+	}
+	_, err := ix.Apply(ctx, &b)
+	return err
+}
+
+// Upsert adds or replaces documents, all or none.
+func (ix *Index) Upsert(ctx context.Context, docs ...Doc) error {
+	var b Batch
+	for _, d := range docs {
+		b.Upsert(d)
+	}
+	_, err := ix.Apply(ctx, &b)
+	return err
+}
+
+// Remove removes documents and returns how many existed.
+func (ix *Index) Remove(ctx context.Context, ids ...string) (int, error) {
+	var b Batch
+	b.Remove(ids...)
+	a, err := ix.Apply(ctx, &b)
+	return a.Removed, err
+}
+
+func (ix *Index) validate(d *Doc) error {
+	switch {
+	case d.ID == "":
+		return fmt.Errorf("%w: empty ID", ErrInvalidDoc)
+	case len(d.ID) > MaxIDBytes:
+		return fmt.Errorf("%w: ID of %d bytes, the limit is %d", ErrInvalidDoc, len(d.ID), MaxIDBytes)
+	case !utf8.ValidString(d.ID) || strings.IndexByte(d.ID, 0) >= 0:
+		return fmt.Errorf("%w: ID %q is not valid UTF-8 or holds a NUL byte", ErrInvalidDoc, d.ID)
+	case strings.IndexByte(d.Parent, 0) >= 0:
+		return fmt.Errorf("%w: document %q: parent holds a NUL byte", ErrInvalidDoc, d.ID)
+	case len(d.Title)+len(d.Body) > ix.opts.MaxDocBytes:
+		return fmt.Errorf("%w: document %q has %d bytes of text, the limit is %d (Options.MaxDocBytes)",
+			ErrInvalidDoc, d.ID, len(d.Title)+len(d.Body), ix.opts.MaxDocBytes)
+	}
+	return nil
+}
+
+// Apply makes the batch's writes, all or none: when it returns nil the
+// batch is in the store (on disk, for an on-disk index) and in both bleve
+// indexes; when it fails with a store error nothing was written. If the
+// store committed but a bleve index failed, Apply returns the error, the
+// batch stays durable, and the index is brought back in step by the next
+// write or the next Open.
+func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
+	var a Applied
+	if b.Len() == 0 {
+		return a, nil
+	}
+	for i := range b.ops {
+		if b.ops[i].kind == opRemove {
+			if b.ops[i].doc.ID == "" {
+				return a, fmt.Errorf("%w: remove: empty ID", ErrInvalidDoc)
+			}
+			continue
+		}
+		if err := ix.validate(&b.ops[i].doc); err != nil {
+			return a, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return a, err
+	}
+	lens := ix.countTokens(b.ops)
+
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.closed {
+		return a, ErrClosed
+	}
+	if ix.stale != nil {
+		if err := ix.recover(ctx); err != nil {
+			return a, fmt.Errorf("catch up after an earlier failure: %w", err)
+		}
+	}
+
+	var seq uint64
+	changed := map[string]*Doc{}
+	var order []string
+	err := ix.store.Update(func(tx storage.Tx) error {
+		a = Applied{}
+		clear(changed)
+		order = order[:0]
+		for i := range b.ops {
+			o := &b.ops[i]
+			id := []byte(o.doc.ID)
+			old := tx.Get(bucketDocs, id)
+			if o.kind == opAdd && old != nil {
+				if _, seen := changed[o.doc.ID]; !seen {
+					return fmt.Errorf("add %q: %w", o.doc.ID, ErrExists)
+				}
+			}
+			if old != nil {
+				h, rest, err := decodeHeader(old)
+				if err != nil {
+					return fmt.Errorf("document %q: %w", o.doc.ID, err)
+				}
+				title, body, _ := decodeText(rest)
+				if err := addCounters(tx, -1, h.TitleTokens, h.BodyTokens, len(title), len(body)); err != nil {
+					return err
+				}
+				if err := tx.Delete(bucketChildren, childKey(h.Parent, o.doc.ID)); err != nil {
+					return err
+				}
+			}
+			if _, seen := changed[o.doc.ID]; !seen {
+				order = append(order, o.doc.ID)
+			}
+			if o.kind == opRemove {
+				changed[o.doc.ID] = nil
+				if old != nil {
+					a.Removed++
+					if err := tx.Delete(bucketDocs, id); err != nil {
+						return err
+					}
+				}
+				continue
+			}
+			d := &o.doc
+			changed[d.ID] = d
+			a.Written++
+			if err := tx.Put(bucketDocs, id, encodeDoc(d, lens[i][0], lens[i][1])); err != nil {
+				return err
+			}
+			if err := addCounters(tx, 1, lens[i][0], lens[i][1], len(d.Title), len(d.Body)); err != nil {
+				return err
+			}
+			if err := tx.Put(bucketChildren, childKey(d.Parent, d.ID), nil); err != nil {
+				return err
+			}
+		}
+		seq = getUint(tx, metaSeq) + 1
+		if err := tx.Put(bucketLog, seqKey(seq), []byte(strings.Join(order, "\x00"))); err != nil {
+			return err
+		}
+		if err := putUint(tx, metaSeq, seq); err != nil {
+			return err
+		}
+		return putUint(tx, metaUpdated, uint64(time.Now().UnixNano()))
+	})
+	if err != nil {
+		return Applied{}, fmt.Errorf("write: %w", err)
+	}
+	if err := ix.applyBoth(seq, order, changed); err != nil {
+		ix.stale = err
+		return a, fmt.Errorf("write committed to the store but not to the indexes (they catch up on the next write or Open): %w", err)
+	}
+	return a, nil
+}
+
+// countTokens returns the analyzed title and body lengths of every
+// non-remove op, computed on all cores.
+func (ix *Index) countTokens(ops []op) [][2]int {
+	lens := make([][2]int, len(ops))
+	var wg sync.WaitGroup
+	n := ix.opts.Workers
+	for w := range n {
+		wg.Go(func() {
+			for i := w; i < len(ops); i += n {
+				if ops[i].kind != opRemove {
+					lens[i] = [2]int{ix.textA.Count([]byte(ops[i].doc.Title)), ix.textA.Count([]byte(ops[i].doc.Body))}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return lens
+}
+
+func addCounters(tx storage.Tx, docs, titleTokens, bodyTokens, titleBytes, bodyBytes int) error {
+	sign := 1
+	if docs < 0 {
+		sign = -1
+	}
+	for _, c := range []struct {
+		key []byte
+		d   int
+	}{{metaDocs, 1}, {metaTitleTokens, titleTokens}, {metaBodyTokens, bodyTokens}, {metaTitleBytes, titleBytes}, {metaBodyBytes, bodyBytes}} {
+		v := int64(getUint(tx, c.key)) + int64(sign*c.d)
+		if v < 0 {
+			v = 0
+		}
+		if err := putUint(tx, c.key, uint64(v)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func childKey(parent, child string) []byte {
+	k := make([]byte, 0, len(parent)+1+len(child))
+	k = append(k, parent...)
+	k = append(k, 0)
+	return append(k, child...)
+}
+
+func seqKey(seq uint64) []byte { return binary.BigEndian.AppendUint64(nil, seq) }
+
+// contentHash identifies the indexed text of a document; check compares it
+// between the store and each bleve index.
+func contentHash(title, body string) string {
+	h := fnv.New64a()
+	h.Write([]byte(title))
+	h.Write([]byte{0})
+	h.Write([]byte(body))
+	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// Bleve field names.
+const (
+	fieldTitle = "title" // text index
+	fieldBody  = "body"  // text index
+	fieldGrams = "g"     // trigram index: title and body grams together
+	fieldHash  = "h"     // both: stored content hash, not indexed
+)
+
+func (ix *Index) textDoc(d *Doc, hash []byte) bleveindex.Document {
+	bd := document.NewDocument(d.ID)
+	bd.AddField(document.NewTextFieldCustom(fieldTitle, nil, []byte(d.Title), bleveindex.IndexField, ix.textA))
+	bd.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(d.Body), bleveindex.IndexField, ix.textA))
+	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
+	return bd
+}
+
+func (ix *Index) trigramDoc(d *Doc, hash []byte) bleveindex.Document {
+	bd := document.NewDocument(d.ID)
+	bd.AddField(document.NewTextFieldCustom(fieldGrams, []uint64{0}, []byte(d.Title), bleveindex.IndexField, ix.triA))
+	bd.AddField(document.NewTextFieldCustom(fieldGrams, []uint64{1}, []byte(d.Body), bleveindex.IndexField, ix.triA))
+	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
+	return bd
+}
+
+// applyBoth writes the current state of the given documents (nil: removed)
+// to both bleve indexes concurrently, recording seq in each.
+func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc) error {
+	var errText, errTri error
+	var wg sync.WaitGroup
+	wg.Go(func() { errText = ix.applyOne(ix.text, ix.textDoc, seq, ids, docs) })
+	wg.Go(func() { errTri = ix.applyOne(ix.tri, ix.trigramDoc, seq, ids, docs) })
+	wg.Wait()
+	if errText != nil {
+		errText = fmt.Errorf("text index: %w", errText)
+	}
+	if errTri != nil {
+		errTri = fmt.Errorf("trigram index: %w", errTri)
+	}
+	return errors.Join(errText, errTri)
+}
+
+func (ix *Index) applyOne(idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64, ids []string, docs map[string]*Doc) error {
+	b := bleveindex.NewBatch()
+	for _, id := range ids {
+		if d := docs[id]; d != nil {
+			b.Update(mk(d, []byte(contentHash(d.Title, d.Body))))
+		} else {
+			b.Delete(id)
+		}
+	}
+	if seq > 0 {
+		b.SetInternal(internalSeq, seqKey(seq))
+	}
+	return idx.Batch(b)
+}
+
+func appliedSeq(idx bleveindex.Index) (uint64, error) {
+	r, err := idx.Reader()
+	if err != nil {
+		return 0, err
+	}
+	defer r.Close()
+	v, err := r.GetInternal(internalSeq)
+	if err != nil || len(v) == 0 {
+		return 0, err
+	}
+	if len(v) != 8 {
+		return 0, fmt.Errorf("bad applied sequence %x", v)
+	}
+	return binary.BigEndian.Uint64(v), nil
+}

@@ -1,0 +1,176 @@
+//go:build !js && !wasip1
+
+package storage
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// lockTimeout bounds how long Open waits for another process's lock
+// before returning ErrLocked (bbolt waits forever by default).
+const lockTimeout = 250 * time.Millisecond
+
+// Bolt is a Store in one bbolt file. It is safe for concurrent use.
+type Bolt struct {
+	db    *bolt.DB
+	fault FaultFunc
+}
+
+// Open opens or creates the store file at path. It returns ErrLocked when
+// another process has it open.
+func Open(path string, opts *Options) (*Bolt, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	db, err := bolt.Open(path, 0o644, &bolt.Options{
+		Timeout:      lockTimeout,
+		FreelistType: bolt.FreelistMapType,
+		NoSync:       opts.NoSync,
+	})
+	if errors.Is(err, berrors.ErrTimeout) {
+		return nil, fmt.Errorf("open %s: %w", path, ErrLocked)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return &Bolt{db: db, fault: opts.Fault}, nil
+}
+
+// View implements Store.
+func (s *Bolt) View(fn func(Tx) error) error {
+	err := s.db.View(func(tx *bolt.Tx) error { return fn(boltTx{tx: tx}) })
+	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
+		return ErrClosed
+	}
+	return err
+}
+
+// Update implements Store.
+func (s *Bolt) Update(fn func(Tx) error) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		if err := fn(boltTx{tx: tx, fault: s.fault}); err != nil {
+			return err
+		}
+		if s.fault != nil {
+			if err := s.fault("commit"); err != nil {
+				return fmt.Errorf("commit: %w", err)
+			}
+		}
+		return nil
+	})
+	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
+		return ErrClosed
+	}
+	return err
+}
+
+// Size implements Store.
+func (s *Bolt) Size() (int64, error) {
+	fi, err := os.Stat(s.db.Path())
+	if err != nil {
+		return 0, err
+	}
+	return fi.Size(), nil
+}
+
+// Compact rewrites the store into a fresh file, dropping free pages, and
+// swaps it in. No transaction may run meanwhile.
+func (s *Bolt) Compact() error {
+	path := s.db.Path()
+	tmp := path + ".compact"
+	_ = os.Remove(tmp)
+	dst, err := bolt.Open(tmp, 0o644, &bolt.Options{Timeout: lockTimeout, FreelistType: bolt.FreelistMapType})
+	if err != nil {
+		return fmt.Errorf("compact: %w", err)
+	}
+	if err := bolt.Compact(dst, s.db, 64<<20); err != nil {
+		dst.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("compact: %w", err)
+	}
+	if err := dst.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("compact: %w", err)
+	}
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("compact: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("compact: %w", err)
+	}
+	db, err := bolt.Open(path, 0o644, &bolt.Options{Timeout: lockTimeout, FreelistType: bolt.FreelistMapType})
+	if err != nil {
+		return fmt.Errorf("compact: reopen: %w", err)
+	}
+	s.db = db
+	return nil
+}
+
+// Close implements Store.
+func (s *Bolt) Close() error { return s.db.Close() }
+
+type boltTx struct {
+	tx    *bolt.Tx
+	fault FaultFunc
+}
+
+func (t boltTx) Get(bucket, key []byte) []byte {
+	b := t.tx.Bucket(bucket)
+	if b == nil {
+		return nil
+	}
+	return b.Get(key)
+}
+
+func (t boltTx) check(step string, bucket []byte) error {
+	if t.fault == nil {
+		return nil
+	}
+	if err := t.fault(step + " " + string(bucket)); err != nil {
+		return fmt.Errorf("%s %s: %w", step, bucket, err)
+	}
+	return nil
+}
+
+func (t boltTx) Put(bucket, key, value []byte) error {
+	if err := t.check("put", bucket); err != nil {
+		return err
+	}
+	b, err := t.tx.CreateBucketIfNotExists(bucket)
+	if err != nil {
+		return err
+	}
+	return b.Put(key, value)
+}
+
+func (t boltTx) Delete(bucket, key []byte) error {
+	if err := t.check("delete", bucket); err != nil {
+		return err
+	}
+	b := t.tx.Bucket(bucket)
+	if b == nil {
+		return nil
+	}
+	return b.Delete(key)
+}
+
+func (t boltTx) Scan(bucket, prefix []byte, fn func(k, v []byte) error) error {
+	b := t.tx.Bucket(bucket)
+	if b == nil {
+		return nil
+	}
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		if err := fn(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}

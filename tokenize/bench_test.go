@@ -1,0 +1,78 @@
+package tokenize_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/twindex/twindex/tokenize"
+)
+
+// benchSize is the size of the benchmark text: a typical source file.
+const benchSize = 20 << 10
+
+// benchInput returns about 20 KB of Go source from the standard library.
+func benchInput(b *testing.B) []byte {
+	b.Helper()
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		b.Skipf("no Go toolchain to take source from: %v", err)
+	}
+	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "src", "net", "http", "server.go"))
+	if err != nil {
+		b.Skipf("no Go source to benchmark on: %v", err)
+	}
+	return data[:min(len(data), benchSize)]
+}
+
+func BenchmarkText(b *testing.B) {
+	in := benchInput(b)
+	text := tokenize.NewText()
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		text.Analyze(in)
+	}
+}
+
+func BenchmarkTextCount(b *testing.B) {
+	in := benchInput(b)
+	text := tokenize.NewText()
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		text.Count(in)
+	}
+}
+
+func BenchmarkTrigram(b *testing.B) {
+	in := benchInput(b)
+	tri := tokenize.NewTrigram()
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		tri.Analyze(in)
+	}
+}
+
+func BenchmarkFold(b *testing.B) {
+	in := benchInput(b)
+	tests := []struct {
+		name string
+		s    string
+	}{
+		{"ascii", string(in)},
+		{"latin", string(in[:len(in)/2]) + "Ångström café naïve Straße Über ÉCOLE " + string(in[len(in)/2:])},
+	}
+	for _, tt := range tests {
+		b.Run(tt.name, func(b *testing.B) {
+			b.SetBytes(int64(len(tt.s)))
+			b.ReportAllocs()
+			for b.Loop() {
+				tokenize.Fold(tt.s)
+			}
+		})
+	}
+}

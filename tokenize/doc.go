@@ -1,0 +1,22 @@
+// Package tokenize owns twindex's analyzers and their registration with
+// bleve: Text, for words in prose and source code (compound splitting,
+// case and diacritic folding, stop words, Snowball stemming, CJK bigrams),
+// and Trigram, for substring search. Fold is the one folding both use, and
+// the one callers must use to compare text with what was indexed.
+//
+// Invariants:
+//
+//   - Start and End of every token are exact byte offsets into the
+//     analyzed input, on rune boundaries (an invalid UTF-8 byte counts as
+//     one rune), with Start < End.
+//   - Folding is rune by rune: each input rune folds to at most one rune,
+//     so folded offsets map back to input offsets (FoldMap).
+//   - Text.Count(b) == len(Text.Analyze(b)) for every input.
+//   - Any input is accepted: invalid UTF-8, NUL bytes, huge tokens. Nothing
+//     panics and no term is longer than MaxTermLen bytes (trigrams are at
+//     most 12).
+//   - The analyzers hold no per-call state and are safe for concurrent use.
+//
+// The analyzers are registered under TextAnalyzer and TrigramAnalyzer when
+// the package is initialized; no other package spells those names.
+package tokenize

@@ -1,0 +1,39 @@
+package tokenize_test
+
+import (
+	"fmt"
+
+	"github.com/twindex/twindex/tokenize"
+)
+
+func ExampleNewText() {
+	text := tokenize.NewText()
+	fmt.Println(text.Terms("getUserById parses XMLParser"))
+	// Output: [getuserbyid get user id pars xmlparser xml parser]
+}
+
+func ExampleNewTrigram() {
+	for _, tok := range tokenize.NewTrigram().Analyze([]byte("Café!")) {
+		fmt.Printf("%q ", tok.Term)
+	}
+	fmt.Println()
+	// Output: "caf" "afe" "fe!"
+}
+
+func ExampleFold() {
+	fmt.Println(tokenize.Fold("Ångström CAFÉ Straße"))
+	// Output: angstrom cafe straße
+}
+
+func ExampleFoldMap() {
+	s := "née X"
+	folded, offsets := tokenize.FoldMap(s)
+	i := len("nee ") // where "x" starts in folded
+	fmt.Println(folded, offsets[i], s[offsets[i]:])
+	// Output: nee x 5 X
+}
+
+func ExampleGrams() {
+	fmt.Println(tokenize.Grams("h Fl"))
+	// Output: [h f  fl]
+}

@@ -1,0 +1,219 @@
+package tokenize_test
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/kljensen/snowball/english"
+
+	"github.com/twindex/twindex/tokenize"
+)
+
+// nastySeeds are inputs that have broken tokenizers before.
+var nastySeeds = []string{
+	"",
+	"a",
+	"\x00",
+	"ab\x00cd",
+	"\xff\xfe\xfd",
+	"abc\xc3",
+	"\xe6\x97",
+	"héllo\x80wörld",
+	strings.Repeat("a", 1<<20),
+	strings.Repeat("aB", 1<<10),
+	strings.Repeat("a_", 1<<10),
+	"a" + strings.Repeat("\u0301", 1000),
+	strings.Repeat("\u0301", 100),
+	"\u200fשלום עולם\u200e abc",
+	"مرحبا\u200fبالعالم",
+	"👩‍👩‍👧‍👦 family 🏳️‍🌈",
+	"e\u0301X\u0327",
+	"東京都\u3099カ\u3099",
+	"İstanbul ǅemal K Å ẞ",
+	"XMLHttpRequest2Go IDs URLsFor",
+	"...---___",
+	"a.-_b",
+	"\ufffd\ufffd\ufffd",
+}
+
+// isBoundaries marks the rune boundaries of in, counting each invalid byte
+// as one rune.
+func runeBoundaries(in []byte) []bool {
+	b := make([]bool, len(in)+1)
+	for i := 0; i < len(in); {
+		b[i] = true
+		_, size := utf8.DecodeRune(in[i:])
+		i += size
+	}
+	b[len(in)] = true
+	return b
+}
+
+// checkTextStream checks the invariants of a Text token stream: exact
+// offsets on rune boundaries, terms that are the folded (and, for plain
+// English words, stemmed) text they cover, bounded length, ordered
+// positions.
+func checkTextStream(t *testing.T, in []byte, ts analysis.TokenStream) {
+	t.Helper()
+	bounds := runeBoundaries(in)
+	prevPos := 1
+	for i, tok := range ts {
+		if tok.Start < 0 || tok.End > len(in) || tok.Start >= tok.End {
+			t.Fatalf("token %d %q: offsets [%d:%d] out of range 0..%d", i, tok.Term, tok.Start, tok.End, len(in))
+		}
+		if !bounds[tok.Start] || !bounds[tok.End] {
+			t.Fatalf("token %d %q: offsets [%d:%d] not on rune boundaries", i, tok.Term, tok.Start, tok.End)
+		}
+		if len(tok.Term) == 0 || len(tok.Term) > tokenize.MaxTermLen || !utf8.Valid(tok.Term) {
+			t.Fatalf("token %d: bad term %q", i, tok.Term)
+		}
+		want := tokenize.Fold(string(in[tok.Start:tok.End]))
+		if stemmable(want) {
+			want = english.Stem(want, false)
+		}
+		if string(tok.Term) != want {
+			t.Fatalf("token %d: term %q, want %q from input %q", i, tok.Term, want, in[tok.Start:tok.End])
+		}
+		if tok.Position < prevPos {
+			t.Fatalf("token %d %q: position %d after %d", i, tok.Term, tok.Position, prevPos)
+		}
+		prevPos = tok.Position
+	}
+}
+
+func stemmable(s string) bool {
+	if len(s) <= 3 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// checkTrigramStream checks that every trigram is three folded runes and
+// that folding the input it covers gives back its term.
+func checkTrigramStream(t *testing.T, in []byte, ts analysis.TokenStream) {
+	t.Helper()
+	bounds := runeBoundaries(in)
+	for i, tok := range ts {
+		if tok.Start < 0 || tok.End > len(in) || tok.Start >= tok.End {
+			t.Fatalf("gram %d %q: offsets [%d:%d] out of range 0..%d", i, tok.Term, tok.Start, tok.End, len(in))
+		}
+		if !bounds[tok.Start] || !bounds[tok.End] {
+			t.Fatalf("gram %d %q: offsets [%d:%d] not on rune boundaries", i, tok.Term, tok.Start, tok.End)
+		}
+		if tok.Position != i+1 {
+			t.Fatalf("gram %d %q: position %d", i, tok.Term, tok.Position)
+		}
+		if !utf8.Valid(tok.Term) || utf8.RuneCount(tok.Term) != 3 {
+			t.Fatalf("gram %d: term %q is not three runes", i, tok.Term)
+		}
+		if f := tokenize.Fold(string(in[tok.Start:tok.End])); f != string(tok.Term) {
+			t.Fatalf("gram %d: term %q, but input %q folds to %q", i, tok.Term, in[tok.Start:tok.End], f)
+		}
+	}
+	folded := tokenize.Fold(string(in))
+	if want := max(utf8.RuneCountInString(folded)-2, 0); len(ts) != want {
+		t.Fatalf("%d grams, want %d for %d folded runes", len(ts), want, want+2)
+	}
+}
+
+// checkFold checks Fold and FoldMap against each other.
+func checkFold(t *testing.T, s string) {
+	t.Helper()
+	folded := tokenize.Fold(s)
+	if !utf8.ValidString(folded) {
+		t.Fatalf("Fold(%q) = %q: invalid UTF-8", s, folded)
+	}
+	if tokenize.Fold(folded) != folded {
+		t.Fatalf("Fold not idempotent on %q: %q then %q", s, folded, tokenize.Fold(folded))
+	}
+	if n, m := utf8.RuneCountInString(folded), utf8.RuneCountInString(s); n > m {
+		t.Fatalf("Fold(%q) has %d runes, more than the input's %d", s, n, m)
+	}
+	fm, offsets := tokenize.FoldMap(s)
+	if fm != folded {
+		t.Fatalf("FoldMap(%q) = %q, Fold = %q", s, fm, folded)
+	}
+	if offsets == nil {
+		if len(folded) != len(s) {
+			t.Fatalf("FoldMap(%q): nil offsets but lengths %d and %d", s, len(folded), len(s))
+		}
+		return
+	}
+	if len(offsets) != len(folded)+1 || offsets[len(folded)] != len(s) {
+		t.Fatalf("FoldMap(%q): %d offsets ending %d, want %d ending %d", s, len(offsets), offsets[len(offsets)-1], len(folded)+1, len(s))
+	}
+	bounds := runeBoundaries([]byte(s))
+	for i := 0; i < len(folded); {
+		_, size := utf8.DecodeRuneInString(folded[i:])
+		o := offsets[i]
+		if o < 0 || o >= len(s) || !bounds[o] {
+			t.Fatalf("FoldMap(%q): offsets[%d] = %d not a rune start", s, i, o)
+		}
+		for j := i; j < i+size; j++ {
+			if offsets[j] != o {
+				t.Fatalf("FoldMap(%q): bytes of one folded rune map to %d and %d", s, o, offsets[j])
+			}
+		}
+		if i > 0 && o <= offsets[i-1] {
+			t.Fatalf("FoldMap(%q): offsets not increasing at %d", s, i)
+		}
+		r, _ := utf8.DecodeRuneInString(folded[i:])
+		_, srcSize := utf8.DecodeRuneInString(s[o:])
+		if f := tokenize.Fold(s[o : o+srcSize]); f != string(r) {
+			t.Fatalf("FoldMap(%q): folded rune %q maps to %q which folds to %q", s, r, s[o:o+srcSize], f)
+		}
+		i += size
+	}
+}
+
+func addSeeds(f *testing.F) {
+	for _, s := range nastySeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte("getUserById parses XMLParser for bufio.Scanner"))
+	f.Add([]byte("OAuth flow Straße Über ÉCOLE café"))
+}
+
+func FuzzText(f *testing.F) {
+	addSeeds(f)
+	text := tokenize.NewText()
+	f.Fuzz(func(t *testing.T, in []byte) {
+		ts := text.Analyze(in)
+		if n := text.Count(in); n != len(ts) {
+			t.Fatalf("Count = %d, len(Analyze) = %d", n, len(ts))
+		}
+		checkTextStream(t, in, ts)
+	})
+}
+
+func FuzzTrigram(f *testing.F) {
+	addSeeds(f)
+	tri := tokenize.NewTrigram()
+	f.Fuzz(func(t *testing.T, in []byte) {
+		checkTrigramStream(t, in, tri.Analyze(in))
+		grams := tokenize.Grams(string(in))
+		seen := make(map[string]bool, len(grams))
+		for _, g := range grams {
+			if seen[g] {
+				t.Fatalf("Grams: duplicate %q", g)
+			}
+			seen[g] = true
+		}
+	})
+}
+
+func FuzzFold(f *testing.F) {
+	for _, s := range nastySeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkFold(t, s)
+	})
+}

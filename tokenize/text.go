@@ -1,0 +1,428 @@
+package tokenize
+
+import (
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+)
+
+// MaxTermLen is the longest term, in bytes of folded text, that the Text
+// analyzer emits. A longer word, compound or part is skipped; it still
+// takes its position, so the positions of the tokens after it do not move.
+const MaxTermLen = 256
+
+// Text is the analyzer for prose and source code. It splits on anything
+// that is not a letter or digit, splits compounds (camelCase, PascalCase,
+// acronyms, snake_case, kebab-case, dotted.names, letter/digit boundaries)
+// and emits both the whole compound and its parts, folds case and
+// diacritics with Fold, drops a small set of English stop words, stems
+// English words with Snowball, and turns runs of CJK characters into
+// unigrams plus overlapping bigrams.
+//
+// Positions: a plain word takes one position; the parts of a compound take
+// consecutive positions and the compound token shares the first part's;
+// a CJK run of n characters takes n positions and each bigram shares its
+// first character's. Dropped tokens (stop words, over-long terms) keep
+// their positions. Start and End are byte offsets into the input: of the
+// whole run for a compound, of the part for a part.
+//
+// A Text holds no state; one value may be used from any number of
+// goroutines at once.
+type Text struct{}
+
+// NewText returns the text analyzer.
+func NewText() *Text { return &Text{} }
+
+// Analyze returns the tokens of input. Input may be any bytes: invalid
+// UTF-8 separates words like punctuation does.
+func (*Text) Analyze(input []byte) analysis.TokenStream {
+	s := textScanner{build: true}
+	s.run(bytesString(input))
+	return s.stream()
+}
+
+// Count returns len(Analyze(input)) without stemming or building tokens.
+// It allocates nothing.
+func (*Text) Count(input []byte) int {
+	var s textScanner
+	s.run(bytesString(input))
+	return s.n
+}
+
+// Terms returns the term of every token of s, in order, duplicates kept.
+func (t *Text) Terms(s string) []string {
+	ts := t.Analyze([]byte(s))
+	out := make([]string, len(ts))
+	for i, tok := range ts {
+		out[i] = string(tok.Term)
+	}
+	return out
+}
+
+// bytesString views b as a string without copying. Safe here because the
+// scanner only reads it during the call and copies every term it keeps.
+func bytesString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// tokenKind tells emit which rules apply.
+type tokenKind uint8
+
+const (
+	kindWord     tokenKind = iota // a plain word or a part: stop words dropped
+	kindCompound                  // a whole compound: kept even if a part is a stop word
+	kindCJK                       // a CJK unigram or bigram
+)
+
+// textScanner does the work for both Analyze and Count, so the two agree
+// by construction: Count runs the same decisions with build == false.
+type textScanner struct {
+	in    string
+	build bool
+	pos   int
+	n     int
+
+	tokens []analysis.Token
+	ends   []int // ends[i]: end of token i's term in arena
+	arena  []byte
+
+	scratch [MaxTermLen + utf8.UTFMax]byte
+}
+
+func (s *textScanner) run(in string) {
+	s.in = in
+	s.pos = 1
+	if s.build {
+		s.tokens = make([]analysis.Token, 0, min(len(in)/6+1, 1<<12))
+		s.ends = make([]int, 0, cap(s.tokens))
+		s.arena = make([]byte, 0, min(len(in)/2+16, 1<<15))
+	}
+	for i := 0; i < len(in); {
+		r, size := decodeAt(in, i)
+		switch wordClass(r) {
+		case wcWord:
+			j := s.wordEnd(i + size)
+			s.word(i, j)
+			i = j
+		case wcCJK:
+			i = s.cjk(i)
+		default:
+			i += size
+		}
+	}
+}
+
+func (s *textScanner) stream() analysis.TokenStream {
+	ts := make(analysis.TokenStream, len(s.tokens))
+	start := 0
+	for i := range s.tokens {
+		end := s.ends[i]
+		s.tokens[i].Term = s.arena[start:end:end]
+		start = end
+		ts[i] = &s.tokens[i]
+	}
+	return ts
+}
+
+// wordEnd returns the end of the word run that continues at k: letters,
+// digits and marks, joined by connectors that have a letter or digit on
+// both sides.
+func (s *textScanner) wordEnd(k int) int {
+	in := s.in
+	for k < len(in) {
+		c := in[k]
+		if isConnector(c) {
+			m := k + 1
+			for m < len(in) && isConnector(in[m]) {
+				m++
+			}
+			if m == len(in) {
+				return k
+			}
+			r, size := decodeAt(in, m)
+			if wordClass(r) != wcWord {
+				return k
+			}
+			k = m + size
+			continue
+		}
+		r, size := decodeAt(in, k)
+		if wordClass(r) != wcWord && !isMark(r) {
+			return k
+		}
+		k += size
+	}
+	return k
+}
+
+// word emits the run in[i:j]: once if it has no internal boundary,
+// otherwise as the compound and its parts.
+func (s *textScanner) word(i, j int) {
+	if e := s.partEnd(i, j); e == j {
+		s.emit(i, j, s.pos, kindWord)
+		s.pos++
+		return
+	}
+	s.emit(i, j, s.pos, kindCompound)
+	for k := i; k < j; {
+		if isConnector(s.in[k]) {
+			k++
+			continue
+		}
+		e := s.partEnd(k, j)
+		s.emit(k, e, s.pos, kindWord)
+		s.pos++
+		k = e
+	}
+}
+
+// partEnd returns the end of the part of a run that starts at start (a
+// letter or digit) and lies within the run ending at j.
+func (s *textScanner) partEnd(start, j int) int {
+	in := s.in
+	prev := caseNone
+	for k := start; k < j; {
+		if isConnector(in[k]) {
+			return k
+		}
+		r, size := decodeAt(in, k)
+		cl := caseClass(r)
+		if cl == caseMark {
+			k += size
+			continue
+		}
+		if prev != caseNone && s.boundary(prev, cl, k+size, j) {
+			return k
+		}
+		prev = cl
+		k += size
+	}
+	return j
+}
+
+// boundary reports whether a part ends between a rune of class prev and
+// the following rune of class cur; after is where the rune after cur
+// starts.
+func (s *textScanner) boundary(prev, cur caseKind, after, j int) bool {
+	if (prev == caseDigit) != (cur == caseDigit) {
+		return true
+	}
+	if prev == caseLower && cur == caseUpper {
+		return true
+	}
+	if prev == caseUpper && cur == caseUpper {
+		// XMLParser: the last capital of an acronym starts the next word...
+		r, next := s.nextCased(after, j)
+		if r != caseLower {
+			return false
+		}
+		// ...unless the acronym is just pluralized: IDs, URLs.
+		if s.in[next-1] == 's' {
+			if r2, _ := s.nextCased(next, j); r2 != caseLower {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// nextCased returns the class of the next non-mark rune at or after k
+// (caseNone at the end of the part) and the offset just after it.
+func (s *textScanner) nextCased(k, j int) (caseKind, int) {
+	for k < j && !isConnector(s.in[k]) {
+		r, size := decodeAt(s.in, k)
+		k += size
+		if cl := caseClass(r); cl != caseMark {
+			return cl, k
+		}
+	}
+	return caseNone, k
+}
+
+// cjk emits unigrams and overlapping bigrams for the CJK run starting at i
+// and returns its end.
+func (s *textScanner) cjk(i int) int {
+	in := s.in
+	prev := -1
+	k := i
+	for k < len(in) {
+		r, size := decodeAt(in, k)
+		if wordClass(r) != wcCJK {
+			break
+		}
+		end := k + size
+		for end < len(in) {
+			m, sz := decodeAt(in, end)
+			if !isMark(m) {
+				break
+			}
+			end += sz
+		}
+		if prev >= 0 {
+			s.emit(prev, end, s.pos-1, kindCJK)
+		}
+		s.emit(k, end, s.pos, kindCJK)
+		s.pos++
+		prev = k
+		k = end
+	}
+	return k
+}
+
+// emit decides whether in[start:end] becomes a token and, when building,
+// appends it.
+func (s *textScanner) emit(start, end, pos int, kind tokenKind) {
+	folded, ok := appendFold(s.scratch[:0], s.in[start:end], MaxTermLen)
+	if !ok || len(folded) == 0 {
+		return
+	}
+	if kind == kindWord && isStopWord(folded) {
+		return
+	}
+	s.n++
+	if !s.build {
+		return
+	}
+	typ := analysis.AlphaNumeric
+	switch {
+	case kind == kindCJK:
+		typ = analysis.Ideographic
+	case !hasLetter(folded):
+		typ = analysis.Numeric
+	}
+	if stemmable(folded) {
+		s.arena = append(s.arena, stemCache.stem(folded)...)
+	} else {
+		s.arena = append(s.arena, folded...)
+	}
+	s.tokens = append(s.tokens, analysis.Token{Start: start, End: end, Position: pos, Type: typ})
+	s.ends = append(s.ends, len(s.arena))
+}
+
+func hasLetter(b []byte) bool {
+	for i := 0; i < len(b); {
+		if c := b[i]; c < utf8.RuneSelf {
+			if asciiClass[c]&acLetter != 0 {
+				return true
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if unicode.IsLetter(r) {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
+// decodeAt decodes the rune at in[i:]; an invalid byte decodes as
+// utf8.RuneError of size 1, which is a separator.
+func decodeAt(in string, i int) (rune, int) {
+	if c := in[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeRuneInString(in[i:])
+}
+
+func isConnector(c byte) bool { return c == '_' || c == '-' || c == '.' }
+
+type wordKind uint8
+
+const (
+	wcSep wordKind = iota
+	wcWord
+	wcCJK
+)
+
+const (
+	acLetter = 1 << iota
+	acDigit
+	acUpper
+)
+
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = acLetter
+		t[c-'a'+'A'] = acLetter | acUpper
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = acDigit
+	}
+	return t
+}()
+
+func wordClass(r rune) wordKind {
+	if r < utf8.RuneSelf {
+		if asciiClass[r]&(acLetter|acDigit) != 0 {
+			return wcWord
+		}
+		return wcSep
+	}
+	if r == utf8.RuneError {
+		return wcSep
+	}
+	if unicode.IsLetter(r) {
+		if isCJK(r) {
+			return wcCJK
+		}
+		return wcWord
+	}
+	if unicode.IsDigit(r) {
+		return wcWord
+	}
+	return wcSep
+}
+
+// isCJK reports the scripts written without spaces between words that get
+// unigrams and bigrams: Han, Hiragana, Katakana, and Hangul.
+func isCJK(r rune) bool {
+	if r < 0x1100 {
+		return false
+	}
+	if isCJKIdeographRange(r) {
+		return true
+	}
+	return r == 0x30FC || // katakana-hiragana prolonged sound mark (script Common)
+		unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+func isMark(r rune) bool {
+	return r >= 0x300 && unicode.IsMark(r)
+}
+
+type caseKind uint8
+
+const (
+	caseNone  caseKind = iota
+	caseLower          // lower case, and letters of scripts without case
+	caseUpper          // upper and title case
+	caseDigit
+	caseMark
+)
+
+func caseClass(r rune) caseKind {
+	if r < utf8.RuneSelf {
+		c := asciiClass[r]
+		switch {
+		case c&acDigit != 0:
+			return caseDigit
+		case c&acUpper != 0:
+			return caseUpper
+		}
+		return caseLower
+	}
+	switch {
+	case unicode.IsUpper(r) || unicode.IsTitle(r):
+		return caseUpper
+	case unicode.IsDigit(r):
+		return caseDigit
+	case isMark(r):
+		return caseMark
+	}
+	return caseLower
+}

@@ -1,0 +1,103 @@
+package tokenize
+
+import (
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+)
+
+// Trigram is the analyzer for substring search. It folds the whole text
+// with Fold and emits every window of three consecutive folded runes,
+// across word boundaries and whitespace alike, so any substring of three
+// or more runes of a document has all its trigrams indexed.
+//
+// Positions count from 1. Start is the byte offset in the input of the
+// first rune of the window; End is the offset just past its third rune
+// together with any nonspacing marks that follow it (they fold to
+// nothing), so Fold(input[Start:End]) == Term always holds. Each invalid
+// UTF-8 byte is one U+FFFD rune.
+//
+// A Trigram holds no state; one value may be used from any number of
+// goroutines at once.
+type Trigram struct{}
+
+// NewTrigram returns the trigram analyzer.
+func NewTrigram() *Trigram { return &Trigram{} }
+
+// Analyze returns the trigrams of input; fewer than three folded runes
+// give none. The terms share one buffer holding the folded text.
+func (*Trigram) Analyze(input []byte) analysis.TokenStream {
+	in := bytesString(input)
+	folded := make([]byte, 0, len(in)+8)
+	// For each folded rune: where it starts in folded and in the input.
+	var fStart, iStart []int
+	if n := utf8.RuneCount(input); n >= 3 {
+		fStart = make([]int, 0, n+1)
+		iStart = make([]int, 0, n+1)
+	} else {
+		return nil
+	}
+	for i := 0; i < len(in); {
+		r, size := decodeAt(in, i)
+		if size == 1 && r >= utf8.RuneSelf {
+			r = utf8.RuneError
+		}
+		if c := r; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			fStart = append(fStart, len(folded))
+			iStart = append(iStart, i)
+			folded = append(folded, byte(c))
+		} else if f := foldRune(r); f != dropRune {
+			fStart = append(fStart, len(folded))
+			iStart = append(iStart, i)
+			folded = utf8.AppendRune(folded, f)
+		}
+		i += size
+	}
+	fStart = append(fStart, len(folded))
+	iStart = append(iStart, len(in))
+	runes := len(fStart) - 1
+	if runes < 3 {
+		return nil
+	}
+	tokens := make([]analysis.Token, runes-2)
+	ts := make(analysis.TokenStream, runes-2)
+	for k := range tokens {
+		fs, fe := fStart[k], fStart[k+3]
+		tokens[k] = analysis.Token{
+			Start:    iStart[k],
+			End:      iStart[k+3],
+			Term:     folded[fs:fe:fe],
+			Position: k + 1,
+			Type:     analysis.AlphaNumeric,
+		}
+		ts[k] = &tokens[k]
+	}
+	return ts
+}
+
+// Grams returns the distinct trigrams of Fold(s) in order of first
+// occurrence: the terms a substring query for s must all match.
+func Grams(s string) []string {
+	f := Fold(s)
+	starts := make([]int, 0, len(f)+1)
+	for i := range f {
+		starts = append(starts, i)
+	}
+	starts = append(starts, len(f))
+	if len(starts) < 4 {
+		return nil
+	}
+	out := make([]string, 0, len(starts)-3)
+	seen := make(map[string]struct{}, len(starts)-3)
+	for k := 0; k+3 < len(starts); k++ {
+		g := f[starts[k]:starts[k+3]]
+		if _, dup := seen[g]; !dup {
+			seen[g] = struct{}{}
+			out = append(out, g)
+		}
+	}
+	return out
+}
