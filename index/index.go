@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -132,28 +131,6 @@ const (
 	textDir    = "text"
 	trigramDir = "trigram"
 )
-
-// Open opens the index in directory dir, creating it if needed. It
-// returns ErrLocked (wrapped) when another process has it open, and
-// ErrNewerSchema for an index from a newer twindex. If a crash left a bleve
-// index behind the store, Open brings it up to date before returning.
-func Open(dir string, opts *Options) (*Index, error) {
-	o := opts.withDefaults()
-	if o.Backend != Scorch {
-		return nil, fmt.Errorf("open %s: %w: on-disk indexes need %s", dir, ErrBackend, Scorch)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("open %s: %w", dir, err)
-	}
-	st, err := storage.Open(filepath.Join(dir, storeFile), &storage.Options{Fault: o.Fault, NoSync: o.NoSync})
-	if errors.Is(err, storage.ErrLocked) {
-		return nil, fmt.Errorf("open %s: %w", dir, ErrLocked)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", dir, err)
-	}
-	return open(dir, st, o)
-}
 
 // OpenMemory returns an empty index held in memory.
 func OpenMemory(opts *Options) (*Index, error) {

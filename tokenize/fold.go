@@ -1,9 +1,9 @@
 package tokenize
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -93,19 +93,19 @@ func Fold(s string) string {
 		if !upper {
 			return s
 		}
-		var b strings.Builder
-		b.Grow(len(s))
+		b := make([]byte, len(s))
 		for j := 0; j < len(s); j++ {
 			c := s[j]
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
 			}
-			b.WriteByte(c)
+			b[j] = c
 		}
-		return b.String()
+		// b is never written again, so the string may share it.
+		return unsafe.String(unsafe.SliceData(b), len(b))
 	}
 	out, _ := appendFold(make([]byte, 0, len(s)+4), s, -1)
-	return string(out)
+	return unsafe.String(unsafe.SliceData(out), len(out))
 }
 
 // asciiPrefix returns the length of the ASCII prefix of s and whether it
@@ -186,7 +186,7 @@ func FoldMap(s string) (folded string, offsets []int) {
 	if offsets != nil {
 		offsets = append(offsets, len(s))
 	}
-	return string(b), offsets
+	return unsafe.String(unsafe.SliceData(b), len(b)), offsets
 }
 
 // identityRuneOffsets returns the offsets of a prefix that folded without

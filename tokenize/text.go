@@ -21,6 +21,12 @@ const MaxTermLen = 256
 // English words with Snowball, and turns runs of CJK characters into
 // unigrams plus overlapping bigrams.
 //
+// Stemming applies to every term longer than three bytes made only of the
+// letters a-z after folding: plain words, parts, and compounds without
+// separators or digits (getUserById becomes the term of the word
+// "getuserbyid", so both spellings match). Compounds with separators or
+// digits (bufio.scanner, utf8) and other scripts are not stemmed.
+//
 // Positions: a plain word takes one position; the parts of a compound take
 // consecutive positions and the compound token shares the first part's;
 // a CJK run of n characters takes n positions and each bigram shares its
@@ -133,6 +139,10 @@ func (s *textScanner) wordEnd(k int) int {
 	in := s.in
 	for k < len(in) {
 		c := in[k]
+		if c < utf8.RuneSelf && asciiClass[c]&(acLetter|acDigit) != 0 {
+			k++
+			continue
+		}
 		if isConnector(c) {
 			m := k + 1
 			for m < len(in) && isConnector(in[m]) {
@@ -405,16 +415,23 @@ const (
 	caseMark
 )
 
+var asciiCase = func() (t [utf8.RuneSelf]caseKind) {
+	for c := range t {
+		switch {
+		case asciiClass[c]&acDigit != 0:
+			t[c] = caseDigit
+		case asciiClass[c]&acUpper != 0:
+			t[c] = caseUpper
+		default:
+			t[c] = caseLower
+		}
+	}
+	return t
+}()
+
 func caseClass(r rune) caseKind {
 	if r < utf8.RuneSelf {
-		c := asciiClass[r]
-		switch {
-		case c&acDigit != 0:
-			return caseDigit
-		case c&acUpper != 0:
-			return caseUpper
-		}
-		return caseLower
+		return asciiCase[r]
 	}
 	switch {
 	case unicode.IsUpper(r) || unicode.IsTitle(r):

@@ -220,3 +220,33 @@ func TestTextConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeInputs runs megabyte-sized tokens through both analyzers: no
+// panic, linear time, invariants kept.
+func TestHugeInputs(t *testing.T) {
+	const mb = 1 << 20
+	tests := []struct {
+		name  string
+		input string
+	}{
+		{"one word", strings.Repeat("a", mb)},
+		{"one camelCase compound", strings.Repeat("aB", mb/2)},
+		{"one snake_case compound", strings.Repeat("ab_", mb/3)},
+		{"combining marks", "a" + strings.Repeat("\u0301", mb/2)},
+		{"connectors", "a" + strings.Repeat("-", mb)},
+		{"cjk run", strings.Repeat("東", mb/3)},
+		{"invalid utf8", strings.Repeat("\xff", mb)},
+	}
+	text, tri := tokenize.NewText(), tokenize.NewTrigram()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := []byte(tt.input)
+			ts := text.Analyze(in)
+			if n := text.Count(in); n != len(ts) {
+				t.Errorf("Count = %d, len(Analyze) = %d", n, len(ts))
+			}
+			checkTextStream(t, in, ts)
+			checkTrigramStream(t, in, tri.Analyze(in))
+		})
+	}
+}

@@ -28,6 +28,9 @@ func NewTrigram() *Trigram { return &Trigram{} }
 // give none. The terms share one buffer holding the folded text.
 func (*Trigram) Analyze(input []byte) analysis.TokenStream {
 	in := bytesString(input)
+	if i, _ := asciiPrefix(in); i == len(in) {
+		return asciiTrigrams(input)
+	}
 	folded := make([]byte, 0, len(in)+8)
 	// For each folded rune: where it starts in folded and in the input.
 	var fStart, iStart []int
@@ -70,6 +73,35 @@ func (*Trigram) Analyze(input []byte) analysis.TokenStream {
 			Start:    iStart[k],
 			End:      iStart[k+3],
 			Term:     folded[fs:fe:fe],
+			Position: k + 1,
+			Type:     analysis.AlphaNumeric,
+		}
+		ts[k] = &tokens[k]
+	}
+	return ts
+}
+
+// asciiTrigrams is Analyze for ASCII input, where folded and input offsets
+// coincide.
+func asciiTrigrams(input []byte) analysis.TokenStream {
+	if len(input) < 3 {
+		return nil
+	}
+	folded := make([]byte, len(input))
+	for i, c := range input {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		folded[i] = c
+	}
+	n := len(input) - 2
+	tokens := make([]analysis.Token, n)
+	ts := make(analysis.TokenStream, n)
+	for k := range tokens {
+		tokens[k] = analysis.Token{
+			Start:    k,
+			End:      k + 3,
+			Term:     folded[k : k+3 : k+3],
 			Position: k + 1,
 			Type:     analysis.AlphaNumeric,
 		}

@@ -1,0 +1,72 @@
+// Command twindex-bench measures twindex against the project's references:
+// the yardstick (speed, size and answers next to SQLite FTS5 on a corpus made
+// from the Go tree, shared/bench) and SciFact relevance (shared/eval).
+//
+// Results go to stdout as markdown tables; progress goes to stderr.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+)
+
+const usage = `usage: twindex-bench <command> [flags]
+
+Commands:
+  yardstick  build an on-disk index from a bench corpus, time it, time every
+             query in the modes auto, substring and text, and write results and
+             a summary in the shapes of shared/bench/fts5_ref.py
+  scifact    index the SciFact collection in memory, write TREC runs (top 100)
+             per mode and score them with shared/eval/score.py
+
+Run "twindex-bench <command> -h" for a command's flags.
+
+Examples:
+  twindex-bench yardstick --corpus /tmp/benchcorpus/small.jsonl \
+      --queries /tmp/benchcorpus/queries.jsonl --out /tmp/benchcorpus \
+      --ref /tmp/benchcorpus/small.summary.json
+  python3 shared/bench/compare.py /tmp/benchcorpus/small.results.jsonl \
+      /tmp/benchcorpus/small.twindex.results.jsonl
+  twindex-bench scifact --data shared/eval/scifact --out /tmp/scifact/twindex --mode all
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command and returns the process exit code: 0 on success,
+// 1 on failure, 2 on bad usage.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "yardstick":
+		err = yardstickCmd(ctx, args[1:], stdout, stderr)
+	case "scifact":
+		err = scifactCmd(ctx, args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "twindex-bench: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	switch {
+	case err == nil:
+		return 0
+	case err == errUsage:
+		return 2
+	default:
+		fmt.Fprintf(stderr, "twindex-bench %s: %s\n", args[0], err)
+		return 1
+	}
+}

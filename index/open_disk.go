@@ -1,0 +1,34 @@
+//go:build !js && !wasip1
+
+package index
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/twindex/twindex/storage"
+)
+
+// Open opens the index in directory dir, creating it if needed. It
+// returns ErrLocked (wrapped) when another process has it open, and
+// ErrNewerSchema for an index from a newer twindex. If a crash left a bleve
+// index behind the store, Open brings it up to date before returning.
+func Open(dir string, opts *Options) (*Index, error) {
+	o := opts.withDefaults()
+	if o.Backend != Scorch {
+		return nil, fmt.Errorf("open %s: %w: on-disk indexes need %s", dir, ErrBackend, Scorch)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("open %s: %w", dir, err)
+	}
+	st, err := storage.Open(filepath.Join(dir, storeFile), &storage.Options{Fault: o.Fault, NoSync: o.NoSync})
+	if errors.Is(err, storage.ErrLocked) {
+		return nil, fmt.Errorf("open %s: %w", dir, ErrLocked)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", dir, err)
+	}
+	return open(dir, st, o)
+}
