@@ -1,0 +1,122 @@
+//go:build !js && !wasip1
+
+package index_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/twindex/twindex/index"
+)
+
+func init() {
+	openDisk = func(t *testing.T, opts *index.Options) *index.Index { return mustOpen(t, t.TempDir(), opts) }
+}
+
+func mustOpen(t *testing.T, dir string, opts *index.Options) *index.Index {
+	t.Helper()
+	ix, err := index.Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+func TestLockedAndReopen(t *testing.T) {
+	dir := t.TempDir()
+	ix, err := index.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustUpsert(t, ix, corpus...)
+	start := time.Now()
+	if _, err := index.Open(dir, nil); !errors.Is(err, index.ErrLocked) {
+		t.Fatalf("second Open: %v, want ErrLocked", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("ErrLocked took %v", d)
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Search(ctx, index.Request{Query: "x"}); !errors.Is(err, index.ErrClosed) {
+		t.Errorf("Search after Close: %v", err)
+	}
+	ix = mustOpen(t, dir, nil)
+	if n, _ := ix.Count(); n != len(corpus) {
+		t.Errorf("Count after reopen %d", n)
+	}
+	if r := search(t, ix, index.Request{Query: "authenticated"}); r.Total != 2 {
+		t.Errorf("after reopen: %v", ids(r))
+	}
+	if rep, err := ix.Check(ctx); err != nil || !rep.OK() {
+		t.Errorf("Check after reopen: %v\n%s", err, rep)
+	}
+	d, err := ix.Get("xml")
+	if err != nil || d.Role != "owner" || d.Project != "web" || !d.Time.Equal(day(3)) {
+		t.Errorf("Get: %+v, %v", d, err)
+	}
+}
+
+func TestRebuild(t *testing.T) {
+	ix := mustOpen(t, t.TempDir(), nil)
+	mustUpsert(t, ix, corpus...)
+	if err := ix.Rebuild(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := ix.Check(ctx); err != nil || !rep.OK() {
+		t.Fatalf("Check after Rebuild: %v\n%s", err, rep)
+	}
+	if r := search(t, ix, index.Request{Query: "bufio.Scanner"}); len(r.Hits) != 1 {
+		t.Errorf("after Rebuild: %v", ids(r))
+	}
+	if err := ix.Optimize(ctx); err != nil {
+		t.Fatal(err)
+	}
+	st, err := ix.Stats()
+	if err != nil || st.Docs != len(corpus) || st.Kinds["code"] != 3 || st.StoreBytes == 0 || st.TrigramBytes == 0 {
+		t.Errorf("Stats %+v, %v", st, err)
+	}
+}
+
+func TestFaultsLeaveIndexConsistent(t *testing.T) {
+	for step := 1; step < 40; step++ {
+		calls, armed := 0, false
+		fault := func(string) error {
+			if !armed {
+				return nil
+			}
+			calls++
+			if calls == step {
+				return errors.New("disk on fire")
+			}
+			return nil
+		}
+		ix := mustOpen(t, t.TempDir(), &index.Options{Fault: fault})
+		mustUpsert(t, ix, corpus[:3]...)
+		armed = true
+		err := ix.Upsert(ctx, index.Doc{ID: "auth", Body: "replaced"}, index.Doc{ID: "new", Body: "fresh"})
+		armed = false
+		if err == nil {
+			if step < 10 {
+				t.Errorf("step %d: no error", step)
+			}
+			break // the batch has fewer steps than this
+		}
+		rep, cerr := ix.Check(ctx)
+		if cerr != nil || !rep.OK() {
+			t.Errorf("step %d: Check %v\n%s", step, cerr, rep)
+		}
+		if r := search(t, ix, index.Request{Query: "fresh"}); r.Total != 0 {
+			t.Errorf("step %d: half a failed batch is visible", step)
+		}
+		if err := ix.Upsert(ctx, index.Doc{ID: "after", Body: "recovered"}); err != nil {
+			t.Errorf("step %d: write after fault: %v", step, err)
+		}
+		if r := search(t, ix, index.Request{Query: "recovered"}); r.Total != 1 {
+			t.Errorf("step %d: write after fault not searchable", step)
+		}
+	}
+}
