@@ -31,15 +31,14 @@ func (*Trigram) Analyze(input []byte) analysis.TokenStream {
 	if i, _ := asciiPrefix(in); i == len(in) {
 		return asciiTrigrams(input)
 	}
-	folded := make([]byte, 0, len(in)+8)
-	// For each folded rune: where it starts in folded and in the input.
-	var fStart, iStart []int
-	if n := utf8.RuneCount(input); n >= 3 {
-		fStart = make([]int, 0, n+1)
-		iStart = make([]int, 0, n+1)
-	} else {
+	n := utf8.RuneCount(input)
+	if n < 3 {
 		return nil
 	}
+	folded := make([]byte, 0, len(in)+8)
+	// For each folded rune: where it starts in folded and in the input.
+	fStart := make([]int, 0, n+1)
+	iStart := make([]int, 0, n+1)
 	for i := 0; i < len(in); {
 		r, size := decodeAt(in, i)
 		if size == 1 && r >= utf8.RuneSelf {
