@@ -11,6 +11,7 @@ import (
 // that filters can read them without copying the text:
 //
 //	version byte
+//	seq                                   (uvarint: the write that stored this record)
 //	kind, parent, role, project, source  (uvarint length + bytes each)
 //	time                                  (varint Unix nanoseconds; 0 = unset)
 //	tags                                  (uvarint count, then strings)
@@ -23,6 +24,7 @@ var errCorruptRecord = errors.New("corrupt document record")
 
 // header is the part of a record that filters and ordering read.
 type header struct {
+	Seq                                 uint64
 	Kind, Parent, Role, Project, Source string
 	Time                                time.Time
 	Tags                                []string
@@ -35,9 +37,10 @@ func appendString(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-func encodeDoc(d *Doc, titleTokens, bodyTokens int) []byte {
+func encodeDoc(d *Doc, seq uint64, titleTokens, bodyTokens int) []byte {
 	b := make([]byte, 0, 64+len(d.Title)+len(d.Body)+len(d.Kind)+len(d.Parent))
 	b = append(b, recordVersion)
+	b = binary.AppendUvarint(b, seq)
 	for _, s := range []string{d.Kind, d.Parent, d.Role, d.Project, d.Source} {
 		b = appendString(b, s)
 	}
@@ -116,6 +119,7 @@ func decodeHeader(b []byte) (header, []byte, error) {
 		return h, nil, errCorruptRecord
 	}
 	r := reader{b: b[1:]}
+	h.Seq = r.uvarint()
 	h.Kind, h.Parent, h.Role, h.Project, h.Source = r.string(), r.string(), r.string(), r.string(), r.string()
 	if ns := r.varint(); ns != 0 {
 		h.Time = time.Unix(0, ns).UTC()

@@ -41,6 +41,10 @@ type Options struct {
 	// NoSync skips fsync of the store on commit. A crash may then lose
 	// acknowledged writes; use it only for bulk loads that can be redone.
 	NoSync bool
+	// CacheBytes bounds the cache of case-folded document text that
+	// substring verification and snippets read; 0 means 64 MiB, negative
+	// disables it.
+	CacheBytes int
 	// Fault injects storage write errors, for tests; see storage.FaultFunc.
 	Fault storage.FaultFunc
 }
@@ -70,6 +74,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if r.Backend == "" {
 		r.Backend = defaultBackend
+	}
+	if r.CacheBytes == 0 {
+		r.CacheBytes = 64 << 20
 	}
 	if r.Workers <= 0 {
 		r.Workers = runtime.GOMAXPROCS(0)
@@ -116,6 +123,7 @@ type Index struct {
 
 	textA *tokenize.Text
 	triA  *tokenize.Trigram
+	fold  *foldCache
 
 	// mu is held for writing by writes while they change the store and the
 	// indexes, and for reading by searches while they take their snapshots.
@@ -143,6 +151,7 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 		opts: o, dir: dir, store: st,
 		queue: bleveindex.NewAnalysisQueue(o.Workers),
 		textA: tokenize.NewText(), triA: tokenize.NewTrigram(),
+		fold: newFoldCache(o.CacheBytes),
 	}
 	fail := func(err error) (*Index, error) {
 		ix.closeBackends()

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -162,62 +164,87 @@ func (s *search) keep(id string) bool {
 }
 
 // substringLeg finds the documents whose title or body contains every
-// query term as a case- and diacritics-insensitive substring. Candidates
-// come from intersecting the postings of the terms' trigrams; every
-// candidate is verified against its stored text, so the result is exact,
-// and scored by BM25 over substring occurrences. Terms shorter than three
-// characters have no trigrams: they are verified on the candidates of the
-// longer terms, or on every document when the query has no longer term.
-// The decoded documents are returned for snippets.
-func (s *search) substringLeg() ([]scored, map[string]*Doc, error) {
-	var subs []string
-	for _, l := range s.leaves {
-		if f := tokenize.Fold(l); f != "" && !slices.Contains(subs, f) {
-			subs = append(subs, f)
-		}
+// query term as a case- and diacritics-insensitive substring.
+//
+// Candidates come from intersecting the postings of the terms' trigrams
+// (rarest first); every candidate is then verified against its stored,
+// folded text, so the result is exact. Verification stops at the first
+// occurrence of each term; a term's frequency for BM25 is estimated from
+// its rarest trigram's frequency in the document (title and body
+// together), plus a title bonus for a term in the title. Terms shorter
+// than three characters have no trigrams: they are verified on the longer
+// terms' candidates, or on every document when the query has no longer
+// term (a scan).
+func (s *search) substringLeg() ([]scored, error) {
+	type term struct {
+		text  string
+		grams []int // indexes into grams
+		df    float64
 	}
+	var terms []term
 	var grams []string
-	for _, sub := range subs {
-		if utf8.RuneCountInString(sub) >= 3 {
-			for _, g := range tokenize.Grams(sub) {
-				if !slices.Contains(grams, g) {
+	for _, l := range s.leaves {
+		f := tokenize.Fold(l)
+		if f == "" || slices.ContainsFunc(terms, func(t term) bool { return t.text == f }) {
+			continue
+		}
+		t := term{text: f, df: s.n} // a short term gets the lowest idf
+		if utf8.RuneCountInString(f) >= 3 {
+			for _, g := range tokenize.Grams(f) {
+				i := slices.Index(grams, g)
+				if i < 0 {
+					i = len(grams)
 					grams = append(grams, g)
 				}
+				t.grams = append(t.grams, i)
 			}
 		}
-	}
-	dfs := make([]float64, len(subs))
-	for i := range dfs {
-		dfs[i] = s.n // a short term gets the lowest idf
+		terms = append(terms, t)
 	}
 	avgTitle := float64(getUint(s.tx, metaTitleBytes)) / max(s.n, 1)
-	avgBody := float64(getUint(s.tx, metaBodyBytes)) / max(s.n, 1)
+	avgAll := avgTitle + float64(getUint(s.tx, metaBodyBytes))/max(s.n, 1)
 
 	out := []scored{}
-	docs := map[string]*Doc{}
-	verify := func(id string, rec []byte) error {
+	// verify checks a candidate; c is nil for a scanned document.
+	verify := func(id string, rec []byte, c *candidate) error {
 		if s.filter.active && !s.filter.matchID(id) {
 			return nil
 		}
-		d, h, err := decodeDoc(id, rec)
+		h, rest, err := decodeHeader(rec)
 		if err != nil {
-			return err
+			return fmt.Errorf("document %q: %w", id, err)
 		}
 		if s.filter.byHeader && !s.filter.matchHeader(&h) {
 			return nil
 		}
-		title, body := tokenize.Fold(d.Title), tokenize.Fold(d.Body)
+		title, body, err := decodeText(rest)
+		if err != nil {
+			return fmt.Errorf("document %q: %w", id, err)
+		}
+		f := s.ix.fold.get(id, h.Seq, title, body)
+		dl := float64(len(f.title) + len(f.body))
 		score := 0.0
-		for i, sub := range subs {
-			ct, cb := strings.Count(title, sub), strings.Count(body, sub)
-			if ct+cb == 0 {
+		for _, t := range terms {
+			ct := strings.Count(f.title, t.text)
+			if ct == 0 && !strings.Contains(f.body, t.text) {
 				return nil
 			}
-			score += idf(s.n, dfs[i]) * (s.ix.opts.TitleWeight*bm25(float64(ct), float64(len(title)), avgTitle) +
-				s.ix.opts.BodyWeight*bm25(float64(cb), float64(len(body)), avgBody))
+			tf := float64(ct)
+			switch {
+			case c != nil && len(t.grams) > 0:
+				tf = math.MaxFloat64
+				for _, g := range t.grams {
+					tf = min(tf, float64(c.freq[g]))
+				}
+			case c == nil:
+				tf += float64(strings.Count(f.body, t.text))
+			default:
+				tf = max(tf, 1)
+			}
+			w := idf(s.n, t.df)
+			score += w * (s.ix.opts.BodyWeight*bm25(tf, dl, avgAll) + s.ix.opts.TitleWeight*bm25(float64(ct), float64(len(f.title)), avgTitle))
 		}
 		out = append(out, scored{id: id, score: score})
-		docs[id] = d
 		return nil
 	}
 
@@ -226,54 +253,61 @@ func (s *search) substringLeg() ([]scored, map[string]*Doc, error) {
 			if err := s.ctx.Err(); err != nil {
 				return err
 			}
-			return verify(string(k), v)
+			return verify(string(k), v, nil)
 		})
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		sortScored(out)
-		return out, docs, nil
+		return out, nil
 	}
 
 	cands, counts, err := s.candidates(grams)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	for i, sub := range subs {
-		if utf8.RuneCountInString(sub) >= 3 {
-			dfs[i] = math.MaxFloat64
-			for _, g := range tokenize.Grams(sub) {
-				dfs[i] = min(dfs[i], counts[g])
+	for i := range terms {
+		if len(terms[i].grams) > 0 {
+			terms[i].df = math.MaxFloat64
+			for _, g := range terms[i].grams {
+				terms[i].df = min(terms[i].df, counts[g])
 			}
 		}
 	}
-	for i, iid := range cands {
+	for i := range cands {
 		if i%256 == 0 {
 			if err := s.ctx.Err(); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
-		id, err := s.triR.ExternalID(iid)
+		id, err := s.triR.ExternalID(cands[i].id)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		rec := s.tx.Get(bucketDocs, []byte(id))
 		if rec == nil {
-			continue // removed after the trigram reader's snapshot cannot happen; a drifted index is check's job
+			continue // drift between an index and the store is Check's to report
 		}
-		if err := verify(id, rec); err != nil {
-			return nil, nil, err
+		if err := verify(id, rec, &cands[i]); err != nil {
+			return nil, err
 		}
 	}
 	sortScored(out)
-	return out, docs, nil
+	return out, nil
+}
+
+// candidate is a document that holds every trigram of the query, with
+// each trigram's frequency in it.
+type candidate struct {
+	id   bleveindex.IndexInternalID
+	freq []uint32 // by gram index
 }
 
 // candidates intersects the postings of grams, rarest first, and returns
-// the internal IDs holding all of them and each gram's document count.
-func (s *search) candidates(grams []string) ([]bleveindex.IndexInternalID, map[string]float64, error) {
+// the documents holding all of them and each gram's document count.
+func (s *search) candidates(grams []string) ([]candidate, []float64, error) {
 	readers := make([]bleveindex.TermFieldReader, len(grams))
-	counts := make(map[string]float64, len(grams))
+	counts := make([]float64, len(grams))
 	defer func() {
 		for _, r := range readers {
 			if r != nil {
@@ -282,12 +316,12 @@ func (s *search) candidates(grams []string) ([]bleveindex.IndexInternalID, map[s
 		}
 	}()
 	for i, g := range grams {
-		r, err := s.triR.TermFieldReader(s.ctx, []byte(g), fieldGrams, false, false, false)
+		r, err := s.triR.TermFieldReader(s.ctx, []byte(g), fieldGrams, true, false, false)
 		if err != nil {
 			return nil, nil, err
 		}
 		readers[i] = r
-		counts[g] = float64(r.Count())
+		counts[i] = float64(r.Count())
 		if r.Count() == 0 {
 			return nil, counts, nil
 		}
@@ -296,9 +330,9 @@ func (s *search) candidates(grams []string) ([]bleveindex.IndexInternalID, map[s
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortFunc(order, func(a, b int) int { return int(readers[a].Count()) - int(readers[b].Count()) })
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(counts[a], counts[b]) })
 
-	var cands []bleveindex.IndexInternalID
+	var cands []candidate
 	var tfd bleveindex.TermFieldDoc
 	first := readers[order[0]]
 	for {
@@ -309,34 +343,39 @@ func (s *search) candidates(grams []string) ([]bleveindex.IndexInternalID, map[s
 		if d == nil {
 			break
 		}
-		cands = append(cands, slices.Clone(d.ID))
+		c := candidate{id: slices.Clone(d.ID), freq: make([]uint32, len(grams))}
+		c.freq[order[0]] = uint32(d.Freq)
+		cands = append(cands, c)
 	}
-	for _, oi := range order[1:] {
-		r := readers[oi]
+	for _, gi := range order[1:] {
+		r := readers[gi]
 		kept := cands[:0]
 		// Advance never moves backwards (scorch reopens the reader for
 		// that), so a candidate at or before the reader's position is
 		// decided by comparing with that position.
 		var cur bleveindex.IndexInternalID
+		var curFreq uint64
 		for _, c := range cands {
 			if cur != nil {
-				if c.Compare(cur) < 0 {
+				if c.id.Compare(cur) < 0 {
 					continue
 				}
-				if c.Equals(cur) {
+				if c.id.Equals(cur) {
+					c.freq[gi] = uint32(curFreq)
 					kept = append(kept, c)
 					continue
 				}
 			}
-			d, err := r.Advance(c, tfd.Reset())
+			d, err := r.Advance(c.id, tfd.Reset())
 			if err != nil {
 				return nil, nil, err
 			}
 			if d == nil {
 				break
 			}
-			cur = append(cur[:0], d.ID...)
-			if d.ID.Equals(c) {
+			cur, curFreq = append(cur[:0], d.ID...), d.Freq
+			if d.ID.Equals(c.id) {
+				c.freq[gi] = uint32(d.Freq)
 				kept = append(kept, c)
 			}
 		}

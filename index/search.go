@@ -165,13 +165,11 @@ func (s *search) run() (*Result, error) {
 		return nil, err
 	}
 	var lists []fusion.List
-	var docs map[string]*Doc // decoded by the substring leg, reused for snippets
 	if s.req.Mode != ModeText {
-		l, d, err := s.substringLeg()
+		l, err := s.substringLeg()
 		if err != nil {
 			return nil, fmt.Errorf("substring leg: %w", err)
 		}
-		docs = d
 		lists = append(lists, toList(LegTrigram, l))
 	}
 	if s.req.Mode != ModeSubstring {
@@ -205,7 +203,7 @@ func (s *search) run() (*Result, error) {
 	page, next := fusion.Page(fused, s.req.Offset, s.req.Limit)
 	res := &Result{Mode: s.req.Mode, Total: len(fused), NextOffset: next, Hits: make([]Hit, 0, len(page))}
 	for _, f := range page {
-		h, err := s.hit(f, docs)
+		h, err := s.hit(f)
 		if err != nil {
 			return nil, err
 		}
@@ -257,17 +255,14 @@ func (s *search) header(id string) (header, error) {
 	return h, nil
 }
 
-func (s *search) hit(f fusion.Hit, docs map[string]*Doc) (Hit, error) {
-	d := docs[f.ID]
-	if d == nil {
-		v := s.tx.Get(bucketDocs, []byte(f.ID))
-		if v == nil {
-			return Hit{}, fmt.Errorf("document %q is in an index but not in the store", f.ID)
-		}
-		var err error
-		if d, _, err = decodeDoc(f.ID, v); err != nil {
-			return Hit{}, err
-		}
+func (s *search) hit(f fusion.Hit) (Hit, error) {
+	v := s.tx.Get(bucketDocs, []byte(f.ID))
+	if v == nil {
+		return Hit{}, fmt.Errorf("document %q is in an index but not in the store", f.ID)
+	}
+	d, hd, err := decodeDoc(f.ID, v)
+	if err != nil {
+		return Hit{}, err
 	}
 	h := Hit{
 		ID: d.ID, Kind: d.Kind, Title: d.Title, Parent: d.Parent, Tags: d.Tags, Role: d.Role,
@@ -283,6 +278,6 @@ func (s *search) hit(f fusion.Hit, docs map[string]*Doc) (Hit, error) {
 			h.Explain.Legs = append(h.Explain.Legs, LegRank{Leg: l.Leg, Rank: l.Rank, Score: l.Score})
 		}
 	}
-	h.Field, h.Snippet = s.snippet(d)
+	h.Field, h.Snippet = s.snippet(d, s.ix.fold.get(d.ID, hd.Seq, []byte(d.Title), []byte(d.Body)))
 	return h, nil
 }

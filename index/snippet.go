@@ -24,52 +24,51 @@ type span struct{ start, end, key int }
 // snippet picks the field to show (body when it has a match, else title
 // when it has one, else body) and returns it with a window around the best
 // match, HTML-escaped, matches wrapped in the request's markers.
-func (s *search) snippet(d *Doc) (field, snip string) {
-	bodySpans := s.spans(d.Body)
+func (s *search) snippet(d *Doc, f *folded) (field, snip string) {
+	bodySpans := s.spans(d.Body, f.body, f.bodyMap)
 	if len(bodySpans) > 0 || d.Title == "" {
 		return fieldBody, s.render(d.Body, bodySpans)
 	}
-	titleSpans := s.spans(d.Title)
+	titleSpans := s.spans(d.Title, f.title, f.titleMap)
 	if len(titleSpans) > 0 {
 		return fieldTitle, s.render(d.Title, titleSpans)
 	}
 	return fieldBody, s.render(d.Body, nil)
 }
 
-// spans finds the query's matches in text: its terms as substrings (for
-// the substring leg) and words whose analyzed terms are query terms (for
-// the text leg), merged and sorted.
-func (s *search) spans(text string) []span {
-	if len(text) > snippetScan {
-		text = text[:snippetScan]
-		for len(text) > 0 && !utf8.RuneStart(text[len(text)-1]) {
-			text = text[:len(text)-1]
+// spans finds the query's matches in text, given its folded form and the
+// map from folded to original offsets (nil: the same): the query's terms
+// as substrings (for the substring leg) and words whose analyzed terms are
+// query terms (for the text leg), merged and sorted.
+func (s *search) spans(text, ftext string, fmap []int) []span {
+	if len(ftext) > snippetScan {
+		ftext = ftext[:snippetScan]
+	}
+	orig := func(i int) int {
+		if fmap != nil {
+			return fmap[i]
 		}
+		return i
 	}
 	var out []span
 	if s.req.Mode != ModeText {
-		folded, offs := tokenize.FoldMap(text)
 		for key, leaf := range s.leaves {
 			sub := tokenize.Fold(leaf)
 			if sub == "" {
 				continue
 			}
 			for i := 0; ; {
-				j := strings.Index(folded[i:], sub)
+				j := strings.Index(ftext[i:], sub)
 				if j < 0 {
 					break
 				}
-				a, b := i+j, i+j+len(sub)
-				if offs != nil {
-					a, b = offs[a], offs[b]
-				}
-				out = append(out, span{a, b, key})
+				out = append(out, span{orig(i + j), orig(i + j + len(sub)), key})
 				i += j + len(sub)
 			}
 		}
 	}
 	if s.req.Mode != ModeSubstring {
-		out = append(out, s.textSpans(text)...)
+		out = append(out, s.textSpans(text, ftext, orig)...)
 	}
 	slices.SortFunc(out, func(a, b span) int {
 		if a.start != b.start {
@@ -91,60 +90,116 @@ func (s *search) spans(text string) []span {
 	return merged
 }
 
-// textSpans returns the words of text that analyze to a query term. Words
-// are first screened by a cheap substring test on a prefix of each term, so
-// only likely words pay for analysis.
-func (s *search) textSpans(text string) []span {
+// textSpans returns the words of text that analyze to a query term. A
+// word is a run of non-space characters; only words where the folded text
+// holds the first three characters of a query term (a stem's prefix is the
+// word's, nearly always) are analyzed.
+func (s *search) textSpans(text, ftext string, orig func(int) int) []span {
 	terms := map[string]int{}
 	var probes []string
 	for key, leaf := range s.leaves {
 		for _, t := range s.ix.textA.Terms(leaf) {
-			if _, ok := terms[t]; !ok {
-				terms[t] = len(s.leaves) + key
-				p := t
-				if utf8.RuneCountInString(p) > 3 {
-					_, n := utf8.DecodeRuneInString(p)
-					n2 := n
-					for range 2 {
-						_, k := utf8.DecodeRuneInString(p[n2:])
-						n2 += k
-					}
-					p = p[:n2]
-				}
+			if _, ok := terms[t]; ok {
+				continue
+			}
+			terms[t] = len(s.leaves) + key
+			p := t
+			if n := runePrefix(p, 3); n < len(p) {
+				p = p[:n]
+			}
+			if !slices.Contains(probes, p) {
 				probes = append(probes, p)
 			}
 		}
 	}
-	if len(terms) == 0 {
-		return nil
-	}
 	var out []span
-	for start := 0; start < len(text); {
-		r, n := utf8.DecodeRuneInString(text[start:])
-		if unicode.IsSpace(r) {
-			start += n
-			continue
-		}
-		end := start
-		for end < len(text) {
-			r, n := utf8.DecodeRuneInString(text[end:])
-			if unicode.IsSpace(r) {
+	seen := map[int]bool{}      // word starts already analyzed
+	memo := map[string][]span{} // a word's matches, relative to its start
+	for _, p := range probes {
+		for i := 0; ; {
+			j := strings.Index(ftext[i:], p)
+			if j < 0 {
 				break
 			}
-			end += n
-		}
-		word := text[start:end]
-		lw := tokenize.Fold(word)
-		if slices.ContainsFunc(probes, func(p string) bool { return strings.Contains(lw, p) }) {
-			for _, tok := range s.ix.textA.Analyze([]byte(word)) {
-				if key, ok := terms[string(tok.Term)]; ok {
-					out = append(out, span{start + tok.Start, start + tok.End, key})
+			at := orig(i + j)
+			i += j + len(p)
+			if !partStart(text, at) {
+				continue
+			}
+			start, end := wordAround(text, at)
+			if seen[start] {
+				continue
+			}
+			seen[start] = true
+			word := text[start:end]
+			rel, ok := memo[word]
+			if !ok {
+				for _, tok := range s.ix.textA.Analyze([]byte(word)) {
+					if key, ok := terms[string(tok.Term)]; ok {
+						rel = append(rel, span{tok.Start, tok.End, key})
+					}
 				}
+				memo[word] = rel
+			}
+			for _, sp := range rel {
+				out = append(out, span{start + sp.start, start + sp.end, sp.key})
 			}
 		}
-		start = end
 	}
 	return out
+}
+
+// partStart reports whether byte i of text can begin an analyzed term: it
+// follows a non-letter, or starts a camelCase part or a letter/digit run.
+func partStart(text string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	prev, _ := utf8.DecodeLastRuneInString(text[:i])
+	r, _ := utf8.DecodeRuneInString(text[i:])
+	switch {
+	case !unicode.IsLetter(prev) && !unicode.IsDigit(prev):
+		return true
+	case unicode.IsUpper(r) && !unicode.IsUpper(prev):
+		return true
+	case unicode.IsUpper(r) && unicode.IsUpper(prev):
+		// XMLParser: "Parser" starts where an upper is followed by a lower.
+		next, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):])
+		return unicode.IsLower(next)
+	}
+	return unicode.IsDigit(r) != unicode.IsDigit(prev)
+}
+
+// runePrefix is the byte length of the first n runes of s.
+func runePrefix(s string, n int) int {
+	i := 0
+	for ; n > 0 && i < len(s); n-- {
+		_, k := utf8.DecodeRuneInString(s[i:])
+		i += k
+	}
+	return i
+}
+
+// wordAround returns the run of non-space characters of text around byte
+// i, at most maxWord bytes each way.
+func wordAround(text string, i int) (start, end int) {
+	const maxWord = 256
+	start, end = i, i
+	for start > 0 && i-start < maxWord {
+		r, n := utf8.DecodeLastRuneInString(text[:start])
+		if unicode.IsSpace(r) {
+			break
+		}
+		start -= n
+	}
+	for end < len(text) && end-i < maxWord {
+		r, n := utf8.DecodeRuneInString(text[end:])
+		if unicode.IsSpace(r) {
+			break
+		}
+		end += n
+	}
+	return start, end
 }
 
 // render cuts the window with the most distinct matched terms out of text

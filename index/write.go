@@ -161,6 +161,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 		a = Applied{}
 		clear(changed)
 		order = order[:0]
+		seq = getUint(tx, metaSeq) + 1
 		for i := range b.ops {
 			o := &b.ops[i]
 			id := []byte(o.doc.ID)
@@ -199,7 +200,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 			d := &o.doc
 			changed[d.ID] = d
 			a.Written++
-			if err := tx.Put(bucketDocs, id, encodeDoc(d, lens[i][0], lens[i][1])); err != nil {
+			if err := tx.Put(bucketDocs, id, encodeDoc(d, seq, lens[i][0], lens[i][1])); err != nil {
 				return err
 			}
 			if err := addCounters(tx, 1, lens[i][0], lens[i][1], len(d.Title), len(d.Body)); err != nil {
@@ -209,7 +210,6 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 				return err
 			}
 		}
-		seq = getUint(tx, metaSeq) + 1
 		if err := tx.Put(bucketLog, seqKey(seq), []byte(strings.Join(order, "\x00"))); err != nil {
 			return err
 		}

@@ -1,0 +1,100 @@
+//go:build !js && !wasip1
+
+package index_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/twindex/twindex/index"
+)
+
+// benchDocs reads up to n .go files of the Go tree on this machine, bodies
+// capped at 20,000 bytes as in the shared yardstick.
+var benchDocs = sync.OnceValue(func() []index.Doc {
+	root := filepath.Join(runtime.GOROOT(), "src")
+	var docs []index.Doc
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || len(docs) >= 2000 {
+			return fs.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		body := string(b[:min(len(b), 20000)])
+		for !strings.HasSuffix(body, "\n") && len(body) > 0 && len(body) == 20000 {
+			body = body[:len(body)-1]
+		}
+		rel, _ := filepath.Rel(root, path)
+		docs = append(docs, index.Doc{ID: rel, Kind: "code", Title: filepath.Base(path), Body: strings.ToValidUTF8(body, ""), Parent: filepath.Dir(rel)})
+		return nil
+	})
+	return docs
+})
+
+func benchIndex(b *testing.B) *index.Index {
+	b.Helper()
+	ix, err := index.Open(b.TempDir(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	docs := benchDocs()
+	for i := 0; i < len(docs); i += 500 {
+		if err := ix.Upsert(ctx, docs[i:min(i+500, len(docs))]...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	// Merge now, so that background merging does not compete with searches.
+	if err := ix.Optimize(ctx); err != nil {
+		b.Fatal(err)
+	}
+	return ix
+}
+
+// BenchmarkBuild indexes 2,000 files of the Go tree on disk, in batches of 500.
+func BenchmarkBuild(b *testing.B) {
+	docs := benchDocs()
+	var bytes int64
+	for _, d := range docs {
+		bytes += int64(len(d.Title) + len(d.Body))
+	}
+	b.SetBytes(bytes)
+	for b.Loop() {
+		ix, err := index.Open(b.TempDir(), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := 0; i < len(docs); i += 500 {
+			if err := ix.Upsert(ctx, docs[i:min(i+500, len(docs))]...); err != nil {
+				b.Fatal(err)
+			}
+		}
+		ix.Close()
+	}
+}
+
+// BenchmarkSearch runs a fixed mix of queries (words, identifiers,
+// substrings, camelCase parts) in each mode, top 20 with snippets.
+func BenchmarkSearch(b *testing.B) {
+	ix := benchIndex(b)
+	queries := []string{"read the file", "buffer size limit", "NewReader", "strconv.Itoa", "ndle", "Writ", "parse url", "byte slice copy", "ErrUnexpectedEOF", "unsafe pointer"}
+	for _, m := range []index.Mode{index.ModeAuto, index.ModeSubstring, index.ModeText} {
+		b.Run(string(m), func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				if _, err := ix.Search(ctx, index.Request{Query: queries[i%len(queries)], Mode: m}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

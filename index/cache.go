@@ -1,0 +1,76 @@
+package index
+
+import (
+	"sync"
+
+	"github.com/twindex/twindex/tokenize"
+)
+
+// folded is a document's title and body folded for substring matching,
+// with the maps back to original byte offsets (nil when folding kept every
+// offset, as for ASCII).
+type folded struct {
+	seq               uint64 // the write that stored the record folded here
+	title, body       string
+	titleMap, bodyMap []int
+}
+
+func (f *folded) size() int {
+	return len(f.title) + len(f.body) + 8*(len(f.titleMap)+len(f.bodyMap)) + 64
+}
+
+// foldCache keeps folded text between searches so that verifying
+// substring candidates and finding snippet matches costs a scan of folded
+// text, not a fold per search. An entry is valid for one record: it is
+// keyed by ID and tagged with the record's write sequence number, so a
+// search running on an older snapshot can neither read a newer entry as
+// its own nor leave a stale one that a later search would trust. Bounded
+// by bytes; when full, arbitrary entries are evicted. Safe for concurrent
+// use.
+type foldCache struct {
+	mu    sync.Mutex
+	m     map[string]*folded
+	bytes int
+	max   int
+}
+
+func newFoldCache(max int) *foldCache {
+	return &foldCache{m: map[string]*folded{}, max: max}
+}
+
+// get returns the folded text of the record (id, seq), folding title and
+// body if it is not cached.
+func (c *foldCache) get(id string, seq uint64, title, body []byte) *folded {
+	c.mu.Lock()
+	f := c.m[id]
+	c.mu.Unlock()
+	if f != nil && f.seq == seq {
+		return f
+	}
+	f = &folded{seq: seq}
+	f.title, f.titleMap = tokenize.FoldMap(string(title))
+	f.body, f.bodyMap = tokenize.FoldMap(string(body))
+	if c.max <= 0 {
+		return f
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.m[id]; old != nil {
+		if old.seq > seq {
+			return f // a newer record is cached; keep it
+		}
+		c.bytes -= old.size()
+	}
+	for k, v := range c.m {
+		if c.bytes+f.size() <= c.max {
+			break
+		}
+		c.bytes -= v.size()
+		delete(c.m, k)
+	}
+	if f.size() <= c.max {
+		c.m[id] = f
+		c.bytes += f.size()
+	}
+	return f
+}
