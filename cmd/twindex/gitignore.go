@@ -38,7 +38,6 @@ func (ig *ignorer) with(base string, data []byte) *ignorer {
 // separators) is excluded. Folders are tested before the walk enters
 // them, so a file inside an ignored folder is never asked about.
 func (ig *ignorer) ignored(id string, isDir bool) bool {
-	ignored := false
 	for i := len(ig.rules) - 1; i >= 0; i-- {
 		r := &ig.rules[i]
 		if r.dirOnly && !isDir {
@@ -55,7 +54,7 @@ func (ig *ignorer) ignored(id string, isDir bool) bool {
 			return !r.negate
 		}
 	}
-	return ignored
+	return false
 }
 
 // parseIgnore reads gitignore syntax: comments, blank lines, "!" negation,

@@ -62,8 +62,15 @@ func commands() []command {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// The first Ctrl-C cancels ctx so indexing stops after the current
+	// batch; after that the default handling is back, so a second one
+	// kills a process stuck on a read.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, mainUsage())
@@ -119,12 +126,9 @@ func exitCode(e *env, name string, err error) int {
 		code, hint = xe.code, xe.hint
 	} else if errors.Is(err, context.Canceled) {
 		code = exitInterrupted
+		err = errors.New("interrupted: what was committed stays, run again to pick up the rest")
 	}
-	msg := err.Error()
-	if code == exitNoResults && msg == "" {
-		return code
-	}
-	fmt.Fprintf(e.stderr, "twindex %s: %s\n", name, msg)
+	fmt.Fprintf(e.stderr, "twindex %s: %s\n", name, err)
 	if hint != "" {
 		fmt.Fprintf(e.stderr, "hint: %s\n", strings.TrimSpace(hint))
 	}

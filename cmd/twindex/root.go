@@ -120,3 +120,14 @@ func relID(root, abs string) (string, bool) {
 	}
 	return filepath.ToSlash(rel), true
 }
+
+// openAt opens the existing index for the current folder (or --index) for
+// the commands that do not create one.
+func openAt(e *env, flagIndex string) (*index.Index, location, error) {
+	loc, err := locate(e, flagIndex, ".")
+	if err != nil {
+		return nil, loc, err
+	}
+	ix, err := loc.open(nil, false)
+	return ix, loc, err
+}

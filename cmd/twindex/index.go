@@ -1,0 +1,242 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/twindex/twindex/index"
+)
+
+const defaultMaxSize = 1 << 20
+
+func runIndex(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "index", "twindex index [PATH...] [--jsonl FILE|-] [flags]", `  twindex index .                               index the current folder (incremental)
+  twindex index --jsonl docs.jsonl              add or replace documents from a JSONL file
+  gen-docs | twindex index --jsonl - --index /tmp/idx
+
+PATH defaults to "." unless --jsonl is given. Folders are walked honoring
+.gitignore and .twindexignore files; .git, index folders, symlinks, binary
+files (a NUL byte in the first 8 KiB) and files over --max-size are skipped,
+and skipped oversize files are reported on stderr with their count.
+
+JSONL: one document per line, {"id","kind","title","body","parent","tags",
+"role","project","source","ts","meta"} ("_id" and "text" are accepted for
+"id" and "body"; ts is RFC 3339 or a date). A document with an existing ID
+replaces it. Bad lines are skipped and reported as FILE:LINE: reason on
+stderr; every good line is indexed, before and after a bad one; the exit
+status is then 2. Documents go in batches of 500, each all-or-nothing: after
+Ctrl-C the committed batches stay (exit 130).`)
+	idx := fs.indexFlag()
+	jsonl := fs.String("jsonl", "", "read documents from a JSONL `FILE` (- for stdin)")
+	maxSize := fs.Int64("max-size", defaultMaxSize, "skip files larger than this many `bytes`")
+	quiet := fs.Bool("quiet", false, "no progress or summary on stderr")
+	paths, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(paths) == 0 && *jsonl == "" {
+		paths = []string{"."}
+	}
+	if *maxSize <= 0 {
+		return usageErr("", "--max-size must be positive")
+	}
+	opts := &index.Options{MaxDocBytes: docLimit(*maxSize)}
+
+	base := "."
+	if len(paths) > 0 {
+		base = paths[0]
+	}
+	loc, err := locate(e, *idx, base)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			return usageErr("", "%w", err)
+		}
+	}
+	if !loc.explicit && !loc.exists && len(paths) > 1 {
+		// No index yet: one for all the paths, at their common folder.
+		if loc.root, err = commonRoot(paths); err != nil {
+			return err
+		}
+		loc.dir = filepath.Join(loc.root, indexDirName)
+	}
+	if loc.explicit && loc.root == "" && len(paths) > 0 {
+		if loc.root, err = commonRoot(paths); err != nil {
+			return err
+		}
+	}
+	ix, err := loc.open(opts, true)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	if len(paths) > 0 {
+		if err := loc.recordRoot(loc.root); err != nil {
+			return err
+		}
+	}
+	for _, p := range paths {
+		abs, _ := filepath.Abs(p)
+		_, err := syncFolder(ctx, e, ix, syncOptions{root: loc.root, scope: abs, indexDir: loc.dir, maxSize: *maxSize, quiet: *quiet, always: true})
+		if err != nil {
+			return err
+		}
+	}
+	if *jsonl == "" {
+		return ix.Close()
+	}
+	bad, err := ingestJSONL(ctx, e, ix, *jsonl, opts.MaxDocBytes, *quiet)
+	if err != nil {
+		return err
+	}
+	if err := ix.Close(); err != nil {
+		return indexErr(err, loc.dir)
+	}
+	if bad > 0 {
+		return &exitError{code: exitUsage, err: fmt.Errorf("%d bad line(s) in %s skipped; every other line was indexed", bad, *jsonl),
+			hint: "fix the lines reported above and run the same command again (documents are replaced by ID)"}
+	}
+	return nil
+}
+
+// docLimit is the engine's MaxDocBytes for files up to maxSize, with room
+// for the title.
+func docLimit(maxSize int64) int {
+	return int(max(maxSize+4096, defaultMaxSize))
+}
+
+func commonRoot(paths []string) (string, error) {
+	var root string
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", usageErr("", "%w", err)
+		}
+		if !isDirPath(abs) {
+			abs = filepath.Dir(abs)
+		}
+		if root == "" {
+			root = abs
+			continue
+		}
+		for {
+			if _, ok := relID(root, abs); ok {
+				break
+			}
+			root = filepath.Dir(root)
+		}
+	}
+	return root, nil
+}
+
+// ingestJSONL indexes a JSONL file or stdin ("-") and returns the number
+// of bad lines, each reported on stderr as NAME:LINE: reason.
+func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxText int, quiet bool) (int, error) {
+	var r io.Reader = e.stdin
+	label := "<stdin>"
+	total := 0
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return 0, usageErr("", "%w", err)
+		}
+		defer f.Close()
+		r, label = f, name
+		total = countLines(name)
+	}
+	bad := 0
+	report := func(where, reason string) {
+		bad++
+		fmt.Fprintf(e.stderr, "%s: %s\n", where, reason)
+	}
+	bt := &batcher{ix: ix, invalid: func(where string, err error) { report(where, err.Error()) }}
+	lr := newLineReader(r, 6*maxText+(1<<20))
+	prog := newProgress(e, quiet, "indexing", total)
+	defer prog.done()
+	committed := 0
+	bt.onFlush = func() { committed = lr.n }
+	for {
+		if err := ctx.Err(); err != nil {
+			return bad, interrupted(label, committed)
+		}
+		line, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		where := fmt.Sprintf("%s:%d", label, lr.n)
+		if errors.Is(err, errLineTooLong) {
+			report(where, fmt.Sprintf("line longer than %d bytes", lr.max))
+			continue
+		}
+		if err != nil {
+			return bad, usageErr("", "read %s: %w", label, err)
+		}
+		prog.update(lr.n)
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		d, err := parseDocLine(line, maxText)
+		if err != nil {
+			report(where, err.Error())
+			continue
+		}
+		if err := bt.upsert(ctx, d, where); err != nil {
+			if errors.Is(err, context.Canceled) {
+				return bad, interrupted(label, committed)
+			}
+			return bad, indexErr(err, ix.Dir())
+		}
+	}
+	if ctx.Err() != nil {
+		return bad, interrupted(label, committed)
+	}
+	if err := bt.flush(ctx); err != nil {
+		return bad, indexErr(err, ix.Dir())
+	}
+	prog.done()
+	if !quiet {
+		fmt.Fprintf(e.stderr, "twindex: indexed %d documents from %s", bt.written, label)
+		if bad > 0 {
+			fmt.Fprintf(e.stderr, "; %d bad line(s) skipped", bad)
+		}
+		fmt.Fprintln(e.stderr)
+	}
+	return bad, nil
+}
+
+func interrupted(label string, line int) error {
+	return &exitError{code: exitInterrupted, err: fmt.Errorf("interrupted: %s is indexed up to line %d; nothing after it was written", label, line),
+		hint: "run the same command again to finish (documents are replaced by ID)"}
+}
+
+// countLines counts a file's lines for the progress ETA; 0 if unknown.
+func countLines(name string) int {
+	f, err := os.Open(name)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<20)
+	n, last := 0, byte('\n')
+	for {
+		k, err := f.Read(buf)
+		if k > 0 {
+			n += bytes.Count(buf[:k], []byte("\n"))
+			last = buf[k-1]
+		}
+		if err != nil {
+			break
+		}
+	}
+	if last != '\n' {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/twindex/twindex/index"
+)
+
+// jsonDoc is one JSONL line as written: the engine's field names, plus the
+// BEIR names (_id, text) so test collections load as they are.
+type jsonDoc struct {
+	ID      *string           `json:"id"`
+	BEIRID  *string           `json:"_id"`
+	Kind    string            `json:"kind"`
+	Title   string            `json:"title"`
+	Body    *string           `json:"body"`
+	Text    *string           `json:"text"`
+	Parent  string            `json:"parent"`
+	Tags    []string          `json:"tags"`
+	Role    string            `json:"role"`
+	Project string            `json:"project"`
+	Source  string            `json:"source"`
+	TS      *string           `json:"ts"`
+	Meta    map[string]string `json:"meta"`
+}
+
+// parseDocLine parses one JSONL line into a document and checks it as the
+// engine will, so a bad line is reported by its number instead of failing
+// a whole batch. maxText is the engine's MaxDocBytes.
+func parseDocLine(line []byte, maxText int) (index.Doc, error) {
+	var j jsonDoc
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if err := dec.Decode(&j); err != nil {
+		return index.Doc{}, jsonErr(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return index.Doc{}, errors.New("more than one JSON value on the line")
+	}
+	d := index.Doc{Kind: j.Kind, Title: j.Title, Parent: j.Parent, Tags: j.Tags, Role: j.Role,
+		Project: j.Project, Source: j.Source, Meta: j.Meta}
+	switch {
+	case j.ID != nil:
+		d.ID = *j.ID
+	case j.BEIRID != nil:
+		d.ID = *j.BEIRID
+	}
+	switch {
+	case j.Body != nil:
+		d.Body = *j.Body
+	case j.Text != nil:
+		d.Body = *j.Text
+	}
+	if j.TS != nil && *j.TS != "" {
+		t, err := parseTime(*j.TS)
+		if err != nil {
+			return index.Doc{}, fmt.Errorf("field ts: %w", err)
+		}
+		d.Time = t
+	}
+	switch {
+	case d.ID == "":
+		return d, errors.New(`missing or empty "id"`)
+	case len(d.ID) > index.MaxIDBytes:
+		return d, fmt.Errorf("id of %d bytes, the limit is %d", len(d.ID), index.MaxIDBytes)
+	case strings.IndexByte(d.ID, 0) >= 0 || !utf8.ValidString(d.ID):
+		return d, errors.New("id holds a NUL byte or invalid UTF-8")
+	case strings.IndexByte(d.Parent, 0) >= 0:
+		return d, errors.New("parent holds a NUL byte")
+	case len(d.Title)+len(d.Body) > maxText:
+		return d, fmt.Errorf("title and body hold %d bytes, the limit is %d", len(d.Title)+len(d.Body), maxText)
+	}
+	return d, nil
+}
+
+func jsonErr(err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Errorf("invalid JSON at byte %d: %s", se.Offset, se.Error())
+	case errors.As(err, &te):
+		return fmt.Errorf("field %s: want %s, got JSON %s", te.Field, te.Type, te.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return errors.New("truncated JSON")
+	}
+	return err
+}
+
+// parseTime accepts RFC 3339 and the ISO 8601 forms people write: a date,
+// or a date and time without a zone (UTC).
+func parseTime(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not an ISO-8601 date or datetime (e.g. 2024-05-01 or 2024-05-01T12:00:00Z)", s)
+}
+
+// lineReader reads lines of any length up to max bytes; a longer line is
+// skipped and reported as such rather than held in memory.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+	n   int // number of the last line read, from 1
+}
+
+func newLineReader(r io.Reader, max int) *lineReader {
+	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// next returns the next line without its newline. At the end it returns
+// io.EOF; for an over-long line it returns errLineTooLong and moves on.
+func (lr *lineReader) next() ([]byte, error) {
+	var buf []byte
+	tooLong := false
+	for {
+		frag, err := lr.r.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(frag) > lr.max+1 {
+				tooLong, buf = true, nil
+			} else {
+				buf = append(buf, frag...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF && len(buf) == 0 && !tooLong {
+			return nil, io.EOF
+		}
+		if err != nil && err != io.EOF {
+			return nil, err
+		}
+		lr.n++
+		if tooLong {
+			return nil, errLineTooLong
+		}
+		buf = bytes.TrimSuffix(buf, []byte("\n"))
+		buf = bytes.TrimSuffix(buf, []byte("\r"))
+		if lr.n == 1 {
+			buf = bytes.TrimPrefix(buf, []byte("\xef\xbb\xbf"))
+		}
+		return buf, nil
+	}
+}

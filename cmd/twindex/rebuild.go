@@ -1,0 +1,32 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+func runRebuild(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "rebuild", "twindex rebuild [flags]", `  twindex rebuild && twindex check
+
+Discards both indexes and rebuilds them from the document store, for an
+index that 'twindex check' found out of step or whose files are damaged.`)
+	idx := fs.indexFlag()
+	if _, err := fs.parse(args); err != nil {
+		return err
+	}
+	ix, loc, err := openAt(e, *idx)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	start := time.Now()
+	if err := ix.Rebuild(ctx); err != nil {
+		return indexErr(err, loc.dir)
+	}
+	if err := ix.Close(); err != nil {
+		return indexErr(err, loc.dir)
+	}
+	fmt.Fprintf(e.stderr, "twindex: rebuilt %s in %s\n", loc.dir, time.Since(start).Round(time.Millisecond))
+	return nil
+}

@@ -1,0 +1,327 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/query"
+)
+
+// searchFlags are the flags of `twindex search`.
+type searchFlags struct {
+	index, mode, role, under, since, until, order, format, queries string
+	kinds, projects, tags                                          stringList
+	limit, offset                                                  int
+	explain, json, noSync, quiet                                   bool
+	maxSize                                                        int64
+}
+
+const searchHelp = `  twindex search "open file"                    search the current folder (indexed on first use)
+  twindex search "open file" "$(go env GOROOT)/src" --kind code --limit 5
+  twindex search Reader --mode substring --json | jq '.hits[].id'
+  twindex search --queries queries.jsonl --format trec > run.txt
+
+PATH (default ".") is a folder or file under the index root; results are
+limited to it. Before searching, the index is brought up to date with PATH:
+new and changed files (size or mtime differ, then content hash) are indexed
+and deleted ones removed; --no-sync skips this.
+
+Formats: text (snippets with matches in color on a terminal, plain in a
+pipe or with NO_COLOR), json ({"query","mode","hits":[...],"total",
+"nextOffset","truncated","tookMs"}; snippets are HTML-escaped with <mark>),
+jsonl (one hit per line), trec ("qid Q0 docid rank score twindex").
+
+--queries FILE runs one query per line: {"id","text"} JSON or plain text
+(id = line number); output is one JSON result per query (with "id" and
+"tookMs"), or a TREC run with --format trec.
+
+Exit status: 0 results, 1 no results, 2 usage or query error, 3 index error.`
+
+func runSearch(ctx context.Context, e *env, args []string) error {
+	var f searchFlags
+	fs := newFlagSet(e, "search", "twindex search QUERY [PATH] [flags]", searchHelp)
+	fs.StringVar(&f.index, "index", "", "index directory (default: .twindex/ at the root found by walking up; env TWINDEX_INDEX)")
+	fs.StringVar(&f.mode, "mode", "auto", "auto (words and substrings, fused), substring (exact, case-insensitive) or text (stemmed words, BM25)")
+	fs.Var(&f.kinds, "kind", "only documents of this `kind` (code, test, doc, config, other, ...); repeatable")
+	fs.Var(&f.projects, "project", "only this `project`; repeatable")
+	fs.Var(&f.tags, "tag", "only documents with this `tag`; repeatable (any of)")
+	fs.StringVar(&f.role, "role", "", "only documents with this `role`")
+	fs.StringVar(&f.under, "under", "", "only the document with this `ID` and everything below it (a folder: src/index)")
+	fs.StringVar(&f.since, "since", "", "only documents at or after this ISO-8601 `date` or datetime (files: modification time)")
+	fs.StringVar(&f.until, "until", "", "only documents before this ISO-8601 `date` or datetime")
+	fs.StringVar(&f.order, "order", "score", "score, date_asc or date_desc")
+	fs.IntVar(&f.limit, "limit", index.DefaultLimit, fmt.Sprintf("hits per page, 1..%d", index.MaxLimit))
+	fs.IntVar(&f.offset, "offset", 0, "skip this many hits (the nextOffset of the previous page)")
+	fs.BoolVar(&f.explain, "explain", false, "show how each hit was ranked")
+	fs.StringVar(&f.format, "format", "text", "text, json, jsonl or trec")
+	fs.BoolVar(&f.json, "json", false, "short for --format json")
+	fs.StringVar(&f.queries, "queries", "", "run every query in `FILE` (- for stdin): JSON {\"id\",\"text\"} or plain lines")
+	fs.BoolVar(&f.noSync, "no-sync", false, "search the index as it is, without bringing it up to date first")
+	fs.Int64Var(&f.maxSize, "max-size", defaultMaxSize, "when syncing, skip files larger than this many `bytes`")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress or summary on stderr")
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if f.json {
+		f.format = "json"
+	}
+	switch f.format {
+	case "text", "json", "jsonl", "trec":
+	default:
+		return usageErr("run 'twindex search --help'", "unknown --format %q (want text, json, jsonl or trec)", f.format)
+	}
+	var q, path string
+	switch {
+	case f.queries != "" && len(pos) <= 1:
+		path = "."
+		if len(pos) == 1 {
+			path = pos[0]
+		}
+	case f.queries == "" && (len(pos) == 1 || len(pos) == 2):
+		q, path = pos[0], "."
+		if len(pos) == 2 {
+			path = pos[1]
+		}
+	default:
+		return usageErr("run 'twindex search --help'", "want QUERY [PATH] (or --queries FILE [PATH]), got %d arguments", len(pos))
+	}
+	req, err := f.request()
+	if err != nil {
+		return err
+	}
+	pathGiven := len(pos) == 2 || (f.queries != "" && len(pos) == 1)
+
+	loc, err := locate(e, f.index, path)
+	if err != nil {
+		return err
+	}
+	abs, _ := filepath.Abs(path)
+	doSync := !f.noSync && (!loc.explicit || loc.root != "" || pathGiven)
+	if doSync {
+		if _, err := os.Stat(abs); err != nil {
+			return usageErr("", "%w", err)
+		}
+		if loc.root == "" {
+			loc.root = abs
+			if !isDirPath(abs) {
+				loc.root = filepath.Dir(abs)
+			}
+		}
+	}
+	ix, err := loc.open(&index.Options{MaxDocBytes: docLimit(f.maxSize)}, doSync)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	if doSync {
+		if err := loc.recordRoot(loc.root); err != nil {
+			return err
+		}
+		_, err := syncFolder(ctx, e, ix, syncOptions{root: loc.root, scope: abs, indexDir: loc.dir, maxSize: f.maxSize, quiet: f.quiet})
+		if err != nil {
+			return err
+		}
+	}
+	if req.Under == "" && loc.root != "" {
+		if id, ok := relID(loc.root, abs); ok {
+			req.Under = id
+		}
+	}
+	out := &output{e: e, format: f.format, color: useColor(e), batch: f.queries != ""}
+	if f.queries != "" {
+		return runQueries(ctx, e, ix, out, f.queries, req)
+	}
+	req.Query = q
+	start := time.Now()
+	res, err := ix.Search(ctx, req)
+	if err != nil {
+		return searchErr(err, q)
+	}
+	if err := out.result("1", q, res, time.Since(start)); err != nil {
+		return err
+	}
+	if res.Total == 0 {
+		return errNoResults
+	}
+	return nil
+}
+
+// request builds the engine request from the flags, checking what the
+// engine would refuse so the message names the flag.
+func (f *searchFlags) request() (index.Request, error) {
+	req := index.Request{
+		Mode: index.Mode(f.mode), Kinds: f.kinds, Projects: f.projects, Tags: f.tags, Role: f.role,
+		Under: strings.TrimSuffix(filepath.ToSlash(f.under), "/"), Order: index.Order(f.order), Limit: f.limit, Offset: f.offset,
+		Explain: f.explain,
+	}
+	hint := "run 'twindex search --help'"
+	switch req.Mode {
+	case index.ModeAuto, index.ModeSubstring, index.ModeText:
+	default:
+		return req, usageErr(hint, "unknown --mode %q (want auto, substring or text)", f.mode)
+	}
+	switch req.Order {
+	case index.OrderScore, index.OrderDateAsc, index.OrderDateDesc:
+	default:
+		return req, usageErr(hint, "unknown --order %q (want score, date_asc or date_desc)", f.order)
+	}
+	if f.limit < 1 || f.limit > index.MaxLimit {
+		return req, usageErr(hint, "--limit %d out of range 1..%d", f.limit, index.MaxLimit)
+	}
+	if f.offset < 0 {
+		return req, usageErr(hint, "--offset must not be negative")
+	}
+	var err error
+	if f.since != "" {
+		if req.Since, err = parseTime(f.since); err != nil {
+			return req, usageErr(hint, "--since: %w", err)
+		}
+	}
+	if f.until != "" {
+		if req.Until, err = parseTime(f.until); err != nil {
+			return req, usageErr(hint, "--until: %w", err)
+		}
+	}
+	if !req.Since.IsZero() && !req.Until.IsZero() && !req.Until.After(req.Since) {
+		return req, usageErr(hint, "--until must be after --since")
+	}
+	return req, nil
+}
+
+// searchErr maps a Search error: query and request errors exit 2 with a
+// hint, the rest are index errors.
+func searchErr(err error, q string) error {
+	var qe *query.Error
+	switch {
+	case errors.Is(err, index.ErrEmptyQuery):
+		return &exitError{code: exitUsage, err: fmt.Errorf("nothing to search for in %q", q),
+			hint: "type a word, or at least a few characters, e.g. twindex search \"open file\""}
+	case errors.As(err, &qe):
+		return &exitError{code: exitUsage, err: err, hint: "\n" + qe.Caret()}
+	case errors.Is(err, index.ErrInvalidRequest):
+		return &exitError{code: exitUsage, err: err, hint: "run 'twindex search --help'"}
+	case errors.Is(err, context.Canceled):
+		return err
+	}
+	return indexErr(err, "the index")
+}
+
+// batchQuery is one line of a --queries file.
+type batchQuery struct {
+	ID   *string `json:"id"`
+	BID  *string `json:"_id"`
+	Text *string `json:"text"`
+	Q    *string `json:"query"`
+}
+
+// runQueries runs every query of a --queries file. Exit status: 2 if a
+// line was bad, else 1 if no query found anything, else 0.
+func runQueries(ctx context.Context, e *env, ix *index.Index, out *output, name string, base index.Request) error {
+	var r io.Reader = e.stdin
+	if name != "-" {
+		fh, err := os.Open(name)
+		if err != nil {
+			return usageErr("", "%w", err)
+		}
+		defer fh.Close()
+		r = fh
+	}
+	lr := newLineReader(r, 1<<20)
+	bad, anyHits := 0, false
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		line, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		where := fmt.Sprintf("%s:%d", name, lr.n)
+		if err != nil {
+			if !errors.Is(err, errLineTooLong) {
+				return usageErr("", "read %s: %w", name, err)
+			}
+			bad++
+			fmt.Fprintf(e.stderr, "%s: query line too long\n", where)
+			continue
+		}
+		id, text, err := parseQueryLine(line, lr.n)
+		if err != nil {
+			bad++
+			fmt.Fprintf(e.stderr, "%s: %s\n", where, err)
+			continue
+		}
+		if text == "" && id == "" {
+			continue
+		}
+		req := base
+		req.Query = text
+		start := time.Now()
+		res, err := ix.Search(ctx, req)
+		if err != nil {
+			xe := searchErr(err, text)
+			var ee *exitError
+			if !errors.As(xe, &ee) || ee.code != exitUsage {
+				return xe
+			}
+			bad++
+			fmt.Fprintf(e.stderr, "%s: %s\n", where, xe)
+			res = &index.Result{Mode: req.Mode}
+		}
+		anyHits = anyHits || res.Total > 0
+		if err := out.result(id, text, res, time.Since(start)); err != nil {
+			return err
+		}
+	}
+	if bad > 0 {
+		return usageErr("", "%d bad query line(s) in %s (reported above); the others ran", bad, name)
+	}
+	if !anyHits {
+		return errNoResults
+	}
+	return nil
+}
+
+// parseQueryLine reads one --queries line: JSON {"id","text"} (or "_id",
+// "query") or plain text, whose ID is its line number.
+func parseQueryLine(line []byte, n int) (id, text string, err error) {
+	s := strings.TrimSpace(string(line))
+	if s == "" {
+		return "", "", nil
+	}
+	if !strings.HasPrefix(s, "{") {
+		return fmt.Sprint(n), s, nil
+	}
+	var bq batchQuery
+	if err := jsonUnmarshal([]byte(s), &bq); err != nil {
+		return "", "", err
+	}
+	switch {
+	case bq.ID != nil:
+		id = *bq.ID
+	case bq.BID != nil:
+		id = *bq.BID
+	default:
+		id = fmt.Sprint(n)
+	}
+	switch {
+	case bq.Text != nil:
+		text = *bq.Text
+	case bq.Q != nil:
+		text = *bq.Q
+	default:
+		return "", "", errors.New(`no "text" field`)
+	}
+	if strings.ContainsAny(id, " \t\n") {
+		return "", "", fmt.Errorf("query id %q holds whitespace", id)
+	}
+	return id, text, nil
+}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"text/tabwriter"
+	"time"
+
+	"github.com/twindex/twindex/index"
+)
+
+// statsJSON is the --json form of stats.
+type statsJSON struct {
+	Index string `json:"index"`
+	Root  string `json:"root,omitempty"`
+	*index.Stats
+}
+
+func runStats(_ context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "stats", "twindex stats [flags]", `  twindex stats
+  twindex stats --json | jq .kinds`)
+	idx := fs.indexFlag()
+	asJSON := fs.Bool("json", false, "print as JSON")
+	if _, err := fs.parse(args); err != nil {
+		return err
+	}
+	ix, loc, err := openAt(e, *idx)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	st, err := ix.Stats()
+	if err != nil {
+		return indexErr(err, loc.dir)
+	}
+	if *asJSON {
+		b, _ := json.MarshalIndent(statsJSON{Index: loc.dir, Root: loc.root, Stats: st}, "", "  ")
+		fmt.Fprintf(e.stdout, "%s\n", b)
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "index\t%s\n", loc.dir)
+	if loc.root != "" {
+		fmt.Fprintf(tw, "root\t%s\n", loc.root)
+	}
+	fmt.Fprintf(tw, "documents\t%d\n", st.Docs)
+	kinds := make([]string, 0, len(st.Kinds))
+	for k := range st.Kinds {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	for _, k := range kinds {
+		fmt.Fprintf(tw, "  %s\t%d\n", orDash(k), st.Kinds[k])
+	}
+	fmt.Fprintf(tw, "store\t%s\n", formatBytes(st.StoreBytes))
+	fmt.Fprintf(tw, "text index\t%s\n", formatBytes(st.TextBytes))
+	fmt.Fprintf(tw, "trigram index\t%s\n", formatBytes(st.TrigramBytes))
+	updated := "never"
+	if !st.Updated.IsZero() {
+		updated = st.Updated.Local().Format(time.RFC3339)
+	}
+	fmt.Fprintf(tw, "last update\t%s\n", updated)
+	fmt.Fprintf(tw, "writes\t%d\n", st.Seq)
+	return tw.Flush()
+}
