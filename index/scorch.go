@@ -13,7 +13,10 @@ import (
 const defaultBackend = Scorch
 
 func newScorch(dir string, q *bleveindex.AnalysisQueue) (bleveindex.Index, error) {
-	idx, err := scorch.NewScorch(scorch.Name, map[string]interface{}{"path": dir}, q)
+	// unsafe_batch: Batch returns once the batch is searchable, and scorch
+	// persists it in the background. The store and its write log are the
+	// durable record; Open replays whatever scorch had not persisted.
+	idx, err := scorch.NewScorch(scorch.Name, map[string]interface{}{"path": dir, "unsafe_batch": true}, q)
 	if err != nil {
 		return nil, err
 	}

@@ -304,8 +304,11 @@ func (ix *Index) textDoc(d *Doc, hash []byte) bleveindex.Document {
 
 func (ix *Index) trigramDoc(d *Doc, hash []byte) bleveindex.Document {
 	bd := document.NewDocument(d.ID)
-	bd.AddField(document.NewTextFieldCustom(fieldGrams, []uint64{0}, []byte(d.Title), bleveindex.IndexField, ix.triA))
-	bd.AddField(document.NewTextFieldCustom(fieldGrams, []uint64{1}, []byte(d.Body), bleveindex.IndexField, ix.triA))
+	// One field for both: the grams that span the joint only add
+	// candidates, which verification removes.
+	text := make([]byte, 0, len(d.Title)+1+len(d.Body))
+	text = append(append(append(text, d.Title...), '\n'), d.Body...)
+	bd.AddField(document.NewTextFieldCustom(fieldGrams, nil, text, bleveindex.IndexField, ix.triA))
 	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
 	return bd
 }
