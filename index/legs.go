@@ -39,12 +39,84 @@ type textAcc struct {
 	leaves uint64 // bit i: the document matched leaf i
 }
 
+// textList is the text leg's ranking. Matches are kept by bleve internal
+// ID; external IDs are resolved only where needed (the page shown, a tie,
+// a filter), since a broad query matches thousands of documents and the
+// lookup is the costliest step per match.
+type textList struct {
+	r    bleveindex.IndexReader
+	hits []textHit      // by score descending, ties by external ID
+	pos  map[string]int // internal ID -> index in hits
+}
+
+type textHit struct {
+	iid   string // bleve internal ID
+	id    string // external ID, "" until resolved
+	score float64
+}
+
+func (l *textList) resolve(i int) (string, error) {
+	h := &l.hits[i]
+	if h.id == "" {
+		id, err := l.r.ExternalID(bleveindex.IndexInternalID(h.iid))
+		if err != nil {
+			return "", err
+		}
+		h.id = id
+	}
+	return h.id, nil
+}
+
+// sort orders hits by score and breaks ties by external ID, resolving only
+// the IDs of tied hits.
+func (l *textList) sort() error {
+	type key struct {
+		score float64
+		i     int32
+	}
+	keys := make([]key, len(l.hits))
+	for i, h := range l.hits {
+		keys[i] = key{h.score, int32(i)}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := cmp.Compare(b.score, a.score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	sorted := make([]textHit, len(l.hits))
+	for i, k := range keys {
+		sorted[i] = l.hits[k.i]
+	}
+	l.hits = sorted
+	for i := 0; i < len(l.hits); {
+		j := i + 1
+		for j < len(l.hits) && l.hits[j].score == l.hits[i].score {
+			j++
+		}
+		if j-i > 1 {
+			for k := i; k < j; k++ {
+				if _, err := l.resolve(k); err != nil {
+					return err
+				}
+			}
+			slices.SortFunc(l.hits[i:j], func(a, b textHit) int { return cmp.Compare(a.id, b.id) })
+		}
+		i = j
+	}
+	l.pos = make(map[string]int, len(l.hits))
+	for i, h := range l.hits {
+		l.pos[h.iid] = i
+	}
+	return nil
+}
+
 // textLeg ranks documents by BM25 over the stemmed title and body, with
 // real average field lengths from the store's counters, field weights, and
 // a coordination factor: a document's BM25 is scaled by the share of the
 // query's words it contains, so documents with all the words come first.
 // Any document with at least one query term matches.
-func (s *search) textLeg() ([]scored, error) {
+func (s *search) textLeg() (*textList, error) {
 	type qterm struct {
 		term   string
 		leaves uint64
@@ -69,8 +141,9 @@ func (s *search) textLeg() ([]scored, error) {
 			}
 		}
 	}
+	list := &textList{r: s.textR}
 	if len(terms) == 0 {
-		return nil, nil
+		return list, list.sort()
 	}
 	avgTitle := float64(getUint(s.tx, metaTitleTokens)) / max(s.n, 1)
 	avgBody := float64(getUint(s.tx, metaBodyTokens)) / max(s.n, 1)
@@ -80,7 +153,9 @@ func (s *search) textLeg() ([]scored, error) {
 		avg    float64
 	}{{fieldTitle, s.ix.opts.TitleWeight, avgTitle}, {fieldBody, s.ix.opts.BodyWeight, avgBody}}
 
-	acc := map[string]*textAcc{}
+	slot := map[string]int32{} // internal ID -> index in accs
+	var accs []textAcc
+	var iids []string
 	var tfd bleveindex.TermFieldDoc
 	for _, qt := range terms {
 		readers := make([]bleveindex.TermFieldReader, len(fields))
@@ -109,11 +184,15 @@ func (s *search) textLeg() ([]scored, error) {
 				if d.Norm > 0 {
 					dl = 1 / (d.Norm * d.Norm)
 				}
-				a := acc[string(d.ID)]
-				if a == nil {
-					a = &textAcc{}
-					acc[string(d.ID)] = a
+				k, ok := slot[string(d.ID)]
+				if !ok {
+					k = int32(len(accs))
+					iid := string(d.ID)
+					slot[iid] = k
+					accs = append(accs, textAcc{})
+					iids = append(iids, iid)
 				}
+				a := &accs[k]
 				a.score += f.weight * w * bm25(float64(d.Freq), dl, f.avg)
 				a.leaves |= qt.leaves
 			}
@@ -124,23 +203,25 @@ func (s *search) textLeg() ([]scored, error) {
 		}
 	}
 
-	out := make([]scored, 0, len(acc))
-	for iid, a := range acc {
-		id, err := s.textR.ExternalID(bleveindex.IndexInternalID(iid))
-		if err != nil {
-			return nil, err
-		}
-		if s.filter.active && !s.keep(id) {
-			continue
-		}
-		coord := 1.0
+	list.hits = make([]textHit, 0, len(accs))
+	for k, a := range accs {
+		h := textHit{iid: iids[k], score: a.score}
 		if words > 1 {
-			coord = float64(popcount(a.leaves)) / float64(words)
+			h.score *= float64(popcount(a.leaves)) / float64(words)
 		}
-		out = append(out, scored{id: id, score: a.score * coord})
+		if s.filter.active {
+			id, err := s.textR.ExternalID(bleveindex.IndexInternalID(h.iid))
+			if err != nil {
+				return nil, err
+			}
+			if !s.keep(id) {
+				continue
+			}
+			h.id = id
+		}
+		list.hits = append(list.hits, h)
 	}
-	sortScored(out)
-	return out, nil
+	return list, list.sort()
 }
 
 func popcount(x uint64) int {
@@ -166,20 +247,23 @@ func (s *search) keep(id string) bool {
 // substringLeg finds the documents whose title or body contains every
 // query term as a case- and diacritics-insensitive substring.
 //
-// Candidates come from intersecting the postings of the terms' trigrams
-// (rarest first); every candidate is then verified against its stored,
-// folded text, so the result is exact. Verification stops at the first
-// occurrence of each term; a term's frequency for BM25 is estimated from
-// its rarest trigram's frequency in the document (title and body
-// together), plus a title bonus for a term in the title. Terms shorter
-// than three characters have no trigrams: they are verified on the longer
-// terms' candidates, or on every document when the query has no longer
-// term (a scan).
+// Candidates come from intersecting trigram postings, rarest first: the
+// one trigram of a three-character term, which decides it exactly, and the
+// rarest few of a longer term, whose candidates are then verified against
+// the stored, folded text, so the result is exact. Verification stops at
+// the first occurrence of each term. A term's frequency for BM25 is
+// estimated from its rarest trigram's frequency in the document (title
+// and body together), plus a title bonus for a term in the title. Terms
+// shorter than three characters have no trigrams: they are verified on
+// the longer terms' candidates, or on every document when the query has
+// no longer term (a scan).
 func (s *search) substringLeg() ([]scored, error) {
 	type term struct {
-		text  string
-		grams []int // indexes into grams
-		df    float64
+		text   string
+		find   finder
+		grams  []int // indexes into grams
+		df     float64
+		verify bool // the candidates do not decide it
 	}
 	var terms []term
 	var grams []string
@@ -188,7 +272,7 @@ func (s *search) substringLeg() ([]scored, error) {
 		if f == "" || slices.ContainsFunc(terms, func(t term) bool { return t.text == f }) {
 			continue
 		}
-		t := term{text: f, df: s.n} // a short term gets the lowest idf
+		t := term{text: f, find: newFinder(f), df: s.n, verify: true} // a short term gets the lowest idf
 		if utf8.RuneCountInString(f) >= 3 {
 			for _, g := range tokenize.Grams(f) {
 				i := slices.Index(grams, g)
@@ -198,6 +282,9 @@ func (s *search) substringLeg() ([]scored, error) {
 				}
 				t.grams = append(t.grams, i)
 			}
+			// A term of exactly one trigram is in the document iff the
+			// trigram is, unless it could span the title/body joint.
+			t.verify = len(t.grams) > 1 || strings.Contains(f, "\n")
 		}
 		terms = append(terms, t)
 	}
@@ -226,7 +313,7 @@ func (s *search) substringLeg() ([]scored, error) {
 		score := 0.0
 		for _, t := range terms {
 			ct := strings.Count(f.title, t.text)
-			if ct == 0 && !strings.Contains(f.body, t.text) {
+			if ct == 0 && (c == nil || t.verify) && !t.find.in(f.body) {
 				return nil
 			}
 			tf := float64(ct)
@@ -234,7 +321,9 @@ func (s *search) substringLeg() ([]scored, error) {
 			case c != nil && len(t.grams) > 0:
 				tf = math.MaxFloat64
 				for _, g := range t.grams {
-					tf = min(tf, float64(c.freq[g]))
+					if c.freq[g] > 0 {
+						tf = min(tf, float64(c.freq[g]))
+					}
 				}
 			case c == nil:
 				tf += float64(strings.Count(f.body, t.text))
@@ -262,17 +351,29 @@ func (s *search) substringLeg() ([]scored, error) {
 		return out, nil
 	}
 
-	cands, counts, err := s.candidates(grams)
+	counts, err := s.gramCounts(grams)
 	if err != nil {
 		return nil, err
 	}
+	var use []int // the grams to intersect
 	for i := range terms {
-		if len(terms[i].grams) > 0 {
-			terms[i].df = math.MaxFloat64
-			for _, g := range terms[i].grams {
-				terms[i].df = min(terms[i].df, counts[g])
+		t := &terms[i]
+		if len(t.grams) == 0 {
+			continue
+		}
+		slices.SortFunc(t.grams, func(a, b int) int { return cmp.Compare(counts[a], counts[b]) })
+		t.df = counts[t.grams[0]]
+		for _, g := range t.grams[:min(len(t.grams), 3)] {
+			if !slices.Contains(use, g) {
+				use = append(use, g)
 			}
 		}
+	}
+	// Verify the rarest terms first: most false candidates fail early.
+	slices.SortStableFunc(terms, func(a, b term) int { return cmp.Compare(a.df, b.df) })
+	cands, err := s.candidates(grams, use, counts)
+	if err != nil {
+		return nil, err
 	}
 	for i := range cands {
 		if i%256 == 0 {
@@ -296,6 +397,20 @@ func (s *search) substringLeg() ([]scored, error) {
 	return out, nil
 }
 
+// gramCounts returns how many documents hold each gram.
+func (s *search) gramCounts(grams []string) ([]float64, error) {
+	counts := make([]float64, len(grams))
+	for i, g := range grams {
+		r, err := s.triR.TermFieldReader(s.ctx, []byte(g), fieldGrams, false, false, false)
+		if err != nil {
+			return nil, err
+		}
+		counts[i] = float64(r.Count())
+		r.Close()
+	}
+	return counts, nil
+}
+
 // candidate is a document that holds every trigram of the query, with
 // each trigram's frequency in it.
 type candidate struct {
@@ -303,11 +418,15 @@ type candidate struct {
 	freq []uint32 // by gram index
 }
 
-// candidates intersects the postings of grams, rarest first, and returns
-// the documents holding all of them and each gram's document count.
-func (s *search) candidates(grams []string) ([]candidate, []float64, error) {
+// candidates intersects the postings of the grams in use, rarest first,
+// and returns the documents holding all of them, with each gram's
+// frequency in each.
+func (s *search) candidates(grams []string, use []int, counts []float64) ([]candidate, error) {
+	slices.SortFunc(use, func(a, b int) int { return cmp.Compare(counts[a], counts[b]) })
+	if len(use) == 0 || counts[use[0]] == 0 {
+		return nil, nil
+	}
 	readers := make([]bleveindex.TermFieldReader, len(grams))
-	counts := make([]float64, len(grams))
 	defer func() {
 		for _, r := range readers {
 			if r != nil {
@@ -315,39 +434,30 @@ func (s *search) candidates(grams []string) ([]candidate, []float64, error) {
 			}
 		}
 	}()
-	for i, g := range grams {
-		r, err := s.triR.TermFieldReader(s.ctx, []byte(g), fieldGrams, true, false, false)
+	for _, g := range use {
+		r, err := s.triR.TermFieldReader(s.ctx, []byte(grams[g]), fieldGrams, true, false, false)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		readers[i] = r
-		counts[i] = float64(r.Count())
-		if r.Count() == 0 {
-			return nil, counts, nil
-		}
+		readers[g] = r
 	}
-	order := make([]int, len(grams))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(counts[a], counts[b]) })
 
 	var cands []candidate
 	var tfd bleveindex.TermFieldDoc
-	first := readers[order[0]]
+	first := readers[use[0]]
 	for {
 		d, err := first.Next(tfd.Reset())
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if d == nil {
 			break
 		}
 		c := candidate{id: slices.Clone(d.ID), freq: make([]uint32, len(grams))}
-		c.freq[order[0]] = uint32(d.Freq)
+		c.freq[use[0]] = uint32(d.Freq)
 		cands = append(cands, c)
 	}
-	for _, gi := range order[1:] {
+	for _, gi := range use[1:] {
 		r := readers[gi]
 		kept := cands[:0]
 		// Advance never moves backwards (scorch reopens the reader for
@@ -368,7 +478,7 @@ func (s *search) candidates(grams []string) ([]candidate, []float64, error) {
 			}
 			d, err := r.Advance(c.id, tfd.Reset())
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			if d == nil {
 				break
@@ -384,5 +494,5 @@ func (s *search) candidates(grams []string) ([]candidate, []float64, error) {
 			break
 		}
 	}
-	return cands, counts, nil
+	return cands, nil
 }

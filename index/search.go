@@ -164,44 +164,42 @@ func (s *search) run() (*Result, error) {
 	if err := s.filter.init(s.tx, &s.req); err != nil {
 		return nil, err
 	}
-	var lists []fusion.List
+	var tri []scored
+	var text *textList
+	var err error
 	if s.req.Mode != ModeText {
-		l, err := s.substringLeg()
-		if err != nil {
+		if tri, err = s.substringLeg(); err != nil {
 			return nil, fmt.Errorf("substring leg: %w", err)
 		}
-		lists = append(lists, toList(LegTrigram, l))
 	}
 	if s.req.Mode != ModeSubstring {
-		l, err := s.textLeg()
-		if err != nil {
+		if text, err = s.textLeg(); err != nil {
 			return nil, fmt.Errorf("text leg: %w", err)
 		}
-		lists = append(lists, toList(LegText, l))
 	}
 	if err := s.ctx.Err(); err != nil {
 		return nil, err
 	}
 
 	var fused []fusion.Hit
-	if len(lists) == 1 {
-		l := lists[0]
-		fused = make([]fusion.Hit, len(l.IDs))
-		for i, id := range l.IDs {
-			fused[i] = fusion.Hit{ID: id, Score: l.Scores[i], Legs: []fusion.LegRank{{Leg: l.Leg, Rank: i + 1, Score: l.Scores[i]}}}
-		}
+	var total int
+	if s.req.Order == OrderScore {
+		fused, total, err = s.fuseTop(tri, text, s.req.Offset+s.req.Limit)
 	} else {
-		fused = fusion.RRF(lists, fusion.Options{K: s.ix.opts.K, Weights: map[string]float64{
-			LegText: s.ix.opts.TextWeight, LegTrigram: s.ix.opts.TrigramWeight,
-		}})
-	}
-	if s.req.Order != OrderScore {
-		if err := s.sortByDate(fused); err != nil {
-			return nil, err
+		fused, err = s.fuseAll(tri, text)
+		if err == nil {
+			err = s.sortByDate(fused)
 		}
+		total = len(fused)
 	}
-	page, next := fusion.Page(fused, s.req.Offset, s.req.Limit)
-	res := &Result{Mode: s.req.Mode, Total: len(fused), NextOffset: next, Hits: make([]Hit, 0, len(page))}
+	if err != nil {
+		return nil, err
+	}
+	page, _ := fusion.Page(fused, s.req.Offset, s.req.Limit)
+	res := &Result{Mode: s.req.Mode, Total: total, Hits: make([]Hit, 0, len(page))}
+	if end := s.req.Offset + s.req.Limit; end < total {
+		res.NextOffset = &end
+	}
 	for _, f := range page {
 		h, err := s.hit(f)
 		if err != nil {
@@ -210,6 +208,122 @@ func (s *search) run() (*Result, error) {
 		res.Hits = append(res.Hits, h)
 	}
 	return res, nil
+}
+
+// fuseTop returns the first need hits of the fused ranking, exactly, and
+// the number of matching documents. In auto mode, the substring leg's
+// matches (usually few, with IDs at hand) are placed in the text leg's
+// ranking; the text-only documents of the top are then a prefix of the
+// text leg in rank order, so only that prefix needs its IDs resolved.
+func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, int, error) {
+	k := float64(s.ix.opts.K)
+	if text == nil {
+		n := min(need, len(tri))
+		out := make([]fusion.Hit, n)
+		for i := range n {
+			out[i] = fusion.Hit{ID: tri[i].id, Score: tri[i].score, Legs: []fusion.LegRank{{Leg: LegTrigram, Rank: i + 1, Score: tri[i].score}}}
+		}
+		return out, len(tri), nil
+	}
+	if tri == nil {
+		n := min(need, len(text.hits))
+		out := make([]fusion.Hit, n)
+		for i := range n {
+			id, err := text.resolve(i)
+			if err != nil {
+				return nil, 0, err
+			}
+			sc := text.hits[i].score
+			out[i] = fusion.Hit{ID: id, Score: sc, Legs: []fusion.LegRank{{Leg: LegText, Rank: i + 1, Score: sc}}}
+		}
+		return out, len(text.hits), nil
+	}
+
+	wTri, wText := s.ix.opts.TrigramWeight, s.ix.opts.TextWeight
+	// Match the legs' documents by resolving the smaller side.
+	var byID map[string]int
+	if len(tri) > len(text.hits) {
+		byID = make(map[string]int, len(text.hits))
+		for p := range text.hits {
+			id, err := text.resolve(p)
+			if err != nil {
+				return nil, 0, err
+			}
+			byID[id] = p
+		}
+	}
+	inBoth := map[int]bool{}
+	out := make([]fusion.Hit, 0, len(tri)+need)
+	for i, t := range tri {
+		h := fusion.Hit{ID: t.id, Score: wTri / (k + float64(i+1)), Legs: []fusion.LegRank{{Leg: LegTrigram, Rank: i + 1, Score: t.score}}}
+		p, ok := -1, false
+		if byID != nil {
+			p, ok = byID[t.id]
+		} else {
+			iid, err := s.textR.InternalID(t.id)
+			if err != nil {
+				return nil, 0, err
+			}
+			if iid != nil {
+				p, ok = text.pos[string(iid)]
+			}
+		}
+		if ok {
+			inBoth[p] = true
+			h.Score += wText / (k + float64(p+1))
+			h.Legs = append(h.Legs, fusion.LegRank{Leg: LegText, Rank: p + 1, Score: text.hits[p].score})
+		}
+		out = append(out, h)
+	}
+	for p, taken := 0, 0; p < len(text.hits) && taken < need; p++ {
+		if inBoth[p] {
+			continue
+		}
+		id, err := text.resolve(p)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, fusion.Hit{ID: id, Score: wText / (k + float64(p+1)), Legs: []fusion.LegRank{{Leg: LegText, Rank: p + 1, Score: text.hits[p].score}}})
+		taken++
+	}
+	slices.SortFunc(out, func(a, b fusion.Hit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return out, len(tri) + len(text.hits) - len(inBoth), nil
+}
+
+// fuseAll returns every match, fused, with all IDs resolved: for orders
+// other than by score.
+func (s *search) fuseAll(tri []scored, text *textList) ([]fusion.Hit, error) {
+	var lists []fusion.List
+	if tri != nil {
+		lists = append(lists, toList(LegTrigram, tri))
+	}
+	if text != nil {
+		l := make([]scored, len(text.hits))
+		for p := range text.hits {
+			id, err := text.resolve(p)
+			if err != nil {
+				return nil, err
+			}
+			l[p] = scored{id: id, score: text.hits[p].score}
+		}
+		lists = append(lists, toList(LegText, l))
+	}
+	if len(lists) == 1 {
+		l := lists[0]
+		fused := make([]fusion.Hit, len(l.IDs))
+		for i, id := range l.IDs {
+			fused[i] = fusion.Hit{ID: id, Score: l.Scores[i], Legs: []fusion.LegRank{{Leg: l.Leg, Rank: i + 1, Score: l.Scores[i]}}}
+		}
+		return fused, nil
+	}
+	return fusion.RRF(lists, fusion.Options{K: s.ix.opts.K, Weights: map[string]float64{
+		LegText: s.ix.opts.TextWeight, LegTrigram: s.ix.opts.TrigramWeight,
+	}}), nil
 }
 
 func toList(leg string, l []scored) fusion.List {

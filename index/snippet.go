@@ -24,23 +24,61 @@ type span struct{ start, end, key int }
 // snippet picks the field to show (body when it has a match, else title
 // when it has one, else body) and returns it with a window around the best
 // match, HTML-escaped, matches wrapped in the request's markers.
+//
+// Text-leg matches are words whose analyzed terms are query terms. Only
+// words inside the shown window are analyzed; the window is chosen from
+// cheap candidates: the places where a term's first three characters start
+// a word or a camelCase part.
 func (s *search) snippet(d *Doc, f *folded) (field, snip string) {
-	bodySpans := s.spans(d.Body, f.body, f.bodyMap)
-	if len(bodySpans) > 0 || d.Title == "" {
-		return fieldBody, s.render(d.Body, bodySpans)
+	q := s.snippetTerms()
+	if body := s.render(q, d.Body, f.body, f.bodyMap); body != "" || d.Title == "" {
+		return fieldBody, body
 	}
-	titleSpans := s.spans(d.Title, f.title, f.titleMap)
-	if len(titleSpans) > 0 {
-		return fieldTitle, s.render(d.Title, titleSpans)
+	if title := s.render(q, d.Title, f.title, f.titleMap); title != "" {
+		return fieldTitle, title
 	}
-	return fieldBody, s.render(d.Body, nil)
+	lo, hi := window(d.Body, nil)
+	return fieldBody, s.mark(d.Body, lo, hi, nil)
 }
 
-// spans finds the query's matches in text, given its folded form and the
-// map from folded to original offsets (nil: the same): the query's terms
-// as substrings (for the substring leg) and words whose analyzed terms are
-// query terms (for the text leg), merged and sorted.
-func (s *search) spans(text, ftext string, fmap []int) []span {
+// snippetQuery is what snippets look for: the query's folded terms as
+// substrings (keys 0..n-1) and its analyzed terms (keys n..), each with a
+// probe, its first three characters.
+type snippetQuery struct {
+	subs   []string
+	terms  map[string]int
+	probes []probe
+}
+
+type probe struct {
+	text string
+	key  int
+}
+
+func (s *search) snippetTerms() *snippetQuery {
+	q := &snippetQuery{terms: map[string]int{}}
+	if s.req.Mode != ModeText {
+		for _, leaf := range s.leaves {
+			q.subs = append(q.subs, tokenize.Fold(leaf))
+		}
+	}
+	if s.req.Mode != ModeSubstring {
+		for key, leaf := range s.leaves {
+			for _, t := range s.ix.textA.Terms(leaf) {
+				if _, ok := q.terms[t]; ok {
+					continue
+				}
+				q.terms[t] = len(s.leaves) + key
+				q.probes = append(q.probes, probe{t[:runePrefix(t, 3)], len(s.leaves) + key})
+			}
+		}
+	}
+	return q
+}
+
+// render returns the snippet of one field, or "" when the field has no
+// match.
+func (s *search) render(q *snippetQuery, text, ftext string, fmap []int) string {
 	if len(ftext) > snippetScan {
 		ftext = ftext[:snippetScan]
 	}
@@ -50,35 +88,80 @@ func (s *search) spans(text, ftext string, fmap []int) []span {
 		}
 		return i
 	}
-	var out []span
-	if s.req.Mode != ModeText {
-		for key, leaf := range s.leaves {
-			sub := tokenize.Fold(leaf)
-			if sub == "" {
-				continue
+	var exact, guess []span
+	for key, sub := range q.subs {
+		if sub == "" {
+			continue
+		}
+		for i := 0; ; {
+			j := strings.Index(ftext[i:], sub)
+			if j < 0 {
+				break
 			}
-			for i := 0; ; {
-				j := strings.Index(ftext[i:], sub)
-				if j < 0 {
-					break
-				}
-				out = append(out, span{orig(i + j), orig(i + j + len(sub)), key})
-				i += j + len(sub)
+			exact = append(exact, span{orig(i + j), orig(i + j + len(sub)), key})
+			i += j + len(sub)
+		}
+	}
+	for _, p := range q.probes {
+		for i := 0; ; {
+			j := strings.Index(ftext[i:], p.text)
+			if j < 0 {
+				break
+			}
+			if at := orig(i + j); partStart(text, at) {
+				guess = append(guess, span{at, orig(i + j + len(p.text)), p.key})
+			}
+			i += j + len(p.text)
+		}
+	}
+	if len(exact)+len(guess) == 0 {
+		return ""
+	}
+	lo, hi := window(text, sortSpans(append(slices.Clone(exact), guess...)))
+	spans := exact
+	if len(guess) > 0 {
+		spans = append(spans, s.wordSpans(q, text, lo, hi, guess)...)
+	}
+	spans = sortSpans(spans)
+	if len(spans) == 0 {
+		return ""
+	}
+	return s.mark(text, lo, hi, spans)
+}
+
+// wordSpans analyzes the words around the candidates that fall in
+// text[lo:hi] and returns their tokens that are query terms.
+func (s *search) wordSpans(q *snippetQuery, text string, lo, hi int, guess []span) []span {
+	var out []span
+	seen := map[int]bool{}
+	for _, g := range guess {
+		if g.start < lo || g.start >= hi {
+			continue
+		}
+		start, end := wordAround(text, g.start)
+		if seen[start] {
+			continue
+		}
+		seen[start] = true
+		for _, tok := range s.ix.textA.Analyze([]byte(text[start:end])) {
+			if key, ok := q.terms[string(tok.Term)]; ok {
+				out = append(out, span{start + tok.Start, start + tok.End, key})
 			}
 		}
 	}
-	if s.req.Mode != ModeSubstring {
-		out = append(out, s.textSpans(text, ftext, orig)...)
-	}
-	slices.SortFunc(out, func(a, b span) int {
+	return out
+}
+
+// sortSpans sorts spans and merges overlapping ones.
+func sortSpans(spans []span) []span {
+	slices.SortFunc(spans, func(a, b span) int {
 		if a.start != b.start {
 			return a.start - b.start
 		}
 		return b.end - a.end
 	})
-	// Drop spans nested in or overlapping an earlier one.
-	merged := out[:0]
-	for _, sp := range out {
+	merged := spans[:0]
+	for _, sp := range spans {
 		if n := len(merged); n > 0 && sp.start < merged[n-1].end {
 			if sp.end > merged[n-1].end {
 				merged[n-1].end = sp.end
@@ -90,84 +173,54 @@ func (s *search) spans(text, ftext string, fmap []int) []span {
 	return merged
 }
 
-// textSpans returns the words of text that analyze to a query term. A
-// word is a run of non-space characters; only words where the folded text
-// holds the first three characters of a query term (a stem's prefix is the
-// word's, nearly always) are analyzed.
-func (s *search) textSpans(text, ftext string, orig func(int) int) []span {
-	terms := map[string]int{}
-	var probes []string
-	for key, leaf := range s.leaves {
-		for _, t := range s.ix.textA.Terms(leaf) {
-			if _, ok := terms[t]; ok {
-				continue
+// window picks the part of text to show: the window of about
+// snippetBytes holding the most distinct matched terms, starting a little
+// before its first match, on word boundaries where possible.
+func window(text string, spans []span) (lo, hi int) {
+	lo, hi = 0, min(len(text), snippetBytes)
+	if len(spans) > 0 {
+		best, bestKeys := 0, -1
+		for i := range spans {
+			keys := map[int]bool{}
+			for j := i; j < len(spans) && spans[j].end <= spans[i].start+snippetBytes-snippetBefore; j++ {
+				keys[spans[j].key] = true
 			}
-			terms[t] = len(s.leaves) + key
-			p := t
-			if n := runePrefix(p, 3); n < len(p) {
-				p = p[:n]
-			}
-			if !slices.Contains(probes, p) {
-				probes = append(probes, p)
+			if len(keys) > bestKeys {
+				best, bestKeys = i, len(keys)
 			}
 		}
+		lo = max(0, spans[best].start-snippetBefore)
+		hi = min(len(text), lo+snippetBytes)
 	}
-	var out []span
-	seen := map[int]bool{}      // word starts already analyzed
-	memo := map[string][]span{} // a word's matches, relative to its start
-	for _, p := range probes {
-		for i := 0; ; {
-			j := strings.Index(ftext[i:], p)
-			if j < 0 {
-				break
-			}
-			at := orig(i + j)
-			i += j + len(p)
-			if !partStart(text, at) {
-				continue
-			}
-			start, end := wordAround(text, at)
-			if seen[start] {
-				continue
-			}
-			seen[start] = true
-			word := text[start:end]
-			rel, ok := memo[word]
-			if !ok {
-				for _, tok := range s.ix.textA.Analyze([]byte(word)) {
-					if key, ok := terms[string(tok.Term)]; ok {
-						rel = append(rel, span{tok.Start, tok.End, key})
-					}
-				}
-				memo[word] = rel
-			}
-			for _, sp := range rel {
-				out = append(out, span{start + sp.start, start + sp.end, sp.key})
-			}
-		}
-	}
-	return out
+	return wordBoundary(text, lo, false), wordBoundary(text, hi, true)
 }
 
-// partStart reports whether byte i of text can begin an analyzed term: it
-// follows a non-letter, or starts a camelCase part or a letter/digit run.
-func partStart(text string, i int) bool {
-	if i == 0 {
-		return true
+// mark renders text[lo:hi], HTML-escaped, with the spans in it marked.
+func (s *search) mark(text string, lo, hi int, spans []span) string {
+	var b strings.Builder
+	if lo > 0 {
+		b.WriteString("…")
 	}
-	prev, _ := utf8.DecodeLastRuneInString(text[:i])
-	r, _ := utf8.DecodeRuneInString(text[i:])
-	switch {
-	case !unicode.IsLetter(prev) && !unicode.IsDigit(prev):
-		return true
-	case unicode.IsUpper(r) && !unicode.IsUpper(prev):
-		return true
-	case unicode.IsUpper(r) && unicode.IsUpper(prev):
-		// XMLParser: "Parser" starts where an upper is followed by a lower.
-		next, _ := utf8.DecodeRuneInString(text[i+utf8.RuneLen(r):])
-		return unicode.IsLower(next)
+	at := lo
+	for _, sp := range spans {
+		if sp.end <= lo || sp.start >= hi {
+			continue
+		}
+		a, e := max(sp.start, at), min(sp.end, hi)
+		if a >= e {
+			continue
+		}
+		b.WriteString(html.EscapeString(text[at:a]))
+		b.WriteString(s.req.MarkStart)
+		b.WriteString(html.EscapeString(text[a:e]))
+		b.WriteString(s.req.MarkEnd)
+		at = e
 	}
-	return unicode.IsDigit(r) != unicode.IsDigit(prev)
+	b.WriteString(html.EscapeString(text[at:hi]))
+	if hi < len(text) {
+		b.WriteString("…")
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // runePrefix is the byte length of the first n runes of s.
@@ -202,51 +255,6 @@ func wordAround(text string, i int) (start, end int) {
 	return start, end
 }
 
-// render cuts the window with the most distinct matched terms out of text
-// and marks its matches.
-func (s *search) render(text string, spans []span) string {
-	lo, hi := 0, min(len(text), snippetBytes)
-	if len(spans) > 0 {
-		best, bestKeys := 0, -1
-		for i := range spans {
-			keys := map[int]bool{}
-			for j := i; j < len(spans) && spans[j].end <= spans[i].start+snippetBytes-snippetBefore; j++ {
-				keys[spans[j].key] = true
-			}
-			if len(keys) > bestKeys {
-				best, bestKeys = i, len(keys)
-			}
-		}
-		lo = max(0, spans[best].start-snippetBefore)
-		hi = min(len(text), lo+snippetBytes)
-	}
-	lo, hi = wordBoundary(text, lo, false), wordBoundary(text, hi, true)
-	var b strings.Builder
-	if lo > 0 {
-		b.WriteString("…")
-	}
-	at := lo
-	for _, sp := range spans {
-		if sp.end <= lo || sp.start >= hi {
-			continue
-		}
-		a, e := max(sp.start, at), min(sp.end, hi)
-		if a >= e {
-			continue
-		}
-		b.WriteString(html.EscapeString(text[at:a]))
-		b.WriteString(s.req.MarkStart)
-		b.WriteString(html.EscapeString(text[a:e]))
-		b.WriteString(s.req.MarkEnd)
-		at = e
-	}
-	b.WriteString(html.EscapeString(text[at:hi]))
-	if hi < len(text) {
-		b.WriteString("…")
-	}
-	return strings.TrimSpace(b.String())
-}
-
 // wordBoundary moves i to a rune boundary and, within a short reach, to
 // the nearest space so that the window does not cut words: backwards for
 // the window's start, forwards for its end.
@@ -274,4 +282,25 @@ func wordBoundary(text string, i int, forward bool) int {
 		}
 	}
 	return i
+}
+
+// partStart reports whether byte i of text can begin an analyzed term: it
+// follows a non-letter, or starts a camelCase part or a letter/digit run.
+func partStart(text string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	prev, _ := utf8.DecodeLastRuneInString(text[:i])
+	r, n := utf8.DecodeRuneInString(text[i:])
+	switch {
+	case !unicode.IsLetter(prev) && !unicode.IsDigit(prev):
+		return true
+	case unicode.IsUpper(r) && !unicode.IsUpper(prev):
+		return true
+	case unicode.IsUpper(r) && unicode.IsUpper(prev):
+		// XMLParser: "Parser" starts where an upper is followed by a lower.
+		next, _ := utf8.DecodeRuneInString(text[i+n:])
+		return unicode.IsLower(next)
+	}
+	return unicode.IsDigit(r) != unicode.IsDigit(prev)
 }

@@ -1,0 +1,39 @@
+package index
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestFinderAgreesWithContains(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	alphabet := "abcz .\n日"
+	for range 20000 {
+		var hay, needle strings.Builder
+		for range rng.IntN(200) {
+			hay.WriteByte(alphabet[rng.IntN(len(alphabet))])
+		}
+		for range 1 + rng.IntN(6) {
+			needle.WriteByte(alphabet[rng.IntN(len(alphabet))])
+		}
+		h, n := hay.String(), needle.String()
+		if rng.IntN(3) == 0 && len(h) > 10 {
+			n = h[3:min(len(h), 3+1+rng.IntN(7))] // a needle that occurs
+		}
+		if got, want := newFinder(n).in(h), strings.Contains(h, n); got != want {
+			t.Fatalf("finder(%q).in(%q) = %v, want %v", n, h, got, want)
+		}
+	}
+}
+
+func FuzzFinder(f *testing.F) {
+	f.Add("return value of the function", "urn")
+	f.Add("zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", "zza")
+	f.Add(strings.Repeat("ab", 100)+"abz", "abz")
+	f.Fuzz(func(t *testing.T, hay, needle string) {
+		if got, want := newFinder(needle).in(hay), strings.Contains(hay, needle); got != want {
+			t.Fatalf("finder(%q).in(%q) = %v, want %v", needle, hay, got, want)
+		}
+	})
+}
