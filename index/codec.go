@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/golang/snappy"
 )
 
 // Documents are stored in a compact binary record, small fields first so
@@ -17,8 +19,19 @@ import (
 //	tags                                  (uvarint count, then strings)
 //	meta                                  (uvarint count, then key, value)
 //	titleTokens, bodyTokens               (uvarint: analyzed lengths, for BM25 counters)
-//	title, body                           (uvarint length + bytes each)
+//	text encoding                         (byte: textRaw or textSnappy)
+//	title, body                           (uvarint length + bytes each; snappy-compressed
+//	                                       together when that saves space)
 const recordVersion = 1
+
+// Text encodings.
+const (
+	textRaw    = 0
+	textSnappy = 1
+)
+
+// compressMin is the smallest text worth compressing.
+const compressMin = 512
 
 var errCorruptRecord = errors.New("corrupt document record")
 
@@ -60,8 +73,13 @@ func encodeDoc(d *Doc, seq uint64, titleTokens, bodyTokens int) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(titleTokens))
 	b = binary.AppendUvarint(b, uint64(bodyTokens))
-	b = appendString(b, d.Title)
-	return appendString(b, d.Body)
+	text := appendString(appendString(nil, d.Title), d.Body)
+	if len(text) >= compressMin {
+		if z := snappy.Encode(nil, text); len(z) < len(text)*9/10 {
+			return append(append(b, textSnappy), z...)
+		}
+	}
+	return append(append(b, textRaw), text...)
 }
 
 type reader struct {
@@ -145,9 +163,23 @@ func decodeHeader(b []byte) (header, []byte, error) {
 	return h, r.b, r.err
 }
 
-// decodeText returns the title and body of a record's rest, as byte slices
-// into it (valid as long as the record is).
+// decodeText returns the title and body of a record's rest: slices of it
+// (valid as long as the record is) for raw text, new slices for
+// compressed text.
 func decodeText(rest []byte) (title, body []byte, err error) {
+	if len(rest) == 0 {
+		return nil, nil, errCorruptRecord
+	}
+	switch rest[0] {
+	case textRaw:
+		rest = rest[1:]
+	case textSnappy:
+		if rest, err = snappy.Decode(nil, rest[1:]); err != nil {
+			return nil, nil, fmt.Errorf("%w: %w", errCorruptRecord, err)
+		}
+	default:
+		return nil, nil, errCorruptRecord
+	}
 	r := reader{b: rest}
 	title, body = r.bytes(), r.bytes()
 	return title, body, r.err
