@@ -38,26 +38,30 @@ func newFoldCache(max int) *foldCache {
 	return &foldCache{m: map[string]*folded{}, max: max}
 }
 
-// get returns the folded text of the record (id, seq), folding title and
-// body if it is not cached.
-func (c *foldCache) get(id string, seq uint64, title, body []byte) *folded {
+// get returns the folded text of the record (id, seq), calling load for
+// its title and body only when it is not cached.
+func (c *foldCache) get(id string, seq uint64, load func() (title, body []byte, err error)) (*folded, error) {
 	c.mu.Lock()
 	f := c.m[id]
 	c.mu.Unlock()
 	if f != nil && f.seq == seq {
-		return f
+		return f, nil
+	}
+	title, body, err := load()
+	if err != nil {
+		return nil, err
 	}
 	f = &folded{seq: seq}
 	f.title, f.titleMap = tokenize.FoldMap(string(title))
 	f.body, f.bodyMap = tokenize.FoldMap(string(body))
 	if c.max <= 0 {
-		return f
+		return f, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if old := c.m[id]; old != nil {
 		if old.seq > seq {
-			return f // a newer record is cached; keep it
+			return f, nil // a newer record is cached; keep it
 		}
 		c.bytes -= old.size()
 	}
@@ -72,5 +76,5 @@ func (c *foldCache) get(id string, seq uint64, title, body []byte) *folded {
 		c.m[id] = f
 		c.bytes += f.size()
 	}
-	return f
+	return f, nil
 }

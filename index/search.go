@@ -392,6 +392,10 @@ func (s *search) hit(f fusion.Hit) (Hit, error) {
 			h.Explain.Legs = append(h.Explain.Legs, LegRank{Leg: l.Leg, Rank: l.Rank, Score: l.Score})
 		}
 	}
-	h.Field, h.Snippet = s.snippet(d, s.ix.fold.get(d.ID, hd.Seq, []byte(d.Title), []byte(d.Body)))
+	fd, err := s.ix.fold.get(d.ID, hd.Seq, func() ([]byte, []byte, error) { return []byte(d.Title), []byte(d.Body), nil })
+	if err != nil {
+		return Hit{}, err
+	}
+	h.Field, h.Snippet = s.snippet(d, fd)
 	return h, nil
 }
