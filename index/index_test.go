@@ -441,3 +441,22 @@ func TestSubstringMatchesBruteForce(t *testing.T) {
 		}
 	})
 }
+
+func TestOptimizeMemoryReturns(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix, corpus...)
+		done := make(chan error, 1)
+		go func() { done <- ix.Optimize(ctx) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("Optimize did not return")
+		}
+		if r := search(t, ix, index.Request{Query: "authenticated"}); r.Total != 2 {
+			t.Errorf("after Optimize: %v", ids(r))
+		}
+	})
+}

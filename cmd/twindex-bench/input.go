@@ -22,9 +22,14 @@ import (
 // the flag package has already printed why.
 var errUsage = errors.New("usage")
 
+// errHelp is returned by a command asked for its help with -h.
+var errHelp = errors.New("help")
+
 // parseFlags parses args and maps -h and flag errors to errUsage.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return errHelp
+	} else if err != nil {
 		return errUsage
 	}
 	if fs.NArg() > 0 {

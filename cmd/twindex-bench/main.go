@@ -61,7 +61,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	switch {
-	case err == nil:
+	case err == nil, err == errHelp:
 		return 0
 	case err == errUsage:
 		return 2

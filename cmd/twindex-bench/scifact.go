@@ -130,9 +130,8 @@ func scifact(ctx context.Context, cfg scifactConfig, log io.Writer) ([]scifactRu
 	if err == nil && b.Len() > 0 {
 		_, err = ix.Apply(ctx, &b)
 	}
-	if err == nil {
-		err = ix.Optimize(ctx)
-	}
+	// No Optimize: on a memory index it waits forever in scorch's
+	// ForceMerge (bleve v2.5.7), and segment count does not change ranking.
 	if err != nil {
 		return nil, fmt.Errorf("index %s: %w", cfg.Data, err)
 	}
