@@ -50,9 +50,9 @@ type textAcc struct {
 // a filter), since a broad query matches thousands of documents and the
 // lookup is the costliest step per match.
 type textList struct {
-	r    bleveindex.IndexReader
-	hits []textHit      // by score descending, ties by external ID
-	pos  map[string]int // internal ID -> index in hits
+	r     bleveindex.IndexReader
+	hits  []textHit // by score descending, ties by external ID
+	total int       // matches, when top dropped hits beyond the first n; else 0
 }
 
 type textHit struct {
@@ -73,29 +73,85 @@ func (l *textList) resolve(i int) (string, error) {
 	return h.id, nil
 }
 
-// sort orders hits by score and breaks ties by external ID, resolving only
-// the IDs of tied hits.
+// byScore orders hits by score, best first, then by internal ID; ties
+// are settled by external ID afterwards (settleTies).
+func byScore(a, b textHit) int {
+	switch {
+	case a.score > b.score:
+		return -1
+	case a.score < b.score:
+		return 1
+	}
+	return strings.Compare(a.iid, b.iid)
+}
+
+// sort orders all hits by score and breaks ties by external ID, resolving
+// only the IDs of tied hits.
 func (l *textList) sort() error {
-	type key struct {
-		score float64
-		i     int32
+	slices.SortFunc(l.hits, byScore)
+	return l.settleTies(len(l.hits))
+}
+
+// top orders only the first n hits (by score, ties by external ID) and
+// drops the rest from l.hits, keeping their number: O(len · log n).
+func (l *textList) top(n int) error {
+	if n >= len(l.hits) {
+		return l.sort()
 	}
-	keys := make([]key, len(l.hits))
-	for i, h := range l.hits {
-		keys[i] = key{h.score, int32(i)}
-	}
-	slices.SortFunc(keys, func(a, b key) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
-			return c
+	// h is a heap of the best n seen so far, worst at the root.
+	h := l.hits[:0:0]
+	worse := func(i, j int) bool { return byScore(h[i], h[j]) > 0 }
+	down := func(i int) {
+		for {
+			w, c := i, 2*i+1
+			if c < len(h) && worse(c, w) {
+				w = c
+			}
+			if c+1 < len(h) && worse(c+1, w) {
+				w = c + 1
+			}
+			if w == i {
+				return
+			}
+			h[i], h[w] = h[w], h[i]
+			i = w
 		}
-		return cmp.Compare(a.i, b.i)
-	})
-	sorted := make([]textHit, len(l.hits))
-	for i, k := range keys {
-		sorted[i] = l.hits[k.i]
 	}
-	l.hits = sorted
-	for i := 0; i < len(l.hits); {
+	for _, x := range l.hits {
+		switch {
+		case len(h) < n:
+			h = append(h, x)
+			for i := len(h) - 1; i > 0 && worse(i, (i-1)/2); i = (i - 1) / 2 {
+				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
+			}
+		case byScore(x, h[0]) < 0:
+			h[0] = x
+			down(0)
+		}
+	}
+	// Hits tied with the n-th may belong before it once ties are broken
+	// by external ID: keep every hit scoring at least as well.
+	cut := h[0].score
+	kept := make([]textHit, 0, n+8)
+	for _, x := range l.hits {
+		if x.score >= cut {
+			kept = append(kept, x)
+		}
+	}
+	slices.SortFunc(kept, byScore)
+	l.total = len(l.hits)
+	l.hits = kept
+	if err := l.settleTies(len(kept)); err != nil {
+		return err
+	}
+	l.hits = l.hits[:n]
+	return nil
+}
+
+// settleTies sorts each run of equal scores among the first n hits by
+// external ID.
+func (l *textList) settleTies(n int) error {
+	for i := 0; i < n; {
 		j := i + 1
 		for j < len(l.hits) && l.hits[j].score == l.hits[i].score {
 			j++
@@ -106,18 +162,33 @@ func (l *textList) sort() error {
 					return err
 				}
 			}
-			slices.SortFunc(l.hits[i:j], func(a, b textHit) int { return cmp.Compare(a.id, b.id) })
+			slices.SortFunc(l.hits[i:j], func(a, b textHit) int { return strings.Compare(a.id, b.id) })
 		}
 		i = j
-	}
-	l.pos = make(map[string]int, len(l.hits))
-	for i, h := range l.hits {
-		l.pos[h.iid] = i
 	}
 	return nil
 }
 
-// textLeg ranks documents by BM25 over the stemmed title and body, as
+// positions maps internal IDs to ranks (0-based) of a fully sorted list.
+func (l *textList) positions() map[string]int {
+	pos := make(map[string]int, len(l.hits))
+	for i, h := range l.hits {
+		pos[h.iid] = i
+	}
+	return pos
+}
+
+// count is the number of matching documents.
+func (l *textList) count() int {
+	if l.total > 0 {
+		return l.total
+	}
+	return len(l.hits)
+}
+
+// textLeg returns the documents matching the text leg, scored but not
+// sorted: the caller sorts all of them (sort) or only the first few (top).
+// It ranks documents by BM25 over the stemmed title and body, as
 // FTS5's bm25() weighs columns: per term, the fields' frequencies are
 // summed with the field weights and saturated once against the document's
 // whole length, with real average lengths from the store's counters. A
@@ -150,7 +221,7 @@ func (s *search) textLeg() (*textList, error) {
 	}
 	list := &textList{r: s.textR}
 	if len(terms) == 0 {
-		return list, list.sort()
+		return list, nil
 	}
 	avgTitle := float64(getUint(s.tx, metaTitleTokens)) / max(s.n, 1)
 	avgBody := float64(getUint(s.tx, metaBodyTokens)) / max(s.n, 1)
@@ -231,11 +302,15 @@ func (s *search) textLeg() (*textList, error) {
 		}
 	}
 
+	coord := make([]float64, 65)
+	for m := range coord {
+		coord[m] = math.Pow(float64(m)/float64(max(words, 1)), coordExponent)
+	}
 	list.hits = make([]textHit, 0, len(accs))
 	for k, a := range accs {
 		h := textHit{iid: iids[k], score: a.score}
 		if words > 1 {
-			h.score *= math.Pow(float64(popcount(a.leaves))/float64(words), coordExponent)
+			h.score *= coord[popcount(a.leaves)]
 		}
 		if s.filter.active {
 			id, err := s.textR.ExternalID(bleveindex.IndexInternalID(h.iid))
@@ -249,7 +324,7 @@ func (s *search) textLeg() (*textList, error) {
 		}
 		list.hits = append(list.hits, h)
 	}
-	return list, list.sort()
+	return list, nil
 }
 
 func popcount(x uint64) int {

@@ -226,6 +226,9 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 		return out, len(tri), nil
 	}
 	if tri == nil {
+		if err := text.top(need); err != nil {
+			return nil, 0, err
+		}
 		n := min(need, len(text.hits))
 		out := make([]fusion.Hit, n)
 		for i := range n {
@@ -236,9 +239,12 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 			sc := text.hits[i].score
 			out[i] = fusion.Hit{ID: id, Score: sc, Legs: []fusion.LegRank{{Leg: LegText, Rank: i + 1, Score: sc}}}
 		}
-		return out, len(text.hits), nil
+		return out, text.count(), nil
 	}
 
+	if err := text.sort(); err != nil {
+		return nil, 0, err
+	}
 	wTri, wText := s.ix.opts.TrigramWeight, s.ix.opts.TextWeight
 	// Match the legs' documents by resolving the smaller side.
 	var byID map[string]int
@@ -251,6 +257,10 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 			}
 			byID[id] = p
 		}
+	}
+	var pos map[string]int
+	if byID == nil {
+		pos = text.positions()
 	}
 	inBoth := map[int]bool{}
 	out := make([]fusion.Hit, 0, len(tri)+need)
@@ -265,7 +275,7 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 				return nil, 0, err
 			}
 			if iid != nil {
-				p, ok = text.pos[string(iid)]
+				p, ok = pos[string(iid)]
 			}
 		}
 		if ok {
@@ -303,6 +313,9 @@ func (s *search) fuseAll(tri []scored, text *textList) ([]fusion.Hit, error) {
 		lists = append(lists, toList(LegTrigram, tri))
 	}
 	if text != nil {
+		if err := text.sort(); err != nil {
+			return nil, err
+		}
 		l := make([]scored, len(text.hits))
 		for p := range text.hits {
 			id, err := text.resolve(p)
