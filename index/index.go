@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
@@ -217,9 +218,51 @@ func (ix *Index) Close() error {
 		return nil
 	}
 	ix.closed = true
-	err := errors.Join(ix.closeBackends(), ix.store.Close())
+	flushErr := ix.flush()
+	err := errors.Join(flushErr, ix.closeBackends(), ix.store.Close())
 	ix.queue.Close()
 	return err
+}
+
+// flushTimeout bounds how long Close waits for scorch to persist.
+const flushTimeout = 2 * time.Minute
+
+// flush waits until both on-disk bleve indexes have persisted everything
+// applied so far, so that the next Open has nothing to replay. scorch
+// persists in the background and its Close does not wait for that; a
+// batch with a persisted callback, which scorch calls in order, does.
+func (ix *Index) flush() error {
+	if ix.dir == "" || ix.stale != nil {
+		return nil
+	}
+	var seq uint64
+	if err := ix.store.View(func(tx storage.Tx) error {
+		seq = getUint(tx, metaSeq)
+		return nil
+	}); err != nil {
+		return err
+	}
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i, idx := range []bleveindex.Index{ix.text, ix.tri} {
+		wg.Go(func() {
+			done := make(chan error, 1)
+			b := bleveindex.NewBatch()
+			b.SetInternal(internalSeq, seqKey(seq))
+			b.SetPersistedCallback(func(err error) { done <- err })
+			if err := idx.Batch(b); err != nil {
+				errs[i] = err
+				return
+			}
+			select {
+			case errs[i] = <-done:
+			case <-time.After(flushTimeout):
+				errs[i] = fmt.Errorf("flush: not persisted after %v (the next Open replays the log)", flushTimeout)
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // Get returns the stored document with the given ID, or ErrNotFound.
