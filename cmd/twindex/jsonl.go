@@ -65,19 +65,25 @@ func parseDocLine(line []byte, maxText int) (index.Doc, error) {
 		}
 		d.Time = t
 	}
+	return d, checkDoc(d, maxText)
+}
+
+// checkDoc checks a document as the engine will, so the caller can name
+// the bad one instead of failing a whole batch.
+func checkDoc(d index.Doc, maxText int) error {
 	switch {
 	case d.ID == "":
-		return d, errors.New(`missing or empty "id"`)
+		return errors.New(`missing or empty "id"`)
 	case len(d.ID) > index.MaxIDBytes:
-		return d, fmt.Errorf("id of %d bytes, the limit is %d", len(d.ID), index.MaxIDBytes)
+		return fmt.Errorf("id of %d bytes, the limit is %d", len(d.ID), index.MaxIDBytes)
 	case strings.IndexByte(d.ID, 0) >= 0 || !utf8.ValidString(d.ID):
-		return d, errors.New("id holds a NUL byte or invalid UTF-8")
+		return errors.New("id holds a NUL byte or invalid UTF-8")
 	case strings.IndexByte(d.Parent, 0) >= 0:
-		return d, errors.New("parent holds a NUL byte")
+		return errors.New("parent holds a NUL byte")
 	case len(d.Title)+len(d.Body) > maxText:
-		return d, fmt.Errorf("title and body hold %d bytes, the limit is %d", len(d.Title)+len(d.Body), maxText)
+		return fmt.Errorf("title and body hold %d bytes, the limit is %d", len(d.Title)+len(d.Body), maxText)
 	}
-	return d, nil
+	return nil
 }
 
 func jsonErr(err error) error {

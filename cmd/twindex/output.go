@@ -14,15 +14,16 @@ import (
 )
 
 // jsonHit is a hit as the json and jsonl formats print it.
+// The jsonschema tags describe it in the MCP search tool's output schema.
 type jsonHit struct {
-	ID        string         `json:"id"`
-	Kind      string         `json:"kind"`
+	ID        string         `json:"id" jsonschema:"document ID: pass it to get to read the whole document"`
+	Kind      string         `json:"kind" jsonschema:"document kind (files: code, test, doc, config, other)"`
 	Title     string         `json:"title"`
-	Field     string         `json:"field"`
-	Snippet   string         `json:"snippet"`
-	Score     float64        `json:"score"`
-	MatchedIn []string       `json:"matchedIn"`
-	Explain   *index.Explain `json:"explain,omitempty"`
+	Field     string         `json:"field" jsonschema:"field the snippet comes from: title or body"`
+	Snippet   string         `json:"snippet" jsonschema:"HTML-escaped text around the best match, matches wrapped in <mark></mark>"`
+	Score     float64        `json:"score" jsonschema:"relative rank score (RRF in auto mode): orders hits within this result only, no absolute meaning"`
+	MatchedIn []string       `json:"matchedIn" jsonschema:"legs that matched: text (stemmed words) and/or trigram (exact substring)"`
+	Explain   *index.Explain `json:"explain,omitempty" jsonschema:"how the hit was ranked, when explain was set"`
 }
 
 // jsonResult is one query's result in the json format and in --queries output.

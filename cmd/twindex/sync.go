@@ -33,12 +33,17 @@ type syncOptions struct {
 	maxSize  int64
 	quiet    bool
 	always   bool // report skips even when nothing changed (the index command)
+	// progress, if set, is called as files are indexed with the number
+	// done and the number to do (the MCP server's progress notifications).
+	progress func(done, total int)
 }
 
 // syncReport says what a sync did.
 type syncReport struct {
 	written, removed, unchanged, binary int
+	invalid                             int // files the engine refused
 	elapsed                             time.Duration
+	skips                               walkResult // oversize and badNames only
 }
 
 // known is the state of an indexed file or folder, from its Meta.
@@ -132,10 +137,16 @@ func syncFolder(ctx context.Context, e *env, ix *index.Index, o syncOptions) (sy
 	prog := newProgress(e, o.quiet, "indexing", len(todo))
 	defer prog.done()
 	cur := 0
-	bt.onFlush = func() { prog.update(cur) } // reading is fast; the wait is in the flush
+	update := func(done int) {
+		prog.update(done)
+		if o.progress != nil {
+			o.progress(done, len(todo))
+		}
+	}
+	bt.onFlush = func() { update(cur) } // reading is fast; the wait is in the flush
 	for i, f := range todo {
 		cur = i
-		prog.update(i)
+		update(i)
 		data, err := os.ReadFile(f.abs)
 		if err != nil {
 			continue // vanished or unreadable: treated as gone
@@ -166,7 +177,11 @@ func syncFolder(ctx context.Context, e *env, ix *index.Index, o syncOptions) (sy
 		return rep, err
 	}
 	prog.done()
-	rep.written, rep.removed, rep.elapsed = bt.written, bt.removed, time.Since(start)
+	if o.progress != nil {
+		o.progress(len(todo), len(todo))
+	}
+	rep.written, rep.removed, rep.invalid, rep.elapsed = bt.written, bt.removed, bt.failed, time.Since(start)
+	rep.skips = walkResult{oversize: w.res.oversize, badNames: w.res.badNames}
 
 	changed := rep.written+rep.removed > 0
 	if changed && !o.quiet {

@@ -18,6 +18,12 @@ func runVersion(_ context.Context, e *env, args []string) error {
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
+	fmt.Fprintf(e.stdout, "twindex %s (index schema %d, %s, %s/%s)\n", buildVersion(), index.SchemaVersion, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return nil
+}
+
+// buildVersion is version, or else what the build info says.
+func buildVersion() string {
 	v := version
 	if bi, ok := debug.ReadBuildInfo(); ok && v == "" {
 		v = bi.Main.Version
@@ -30,6 +36,5 @@ func runVersion(_ context.Context, e *env, args []string) error {
 	if v == "" {
 		v = "(devel)"
 	}
-	fmt.Fprintf(e.stdout, "twindex %s (index schema %d, %s, %s/%s)\n", v, index.SchemaVersion, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	return nil
+	return v
 }

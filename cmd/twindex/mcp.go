@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/twindex/twindex/index"
+)
+
+const mcpHelp = `  twindex mcp --index ~/notes/.twindex          serve one index to an MCP client
+
+An MCP server over stdio for AI agents: tools search, get, upsert, remove,
+index_path and stats on the same index the CLI uses. stdout carries only
+protocol messages; logs go to stderr. The server exits when stdin closes,
+closing the index.
+
+Client configuration (Claude Desktop, Cursor, ...):
+  {"mcpServers": {"twindex": {"command": "twindex",
+    "args": ["mcp", "--index", "/path/to/folder/.twindex"]}}}
+
+The index is created if missing; without --index it is .twindex/ at the root
+found by walking up from the current folder, as for the other commands.`
+
+func runMCP(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "mcp", "twindex mcp [--index DIR] [flags]", mcpHelp)
+	idx := fs.indexFlag()
+	level := fs.String("log-level", "info", "log to stderr at this `level`: debug, info, warn or error")
+	maxSize := fs.Int64("max-size", defaultMaxSize, "index_path skips files larger than this many `bytes`")
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usageErr("run 'twindex mcp --help'", "want no arguments, got %q", pos)
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(*level)); err != nil {
+		return usageErr("", "unknown --log-level %q (want debug, info, warn or error)", *level)
+	}
+	if *maxSize <= 0 {
+		return usageErr("", "--max-size must be positive")
+	}
+	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lv}))
+
+	loc, err := locate(e, *idx, ".")
+	if err != nil {
+		return err
+	}
+	if loc.root == "" && filepath.Base(loc.dir) == indexDirName {
+		// A folder's own .twindex/ given with --index: its file IDs are
+		// relative to that folder, as when it was found by walking up.
+		loc.root = filepath.Dir(loc.dir)
+	}
+	ix, err := loc.open(&index.Options{MaxDocBytes: docLimit(*maxSize)}, true)
+	if err != nil {
+		return err
+	}
+	srv := newMCPServer(ix, loc, &mcpOptions{log: log, maxSize: *maxSize})
+	log.Info("serving", "index", loc.dir, "root", loc.root)
+	err = srv.serve(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
+	if cerr := srv.close(); cerr != nil {
+		return indexErr(cerr, loc.dir)
+	}
+	log.Info("stopped")
+	// Stdin closing is how a client says goodbye; Ctrl-C is a stop too.
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("mcp session: %w", err)
+	}
+	return nil
+}
+
+// nopWriteCloser keeps the transport from closing stdout, which the
+// process, not the session, owns.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// logWriter turns what shared CLI code prints on stderr (skipped files)
+// into log records, so --log-level governs it.
+type logWriter struct{ log *slog.Logger }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	for _, line := range strings.Split(strings.TrimSpace(string(p)), "\n") {
+		if line = strings.TrimSpace(strings.TrimPrefix(line, "twindex: ")); line != "" {
+			w.log.Info(line)
+		}
+	}
+	return len(p), nil
+}

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/query"
+)
+
+// Page sizes of the search tool: smaller than the engine's, since every
+// hit costs the agent context.
+const (
+	mcpDefaultLimit = 10
+	mcpMaxLimit     = 50
+)
+
+type searchInput struct {
+	Query    string   `json:"query" jsonschema:"words or a code fragment; \"double quotes\" make a phrase"`
+	Mode     string   `json:"mode,omitempty" jsonschema:"auto: stemmed words and exact substrings, fused (best default); substring: exact case-insensitive text, for identifiers and code; text: stemmed words ranked by BM25, for prose"`
+	Kinds    []string `json:"kinds,omitempty" jsonschema:"only these kinds (any of); files are code, test, doc, config or other"`
+	Projects []string `json:"projects,omitempty" jsonschema:"only these projects (any of)"`
+	Tags     []string `json:"tags,omitempty" jsonschema:"only documents with any of these tags"`
+	Role     string   `json:"role,omitempty" jsonschema:"only documents with this role"`
+	Under    string   `json:"under,omitempty" jsonschema:"only the document with this ID and everything below it through parent links (a folder: src/index)"`
+	IDs      []string `json:"ids,omitempty" jsonschema:"only these document IDs"`
+	Since    string   `json:"since,omitempty" jsonschema:"only documents at or after this time: RFC 3339 (2024-05-01T12:00:00Z) or a date (2024-05-01); files use their modification time"`
+	Until    string   `json:"until,omitempty" jsonschema:"only documents before this time: RFC 3339 or a date (YYYY-MM-DD)"`
+	Order    string   `json:"order,omitempty" jsonschema:"score (best first), date_desc (newest first) or date_asc"`
+	Limit    int      `json:"limit,omitempty" jsonschema:"hits per page"`
+	Offset   int      `json:"offset,omitempty" jsonschema:"hits to skip: the nextOffset of the previous page"`
+	Explain  bool     `json:"explain,omitempty" jsonschema:"add to each hit how it was ranked in each leg"`
+}
+
+type searchOutput struct {
+	Hits       []jsonHit `json:"hits"`
+	Total      int       `json:"total" jsonschema:"exact number of matching documents"`
+	NextOffset *int      `json:"nextOffset" jsonschema:"offset of the next page, null on the last page"`
+	Truncated  bool      `json:"truncated" jsonschema:"true when more hits follow this page"`
+}
+
+var searchArgs = map[string]arg{
+	"query": {fix: `pass the words or code fragment to look for, e.g. {"query": "open file"}`},
+	"mode": {enum: []string{"auto", "substring", "text"}, def: "auto",
+		fix: "mode is one of auto (default: words and substrings fused), substring (exact text) or text (stemmed words)"},
+	"order": {enum: []string{"score", "date_asc", "date_desc"}, def: "score",
+		fix: "order is one of score (default), date_desc or date_asc"},
+	"limit": {min: num(1), max: num(mcpMaxLimit), def: mcpDefaultLimit,
+		fix: fmt.Sprintf("limit is an integer from 1 to %d (default %d); for more hits keep the limit and call again with offset set to the previous nextOffset", mcpMaxLimit, mcpDefaultLimit)},
+	"offset": {min: num(0), fix: "offset is 0 or more: the nextOffset of the previous page"},
+	"since":  {fix: "since is an RFC 3339 time (2024-05-01T12:00:00Z) or a date (2024-05-01)"},
+	"until":  {fix: "until is an RFC 3339 time (2024-05-01T12:00:00Z) or a date (2024-05-01)"},
+}
+
+const searchDescription = `Ranked full-text search over the index. Words match stemmed, documents with more of them rank higher; substrings match exactly, every term required; "double quotes" make a phrase. ` +
+	`mode auto (default) fuses stemmed-word and exact-substring matching and suits most queries; use substring for exact identifiers or code fragments, text for natural-language words. ` +
+	`score is a relative rank-fusion (RRF) value with no absolute meaning: use it to order hits, never as a threshold. ` +
+	`total is exact; to see more, call again with offset set to nextOffset (null on the last page) rather than raising limit; ` +
+	`narrow with kinds, under, since/until, then read a hit in full with get.`
+
+func (s *mcpServer) addSearch() {
+	addTool(s, &mcp.Tool{
+		Name:        "search",
+		Title:       "Search the index",
+		Description: searchDescription,
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: boolPtr(false), IdempotentHint: true, OpenWorldHint: boolPtr(false)},
+	}, searchArgs, s.search)
+}
+
+func (s *mcpServer) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
+	req, err := in.request()
+	if err != nil {
+		return nil, searchOutput{}, err
+	}
+	res, err := s.ix.Search(ctx, req)
+	if err != nil {
+		return nil, searchOutput{}, s.searchErr(err, in.Query)
+	}
+	out := searchOutput{Hits: []jsonHit{}, Total: res.Total, NextOffset: res.NextOffset, Truncated: res.NextOffset != nil}
+	snippets := 0
+	for _, h := range res.Hits {
+		out.Hits = append(out.Hits, toJSONHit(h))
+		snippets += len(h.Snippet)
+	}
+	s.searches.Add(1)
+	if res.Total > 0 {
+		s.searchesWithHits.Add(1)
+	}
+	s.snippetBytes.Add(int64(snippets))
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: searchText(in, &out)}}}, out, nil
+}
+
+// request checks the input (beyond the schema, which the SDK checked)
+// and builds the engine request.
+func (in *searchInput) request() (index.Request, error) {
+	const tool = "search"
+	if strings.TrimSpace(in.Query) == "" {
+		return index.Request{}, badArg(tool, `query is empty: %s`, searchArgs["query"].fix)
+	}
+	req := index.Request{Query: in.Query, Mode: index.Mode(in.Mode), Kinds: in.Kinds, Projects: in.Projects, Tags: in.Tags,
+		Role: in.Role, IDs: in.IDs, Under: strings.TrimSuffix(in.Under, "/"), Order: index.Order(in.Order),
+		Limit: in.Limit, Offset: in.Offset, Explain: in.Explain}
+	switch req.Mode {
+	case "":
+		req.Mode = index.ModeAuto
+	case index.ModeAuto, index.ModeSubstring, index.ModeText:
+	default:
+		return req, badArg(tool, "unknown mode %q: %s", in.Mode, searchArgs["mode"].fix)
+	}
+	switch req.Order {
+	case "":
+		req.Order = index.OrderScore
+	case index.OrderScore, index.OrderDateAsc, index.OrderDateDesc:
+	default:
+		return req, badArg(tool, "unknown order %q: %s", in.Order, searchArgs["order"].fix)
+	}
+	if req.Limit == 0 {
+		req.Limit = mcpDefaultLimit
+	}
+	if req.Limit < 1 || req.Limit > mcpMaxLimit {
+		return req, badArg(tool, "limit %d is out of range: %s", in.Limit, searchArgs["limit"].fix)
+	}
+	if req.Offset < 0 {
+		return req, badArg(tool, "offset %d is negative: %s", in.Offset, searchArgs["offset"].fix)
+	}
+	var err error
+	if in.Since != "" {
+		if req.Since, err = parseTime(in.Since); err != nil {
+			return req, badArg(tool, "since: %s", err)
+		}
+	}
+	if in.Until != "" {
+		if req.Until, err = parseTime(in.Until); err != nil {
+			return req, badArg(tool, "until: %s", err)
+		}
+	}
+	if !req.Since.IsZero() && !req.Until.IsZero() && !req.Until.After(req.Since) {
+		return req, badArg(tool, "until %s is not after since %s: nothing could match; swap them or widen the range", in.Until, in.Since)
+	}
+	return req, nil
+}
+
+// searchErr turns an engine error into a tool error: the caller's
+// mistakes with a fix, anything else as an index failure, never as "no
+// hits".
+func (s *mcpServer) searchErr(err error, q string) error {
+	var qe *query.Error
+	switch {
+	case errors.Is(err, index.ErrEmptyQuery):
+		return badArg("search", "query %q has nothing to search for: use at least one word or a few characters of the text you want", q)
+	case errors.As(err, &qe):
+		return badArg("search", "%s\n%s", qe.Error(), qe.Caret())
+	case errors.Is(err, index.ErrInvalidRequest):
+		return badArg("search", "%s; see the tool's input schema", strings.TrimPrefix(err.Error(), "index: "))
+	case errors.Is(err, context.Canceled):
+		return errors.New("search: cancelled")
+	}
+	s.log.Error("search failed", "query", q, "error", err)
+	return fmt.Errorf("search failed: the index returned an error, not an empty result: %w (the server's operator can run 'twindex check')", err)
+}
+
+// searchText is the result for clients that read only text: one line per
+// hit, matches in **bold**, and how to get the next page.
+func searchText(in searchInput, out *searchOutput) string {
+	var b strings.Builder
+	if out.Total == 0 {
+		fmt.Fprintf(&b, "No hits for %q.", in.Query)
+		if in.Mode == string(index.ModeSubstring) {
+			b.WriteString(" Substring mode needs the exact text; try mode auto or text for words.")
+		}
+		return b.String()
+	}
+	if len(out.Hits) == 0 {
+		fmt.Fprintf(&b, "%d hits for %q; offset %d is past the last one.", out.Total, in.Query, in.Offset)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%d hits for %q, showing %d-%d", out.Total, in.Query, in.Offset+1, in.Offset+len(out.Hits))
+	if out.NextOffset != nil {
+		fmt.Fprintf(&b, "; next page: offset=%d", *out.NextOffset)
+	}
+	b.WriteString("\n")
+	marks := strings.NewReplacer("</mark><mark>", "", "<mark>", "**", "</mark>", "**")
+	for i, h := range out.Hits {
+		fmt.Fprintf(&b, "\n%d. %s [%s] score %.4f", in.Offset+i+1, h.ID, orDash(h.Kind), h.Score)
+		if h.Title != "" && h.Title != pathBase(h.ID) {
+			fmt.Fprintf(&b, " - %s", clean(h.Title))
+		}
+		if sn := strings.TrimSpace(clean(html.UnescapeString(marks.Replace(h.Snippet)))); sn != "" {
+			fmt.Fprintf(&b, "\n   %s", sn)
+		}
+		if h.Explain != nil {
+			var legs []string
+			for _, l := range h.Explain.Legs {
+				legs = append(legs, fmt.Sprintf("%s #%d (%.4f)", l.Leg, l.Rank, l.Score))
+			}
+			fmt.Fprintf(&b, "\n   explain: RRF k=%d: %s", h.Explain.K, strings.Join(legs, ", "))
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/twindex/twindex/index"
+)
+
+// mcpOptions configure an MCP server; nil means defaults.
+type mcpOptions struct {
+	log     *slog.Logger // nil: discard
+	maxSize int64        // index_path's file size limit; 0: defaultMaxSize
+}
+
+// mcpServer serves one open index as MCP tools.
+//
+// Concurrency: the SDK runs each tool call on its own goroutine, so
+// searches run while an upsert or index_path is in progress; the index
+// serializes writes and no search sees half a batch. index_path calls are
+// serialized among themselves (syncMu): each diffs a folder against the
+// index and must not interleave with another. Every call is tracked, and
+// close cancels and waits for the calls still running before it closes
+// the index.
+type mcpServer struct {
+	ix      *index.Index
+	log     *slog.Logger
+	maxSize int64
+	srv     *mcp.Server
+	args    map[string]map[string]arg // per tool, for argument errors
+	props   map[string][]string       // per tool, its argument names
+
+	syncMu sync.Mutex // held by index_path for the whole sync
+
+	mu      sync.Mutex // guards loc, closing
+	loc     location
+	closing bool
+
+	stop  context.Context // cancelled by close: running calls stop
+	halt  context.CancelFunc
+	calls sync.WaitGroup
+
+	searches, searchesWithHits, snippetBytes atomic.Int64
+}
+
+// newMCPServer makes the server for ix, which it owns from now on: close
+// closes it.
+func newMCPServer(ix *index.Index, loc location, o *mcpOptions) *mcpServer {
+	if o == nil {
+		o = &mcpOptions{}
+	}
+	s := &mcpServer{ix: ix, loc: loc, log: o.log, maxSize: o.maxSize,
+		args: map[string]map[string]arg{}, props: map[string][]string{}}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.maxSize <= 0 {
+		s.maxSize = defaultMaxSize
+	}
+	s.stop, s.halt = context.WithCancel(context.Background())
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: "twindex", Title: "twindex search", Version: buildVersion()},
+		&mcp.ServerOptions{Instructions: mcpInstructions, Logger: s.log, Capabilities: &mcp.ServerCapabilities{
+			Tools: &mcp.ToolCapabilities{}}})
+	s.srv.AddReceivingMiddleware(s.middleware)
+	s.addSearch()
+	s.addGet()
+	s.addUpsert()
+	s.addRemove()
+	s.addIndexPath()
+	s.addStats()
+	return s
+}
+
+const mcpInstructions = `twindex is a full-text and substring search index over documents and files. ` +
+	`Start with search (mode auto suits most queries), page with offset=nextOffset, then read a hit in full with get. ` +
+	`Scores are relative rank-fusion values: use them to order hits, not as a relevance threshold.`
+
+// serve runs one session over t until the client closes it (for stdio:
+// stdin reaches EOF) or ctx is cancelled.
+func (s *mcpServer) serve(ctx context.Context, t mcp.Transport) error {
+	return s.srv.Run(ctx, t)
+}
+
+// close stops accepting calls, cancels and waits for the running ones,
+// then closes the index. Whole batches a cancelled call committed stay.
+func (s *mcpServer) close() error {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+	s.halt()
+	s.calls.Wait()
+	return s.ix.Close()
+}
+
+// root is the folder file IDs are relative to, "" while unknown.
+func (s *mcpServer) root() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.loc.root
+}
+
+func boolPtr(b bool) *bool { return &b }
+
+// addTool registers a typed tool with its input schema built from In and
+// args, and remembers args to explain invalid arguments.
+func addTool[In, Out any](s *mcpServer, t *mcp.Tool, args map[string]arg, h mcp.ToolHandlerFor[In, Out]) {
+	schema := inputSchema[In](args)
+	t.InputSchema = schema
+	s.args[t.Name] = args
+	props := slices.Clone(schema.PropertyOrder)
+	if len(props) == 0 {
+		for p := range schema.Properties {
+			props = append(props, p)
+		}
+		slices.Sort(props)
+	}
+	s.props[t.Name] = props
+	mcp.AddTool(s.srv, t, h)
+}
+
+// middleware tracks tool calls for close, logs them, and rewrites the
+// SDK's schema validation errors into messages that say how to fix the
+// call.
+func (s *mcpServer) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		call, ok := req.(*mcp.CallToolRequest)
+		if method != "tools/call" || !ok {
+			return next(ctx, method, req)
+		}
+		s.mu.Lock()
+		if s.closing {
+			s.mu.Unlock()
+			return nil, errors.New("twindex is shutting down")
+		}
+		s.calls.Add(1)
+		s.mu.Unlock()
+		defer s.calls.Done()
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(s.stop, cancel)()
+
+		start := time.Now()
+		res, err := next(ctx, method, req)
+		name := call.Params.Name
+		if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {
+			msg := ""
+			if e := r.GetError(); e != nil {
+				msg = e.Error()
+			}
+			if strings.HasPrefix(msg, sdkValidationPrefix) {
+				msg = argError(name, s.args[name], s.props[name], call.Params.Arguments, msg)
+				r.Content = []mcp.Content{&mcp.TextContent{Text: msg}}
+			}
+			s.log.Info("tool error", "tool", name, "took", time.Since(start), "error", msg)
+			return res, err
+		}
+		if err != nil {
+			s.log.Warn("tool failed", "tool", name, "took", time.Since(start), "error", err)
+		} else {
+			s.log.Debug("tool call", "tool", name, "took", time.Since(start))
+		}
+		return res, err
+	}
+}
+
+// badArg is a tool error for bad input: the message says what was wrong
+// and how to fix it.
+func badArg(tool, format string, args ...any) error {
+	return errors.New(tool + ": " + fmt.Sprintf(format, args...))
+}
