@@ -231,7 +231,18 @@ func (s *search) textLeg() (*textList, error) {
 		avg    float64
 	}{{fieldTitle, s.ix.opts.TitleWeight, avgTitle}, {fieldBody, s.ix.opts.BodyWeight, avgBody}}
 
-	slot := map[string]int32{} // internal ID -> index in accs
+	// Size the accumulators for the larger posting list of the first term,
+	// a lower bound on the matches that avoids most map growth.
+	hint := 0
+	for _, f := range fields {
+		r, err := s.textR.TermFieldReader(s.ctx, []byte(terms[0].term), f.name, false, false, false)
+		if err != nil {
+			return nil, err
+		}
+		hint = max(hint, int(r.Count()))
+		r.Close()
+	}
+	slot := make(map[string]int32, hint) // internal ID -> index in accs
 	var accs []textAcc
 	var iids []string
 	var tfw []float64  // weighted term frequency, by acc*len(terms)+term

@@ -40,7 +40,8 @@ type search struct {
 	triR   bleveindex.IndexReader
 	leaves []string // the query's terms and phrases, as typed
 	filter filter
-	n      float64 // documents in the index
+	n      float64       // documents in the index
+	snip   *snippetQuery // what snippets look for, made on first use
 }
 
 func (ix *Index) normalize(req Request) (Request, error) {

@@ -12,6 +12,7 @@ import (
 
 // Snippet geometry: a window of about 32 words of prose.
 const (
+	snippetSpans  = 64      // occurrences of each term considered for the window
 	snippetBytes  = 240     // target window length
 	snippetBefore = 60      // context kept before the best match
 	snippetScan   = 1 << 20 // only this much of a field is searched for matches
@@ -30,7 +31,10 @@ type span struct{ start, end, key int }
 // cheap candidates: the places where a term's first three characters start
 // a word or a camelCase part.
 func (s *search) snippet(d *Doc, f *folded) (field, snip string) {
-	q := s.snippetTerms()
+	if s.snip == nil {
+		s.snip = s.snippetTerms()
+	}
+	q := s.snip
 	if body := s.render(q, d.Body, f.body, f.bodyMap); body != "" || d.Title == "" {
 		return fieldBody, body
 	}
@@ -93,7 +97,7 @@ func (s *search) render(q *snippetQuery, text, ftext string, fmap []int) string 
 		if sub == "" {
 			continue
 		}
-		for i := 0; ; {
+		for i, n := 0, 0; n < snippetSpans; n++ {
 			j := strings.Index(ftext[i:], sub)
 			if j < 0 {
 				break
@@ -103,13 +107,14 @@ func (s *search) render(q *snippetQuery, text, ftext string, fmap []int) string 
 		}
 	}
 	for _, p := range q.probes {
-		for i := 0; ; {
+		for i, n := 0, 0; n < snippetSpans; {
 			j := strings.Index(ftext[i:], p.text)
 			if j < 0 {
 				break
 			}
 			if at := orig(i + j); partStart(text, at) {
 				guess = append(guess, span{at, orig(i + j + len(p.text)), p.key})
+				n++
 			}
 			i += j + len(p.text)
 		}
