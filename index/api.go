@@ -72,6 +72,10 @@ type Request struct {
 const (
 	DefaultLimit = 20
 	MaxLimit     = 100
+	// MaxQueryBytes and MaxQueryTerms bound a query; a longer one is an
+	// ErrInvalidRequest, never silently cut.
+	MaxQueryBytes = 10000
+	MaxQueryTerms = 64
 )
 
 // Result is one page of hits.

@@ -347,6 +347,8 @@ func TestBadRequests(t *testing.T) {
 			"negative": {Query: "x", Limit: -1},
 			"offset":   {Query: "x", Offset: -5},
 			"dates":    {Query: "x", Since: day(5), Until: day(1)},
+			"long":     {Query: strings.Repeat("x", index.MaxQueryBytes+1)},
+			"terms":    {Query: strings.Repeat("x ", index.MaxQueryTerms+1)},
 		} {
 			if _, err := ix.Search(ctx, req); !errors.Is(err, index.ErrInvalidRequest) {
 				t.Errorf("%s: %v, want ErrInvalidRequest", name, err)

@@ -74,6 +74,9 @@ func (ix *Index) normalize(req Request) (Request, error) {
 	if !req.Since.IsZero() && !req.Until.IsZero() && !req.Until.After(req.Since) {
 		return bad("until %s is not after since %s", req.Until.Format(time.RFC3339), req.Since.Format(time.RFC3339))
 	}
+	if len(req.Query) > MaxQueryBytes {
+		return bad("query of %d bytes, the limit is %d", len(req.Query), MaxQueryBytes)
+	}
 	if req.MarkStart == "" && req.MarkEnd == "" {
 		req.MarkStart, req.MarkEnd = "<mark>", "</mark>"
 	}
@@ -101,6 +104,9 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	s := &search{ix: ix, ctx: ctx, req: req, leaves: leafTexts(ast)}
 	if len(s.leaves) == 0 {
 		return nil, ErrEmptyQuery
+	}
+	if len(s.leaves) > MaxQueryTerms {
+		return nil, fmt.Errorf("%w: %d terms, the limit is %d", ErrInvalidRequest, len(s.leaves), MaxQueryTerms)
 	}
 
 	ix.mu.RLock()

@@ -1,0 +1,60 @@
+package index_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/twindex/twindex/index"
+)
+
+// FuzzSnippet searches a one-document index with arbitrary text and query
+// in every mode: nothing panics, and every snippet, once its markers are
+// taken out, holds no markup: the document's text comes back escaped.
+func FuzzSnippet(f *testing.F) {
+	f.Add(`<script>alert(1)</script> payload`, "payload")
+	f.Add(`" onmouseover="x" &amp; </mark><mark>`, "mark")
+	f.Add("Crème brûlée \u200d👩‍👩‍👧 \u202eRTL\u202c", "creme")
+	f.Add("a\x00b\xffc getUserById", "user id")
+	f.Add(strings.Repeat("ab", 3000)+"needle", `"b n"`)
+	f.Add("combining e\u0301\u0301\u0301 marks", "e")
+	f.Fuzz(func(t *testing.T, body, q string) {
+		ix, err := index.OpenMemory(&index.Options{Backend: index.UpsideDown})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		cut := len(body) / 3
+		for cut > 0 && !utf8.RuneStart(body[cut]) {
+			cut--
+		}
+		if err := ix.Upsert(ctx, index.Doc{ID: "d", Title: body[:cut], Body: body}); err != nil {
+			if errors.Is(err, index.ErrInvalidDoc) {
+				return
+			}
+			t.Fatal(err)
+		}
+		for _, m := range []index.Mode{index.ModeAuto, index.ModeSubstring, index.ModeText} {
+			r, err := ix.Search(ctx, index.Request{Query: q, Mode: m})
+			if errors.Is(err, index.ErrEmptyQuery) || errors.Is(err, index.ErrInvalidRequest) {
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range r.Hits {
+				plain := strings.NewReplacer("<mark>", "", "</mark>", "").Replace(h.Snippet)
+				if strings.ContainsAny(plain, "<>\"") {
+					t.Fatalf("%s: unescaped markup in snippet %q", m, h.Snippet)
+				}
+				if utf8.ValidString(body) && !utf8.ValidString(h.Snippet) {
+					t.Fatalf("%s: snippet of valid text is not valid UTF-8: %q", m, h.Snippet)
+				}
+				if strings.Count(h.Snippet, "<mark>") != strings.Count(h.Snippet, "</mark>") {
+					t.Fatalf("%s: unbalanced markers in %q", m, h.Snippet)
+				}
+			}
+		}
+	})
+}
