@@ -15,7 +15,9 @@
 //     input[Pos:Pos+Len] is the span the leaf was read from, including any
 //     quotes or markers, so it can be underlined in an error or highlight.
 //   - A leaf's Text is never empty or all whitespace.
-//   - Simple never fails on syntax: its only error is ErrEmpty.
+//   - Simple never fails on syntax: its only error is ErrEmpty. Raw, the
+//     FTS5 syntax, reports malformed input as an *Error and input with
+//     nothing to search for as ErrEmpty.
 //
 // Trees are plain values with no hidden state; once returned they may be read
 // from any number of goroutines.

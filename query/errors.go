@@ -13,7 +13,7 @@ import (
 var ErrEmpty = errors.New("query: empty query")
 
 // Error is a syntax error at a position in the query. Simple never returns
-// it; the raw-syntax parser does.
+// it; Raw does.
 type Error struct {
 	Query string // the whole input
 	Pos   int    // byte offset of the offending span

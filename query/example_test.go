@@ -1,6 +1,7 @@
 package query_test
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/twindex/twindex/query"
@@ -49,4 +50,25 @@ func ExampleWalk() {
 	query.Walk(n, func(query.Node) bool { count++; return true })
 	fmt.Println(count, "nodes")
 	// Output: 4 nodes
+}
+
+func ExampleRaw() {
+	n, err := query.Raw(`title:"open file" OR vid* NOT NEAR(mcp server, 3)`)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(n)
+
+	_, err = query.Raw(`mcp-server`)
+	var qe *query.Error
+	if errors.As(err, &qe) {
+		fmt.Println(qe.Msg)
+		fmt.Println(qe.Caret())
+	}
+	// Output:
+	// OR(title:PHRASE("open file") AND("vid"* NOT(NEAR("mcp" "server", 3))))
+	// '-' must start a column filter such as -title:word; quote text that contains '-'
+	// mcp-server
+	//    ^
 }

@@ -24,16 +24,19 @@ type Term struct {
 }
 
 // Phrase matches a run of words in order. Text is what stood between the
-// quotes, with surrounding whitespace trimmed.
+// quotes, with surrounding whitespace trimmed. In raw syntax a doubled quote
+// in it stands for one, and strings joined with + are joined with a space.
 type Phrase struct {
 	Text    string
-	Pos     int // byte offset of the opening quote
+	Pos     int // byte offset of the span: the opening quote, or a raw ^ or bareword
 	Len     int // byte length including both quotes, if present
 	Columns []string
 	Initial bool
 }
 
-// Prefix matches any word that starts with Text (FTS5 prefix*).
+// Prefix matches any word that starts with Text (FTS5 prefix*). When Text
+// holds several words ("video mo"*) it is a phrase whose last word is the
+// prefix.
 type Prefix struct {
 	Text    string
 	Pos     int
