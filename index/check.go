@@ -132,7 +132,8 @@ func (r *Report) String() string {
 // Check verifies that both bleve indexes hold exactly the store's
 // documents with the store's text (per-document content hashes) and have
 // applied every write. It reads everything: O(documents).
-func (ix *Index) Check(ctx context.Context) (*Report, error) {
+func (ix *Index) Check(ctx context.Context) (_ *Report, err error) {
+	defer guard(ix.dir, &err)
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.closed {
@@ -140,7 +141,7 @@ func (ix *Index) Check(ctx context.Context) (*Report, error) {
 	}
 	r := &Report{}
 	want := map[string]string{}
-	err := ix.store.View(func(tx storage.Tx) error {
+	err = ix.store.View(func(tx storage.Tx) error {
 		r.Seq = getUint(tx, metaSeq)
 		return tx.Scan(bucketDocs, nil, func(k, v []byte) error {
 			if err := ctx.Err(); err != nil {

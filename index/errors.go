@@ -1,6 +1,9 @@
 package index
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 var (
 	// ErrEmptyQuery is returned by Search when the query has nothing to
@@ -36,4 +39,32 @@ var (
 
 	// ErrBackend is returned by Open for a backend this build lacks.
 	ErrBackend = errors.New("index: backend not available in this build")
+
+	// ErrCorrupt matches every *CorruptError.
+	ErrCorrupt = errors.New("index: corrupt")
 )
+
+// CorruptError is returned, wrapped, when a file of the index cannot be
+// read: Open or Search found bytes that bleve or the store cannot decode.
+// The store is the truth: a corrupt bleve index is rebuilt from it by
+// opening with Options.RebuildCorrupt (twindex rebuild); a corrupt store
+// cannot be repaired by twindex.
+type CorruptError struct {
+	Path string // the file or directory that is damaged
+	Err  error  // what went wrong reading it
+}
+
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("index: corrupt %s: %v", e.Path, e.Err)
+}
+
+func (e *CorruptError) Unwrap() []error { return []error{ErrCorrupt, e.Err} }
+
+// guard turns a panic from bleve, which panics on some damaged segment
+// files, into a *CorruptError in *err. Use it deferred on every path that
+// reads bleve data on a goroutine of ours.
+func guard(path string, err *error) {
+	if r := recover(); r != nil {
+		*err = &CorruptError{Path: path, Err: fmt.Errorf("reading an index: %v", r)}
+	}
+}

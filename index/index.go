@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -42,6 +43,9 @@ type Options struct {
 	// NoSync skips fsync of the store on commit. A crash may then lose
 	// acknowledged writes; use it only for bulk loads that can be redone.
 	NoSync bool
+	// RebuildCorrupt makes Open discard a bleve index it cannot read (a
+	// *CorruptError) and rebuild it from the store instead of failing.
+	RebuildCorrupt bool
 	// CacheBytes bounds the cache of case-folded document text that
 	// substring verification and snippets read; 0 means 64 MiB, negative
 	// disables it.
@@ -167,16 +171,30 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 		return fail(err)
 	}
 	var err error
-	if ix.text, err = newBackend(o.Backend, ix.subdir(textDir), ix.queue); err != nil {
+	if ix.text, err = ix.openBackend(textDir); err != nil {
 		return fail(fmt.Errorf("text index: %w", err))
 	}
-	if ix.tri, err = newBackend(o.Backend, ix.subdir(trigramDir), ix.queue); err != nil {
+	if ix.tri, err = ix.openBackend(trigramDir); err != nil {
 		return fail(fmt.Errorf("trigram index: %w", err))
 	}
 	if err := ix.recover(context.Background()); err != nil {
 		return fail(err)
 	}
 	return ix, nil
+}
+
+// openBackend opens one bleve index; with Options.RebuildCorrupt, a
+// corrupt one is replaced by an empty index, which recover then fills from
+// the store.
+func (ix *Index) openBackend(name string) (bleveindex.Index, error) {
+	idx, err := newBackend(ix.opts.Backend, ix.subdir(name), ix.queue)
+	if err == nil || !ix.opts.RebuildCorrupt || !errors.Is(err, ErrCorrupt) || ix.dir == "" {
+		return idx, err
+	}
+	if err := os.RemoveAll(ix.subdir(name)); err != nil {
+		return nil, err
+	}
+	return newBackend(ix.opts.Backend, ix.subdir(name), ix.queue)
 }
 
 func (ix *Index) subdir(name string) string {

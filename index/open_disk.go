@@ -27,6 +27,9 @@ func Open(dir string, opts *Options) (*Index, error) {
 	if errors.Is(err, storage.ErrLocked) {
 		return nil, fmt.Errorf("open %s: %w", dir, ErrLocked)
 	}
+	if errors.Is(err, storage.ErrCorrupt) {
+		return nil, fmt.Errorf("open %s: %w", dir, &CorruptError{Path: filepath.Join(dir, storeFile), Err: err})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", dir, err)
 	}

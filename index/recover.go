@@ -22,7 +22,8 @@ import (
 
 // recover brings both bleve indexes up to the store's sequence number.
 // The caller holds ix.mu for writing (or owns ix exclusively).
-func (ix *Index) recover(ctx context.Context) error {
+func (ix *Index) recover(ctx context.Context) (err error) {
+	defer guard(ix.dir, &err)
 	var storeSeq uint64
 	if err := ix.store.View(func(tx storage.Tx) error {
 		storeSeq = getUint(tx, metaSeq)

@@ -137,12 +137,12 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 		defer s.triR.Close()
 	}
 	var res *Result
-	err = ix.store.View(func(tx storage.Tx) error {
+	err = ix.store.View(func(tx storage.Tx) (err error) {
 		// The store's read transaction and both readers are snapshots of
 		// the same state: let writers in.
 		unlock()
+		defer guard(ix.dir, &err)
 		s.tx = tx
-		var err error
 		res, err = s.run()
 		return err
 	})

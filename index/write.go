@@ -330,7 +330,8 @@ func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc) error
 	return errors.Join(errText, errTri)
 }
 
-func (ix *Index) applyOne(idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64, ids []string, docs map[string]*Doc) error {
+func (ix *Index) applyOne(idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64, ids []string, docs map[string]*Doc) (err error) {
+	defer guard(ix.dir, &err)
 	b := bleveindex.NewBatch()
 	for _, id := range ids {
 		if d := docs[id]; d != nil {

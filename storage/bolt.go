@@ -29,6 +29,9 @@ func Open(path string, opts *Options) (*Bolt, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
+	if err := CheckFile(path); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
 	db, err := bolt.Open(path, 0o644, &bolt.Options{
 		Timeout:      lockTimeout,
 		FreelistType: bolt.FreelistMapType,
@@ -43,9 +46,19 @@ func Open(path string, opts *Options) (*Bolt, error) {
 	return &Bolt{db: db, fault: opts.Fault}, nil
 }
 
+// recoverCorrupt turns a bbolt panic into an error: bbolt panics when it
+// meets a damaged page ("invalid page type", "page already freed"), which
+// is bad input from the disk, not a bug of the caller's.
+func recoverCorrupt(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%w: %v", ErrCorrupt, r)
+	}
+}
+
 // View implements Store.
-func (s *Bolt) View(fn func(Tx) error) error {
-	err := s.db.View(func(tx *bolt.Tx) error { return fn(boltTx{tx: tx}) })
+func (s *Bolt) View(fn func(Tx) error) (err error) {
+	defer recoverCorrupt(&err)
+	err = s.db.View(func(tx *bolt.Tx) error { return fn(boltTx{tx: tx}) })
 	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
 		return ErrClosed
 	}
@@ -53,8 +66,9 @@ func (s *Bolt) View(fn func(Tx) error) error {
 }
 
 // Update implements Store.
-func (s *Bolt) Update(fn func(Tx) error) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+func (s *Bolt) Update(fn func(Tx) error) (err error) {
+	defer recoverCorrupt(&err)
+	err = s.db.Update(func(tx *bolt.Tx) error {
 		if err := fn(boltTx{tx: tx, fault: s.fault}); err != nil {
 			return err
 		}

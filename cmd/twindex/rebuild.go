@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/twindex/twindex/index"
 )
 
 func runRebuild(ctx context.Context, e *env, args []string) error {
@@ -15,7 +17,9 @@ index that 'twindex check' found out of step or whose files are damaged.`)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
-	ix, loc, err := openAt(e, *idx)
+	// A bleve index too damaged to open is rebuilt from the store as it
+	// opens; Rebuild then redoes both from scratch.
+	ix, loc, err := openAtWith(e, *idx, &index.Options{RebuildCorrupt: true})
 	if err != nil {
 		return err
 	}

@@ -102,6 +102,8 @@ func indexErr(err error, dir string) error {
 		hint = "another twindex process is using " + dir + "; wait for it to finish and retry"
 	case errors.Is(err, index.ErrNewerSchema):
 		hint = "this index was written by a newer twindex: upgrade, or delete " + dir + " and re-index"
+	case errors.Is(err, index.ErrCorrupt):
+		hint = "'twindex rebuild' rebuilds damaged indexes from the document store"
 	default:
 		hint = "if the index is damaged, 'twindex check' tells what drifted and 'twindex rebuild' repairs the indexes from the store"
 	}
@@ -124,10 +126,15 @@ func relID(root, abs string) (string, bool) {
 // openAt opens the existing index for the current folder (or --index) for
 // the commands that do not create one.
 func openAt(e *env, flagIndex string) (*index.Index, location, error) {
+	return openAtWith(e, flagIndex, nil)
+}
+
+// openAtWith is openAt with engine options.
+func openAtWith(e *env, flagIndex string, opts *index.Options) (*index.Index, location, error) {
 	loc, err := locate(e, flagIndex, ".")
 	if err != nil {
 		return nil, loc, err
 	}
-	ix, err := loc.open(nil, false)
+	ix, err := loc.open(opts, false)
 	return ix, loc, err
 }
