@@ -19,6 +19,20 @@ type Options struct {
 	// the map has weight 1. NaN or infinite weights count as 0 so that
 	// scores stay comparable.
 	Weights map[string]float64
+	// TiesShareRank gives entries of a list with equal Scores the rank of
+	// the first of them (competition ranking, "1224"), so that the order
+	// of ties within a leg does not change fused scores.
+	TiesShareRank bool
+}
+
+// Rank returns the 1-based rank of entry i of a list whose scores are
+// scores, given the rank of entry i-1 (ignored for i == 0): i+1, or with
+// tiesShare, prev when entry i ties with entry i-1.
+func Rank(scores []float64, i, prev int, tiesShare bool) int {
+	if tiesShare && i > 0 && i < len(scores) && scores[i] == scores[i-1] {
+		return prev
+	}
+	return i + 1
 }
 
 // List is one leg's ranked result.
@@ -70,7 +84,9 @@ func RRF(lists []List, opts Options) []Hit {
 	legs := 0
 	for li, l := range lists {
 		w := weight(opts.Weights, l.Leg)
+		rank := 0
 		for i, id := range l.IDs {
+			rank = Rank(l.Scores, i, rank, opts.TiesShareRank)
 			h, ok := index[id]
 			if !ok {
 				h = len(ids)
@@ -86,7 +102,7 @@ func RRF(lists []List, opts Options) []Hit {
 			}
 			last[h] = li
 			slot = append(slot, h)
-			scores[h] += w / (k + float64(i+1))
+			scores[h] += w / (k + float64(rank))
 			nlegs[h]++
 			legs++
 		}
@@ -118,13 +134,15 @@ func RRF(lists []List, opts Options) []Hit {
 	}
 	e := 0
 	for _, l := range lists {
+		rank := 0
 		for i := range l.IDs {
+			rank = Rank(l.Scores, i, rank, opts.TiesShareRank)
 			h := slot[e]
 			e++
 			if h < 0 {
 				continue
 			}
-			lr := LegRank{Leg: l.Leg, Rank: i + 1}
+			lr := LegRank{Leg: l.Leg, Rank: rank}
 			if i < len(l.Scores) {
 				lr.Score = l.Scores[i]
 			}

@@ -236,3 +236,27 @@ func TestRRFLegsAreIndependent(t *testing.T) {
 		t.Errorf("appending to one hit's Legs changed another: %s -> %s", before, after)
 	}
 }
+
+func TestRRFTiesShareRank(t *testing.T) {
+	lists := []fusion.List{
+		{Leg: "a", IDs: []string{"x", "y", "z", "w"}, Scores: []float64{3, 2, 2, 1}},
+		{Leg: "b", IDs: []string{"w"}, Scores: []float64{9}},
+	}
+	got := fusion.RRF(lists, fusion.Options{TiesShareRank: true})
+	want := map[string]float64{"x": 1.0 / 61, "y": 1.0 / 62, "z": 1.0 / 62, "w": 1.0/64 + 1.0/61}
+	for _, h := range got {
+		if math.Abs(h.Score-want[h.ID]) > 1e-12 {
+			t.Errorf("%s: score %v, want %v", h.ID, h.Score, want[h.ID])
+		}
+	}
+	var order []string
+	for _, h := range got {
+		order = append(order, h.ID)
+	}
+	if fmt.Sprint(order) != "[w x y z]" {
+		t.Errorf("order %v, want [w x y z]", order)
+	}
+	if got[3].Legs[0].Rank != 2 {
+		t.Errorf("z's rank %d, want 2 (tied with y)", got[3].Legs[0].Rank)
+	}
+}

@@ -178,6 +178,15 @@ func (l *textList) positions() map[string]int {
 	return pos
 }
 
+// scores returns the hits' scores, in order.
+func (l *textList) scores() []float64 {
+	out := make([]float64, len(l.hits))
+	for i, h := range l.hits {
+		out[i] = h.score
+	}
+	return out
+}
+
 // count is the number of matching documents.
 func (l *textList) count() int {
 	if l.total > 0 {

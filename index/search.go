@@ -218,17 +218,24 @@ func (s *search) run() (*Result, error) {
 }
 
 // fuseTop returns the first need hits of the fused ranking, exactly, and
-// the number of matching documents. In auto mode, the substring leg's
+// the number of matching documents. Within a leg, documents with equal
+// scores share a rank (fusion.Options.TiesShareRank), so the order of
+// ties never changes a fused score. In auto mode, the substring leg's
 // matches (usually few, with IDs at hand) are placed in the text leg's
 // ranking; the text-only documents of the top are then a prefix of the
 // text leg in rank order, so only that prefix needs its IDs resolved.
 func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, int, error) {
 	k := float64(s.ix.opts.K)
+	triScores := make([]float64, len(tri))
+	for i, t := range tri {
+		triScores[i] = t.score
+	}
+	triRank := ranks(triScores)
 	if text == nil {
 		n := min(need, len(tri))
 		out := make([]fusion.Hit, n)
 		for i := range n {
-			out[i] = fusion.Hit{ID: tri[i].id, Score: tri[i].score, Legs: []fusion.LegRank{{Leg: LegTrigram, Rank: i + 1, Score: tri[i].score}}}
+			out[i] = fusion.Hit{ID: tri[i].id, Score: tri[i].score, Legs: []fusion.LegRank{{Leg: LegTrigram, Rank: triRank[i], Score: tri[i].score}}}
 		}
 		return out, len(tri), nil
 	}
@@ -236,6 +243,7 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 		if err := text.top(need); err != nil {
 			return nil, 0, err
 		}
+		textRank := ranks(text.scores())
 		n := min(need, len(text.hits))
 		out := make([]fusion.Hit, n)
 		for i := range n {
@@ -244,17 +252,17 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 				return nil, 0, err
 			}
 			sc := text.hits[i].score
-			out[i] = fusion.Hit{ID: id, Score: sc, Legs: []fusion.LegRank{{Leg: LegText, Rank: i + 1, Score: sc}}}
+			out[i] = fusion.Hit{ID: id, Score: sc, Legs: []fusion.LegRank{{Leg: LegText, Rank: textRank[i], Score: sc}}}
 		}
 		return out, text.count(), nil
 	}
 
-	if err := text.sort(); err != nil {
-		return nil, 0, err
-	}
+	slices.SortFunc(text.hits, byScore)
+	textRank := ranks(text.scores())
 	wTri, wText := s.ix.opts.TrigramWeight, s.ix.opts.TextWeight
 	// Match the legs' documents by resolving the smaller side.
 	var byID map[string]int
+	var pos map[string]int
 	if len(tri) > len(text.hits) {
 		byID = make(map[string]int, len(text.hits))
 		for p := range text.hits {
@@ -264,15 +272,13 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 			}
 			byID[id] = p
 		}
-	}
-	var pos map[string]int
-	if byID == nil {
+	} else {
 		pos = text.positions()
 	}
 	inBoth := map[int]bool{}
 	out := make([]fusion.Hit, 0, len(tri)+need)
 	for i, t := range tri {
-		h := fusion.Hit{ID: t.id, Score: wTri / (k + float64(i+1)), Legs: []fusion.LegRank{{Leg: LegTrigram, Rank: i + 1, Score: t.score}}}
+		h := fusion.Hit{ID: t.id, Score: wTri / (k + float64(triRank[i])), Legs: []fusion.LegRank{{Leg: LegTrigram, Rank: triRank[i], Score: t.score}}}
 		p, ok := -1, false
 		if byID != nil {
 			p, ok = byID[t.id]
@@ -287,12 +293,19 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 		}
 		if ok {
 			inBoth[p] = true
-			h.Score += wText / (k + float64(p+1))
-			h.Legs = append(h.Legs, fusion.LegRank{Leg: LegText, Rank: p + 1, Score: text.hits[p].score})
+			h.Score += wText / (k + float64(textRank[p]))
+			h.Legs = append(h.Legs, fusion.LegRank{Leg: LegText, Rank: textRank[p], Score: text.hits[p].score})
 		}
 		out = append(out, h)
 	}
-	for p, taken := 0, 0; p < len(text.hits) && taken < need; p++ {
+	// The text-only prefix: the first need of them, and the rest of the
+	// last one's tie group, whose members share its fused score and are
+	// ordered by ID below.
+	taken := 0
+	for p := 0; p < len(text.hits); p++ {
+		if taken >= need && text.hits[p].score != text.hits[p-1].score {
+			break
+		}
 		if inBoth[p] {
 			continue
 		}
@@ -300,7 +313,7 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 		if err != nil {
 			return nil, 0, err
 		}
-		out = append(out, fusion.Hit{ID: id, Score: wText / (k + float64(p+1)), Legs: []fusion.LegRank{{Leg: LegText, Rank: p + 1, Score: text.hits[p].score}}})
+		out = append(out, fusion.Hit{ID: id, Score: wText / (k + float64(textRank[p])), Legs: []fusion.LegRank{{Leg: LegText, Rank: textRank[p], Score: text.hits[p].score}}})
 		taken++
 	}
 	slices.SortFunc(out, func(a, b fusion.Hit) int {
@@ -310,6 +323,18 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 		return cmp.Compare(a.ID, b.ID)
 	})
 	return out, len(tri) + len(text.hits) - len(inBoth), nil
+}
+
+// ranks returns the 1-based rank of each of a leg's scores, sorted best
+// first, with ties sharing the rank of the first of them.
+func ranks(scores []float64) []int {
+	r := make([]int, len(scores))
+	prev := 0
+	for i := range scores {
+		prev = fusion.Rank(scores, i, prev, true)
+		r[i] = prev
+	}
+	return r
 }
 
 // fuseAll returns every match, fused, with all IDs resolved: for orders
@@ -333,17 +358,19 @@ func (s *search) fuseAll(tri []scored, text *textList) ([]fusion.Hit, error) {
 		}
 		lists = append(lists, toList(LegText, l))
 	}
+	opts := fusion.Options{K: s.ix.opts.K, TiesShareRank: true, Weights: map[string]float64{
+		LegText: s.ix.opts.TextWeight, LegTrigram: s.ix.opts.TrigramWeight,
+	}}
 	if len(lists) == 1 {
-		l := lists[0]
-		fused := make([]fusion.Hit, len(l.IDs))
-		for i, id := range l.IDs {
-			fused[i] = fusion.Hit{ID: id, Score: l.Scores[i], Legs: []fusion.LegRank{{Leg: l.Leg, Rank: i + 1, Score: l.Scores[i]}}}
+		// One leg: its own scores, as fuseTop gives them.
+		opts.Weights = nil
+		fused := fusion.RRF(lists, opts)
+		for i := range fused {
+			fused[i].Score = fused[i].Legs[0].Score
 		}
 		return fused, nil
 	}
-	return fusion.RRF(lists, fusion.Options{K: s.ix.opts.K, Weights: map[string]float64{
-		LegText: s.ix.opts.TextWeight, LegTrigram: s.ix.opts.TrigramWeight,
-	}}), nil
+	return fusion.RRF(lists, opts), nil
 }
 
 func toList(leg string, l []scored) fusion.List {
