@@ -252,10 +252,10 @@ func (s *search) textLeg() (*textList, error) {
 		r.Close()
 	}
 	slot := make(map[string]int32, hint) // internal ID -> index in accs
-	var accs []textAcc
-	var iids []string
-	var tfw []float64  // weighted term frequency, by acc*len(terms)+term
-	var lens []float64 // field lengths seen, by acc*2+field; 0 unknown
+	accs := make([]textAcc, 0, hint)
+	iids := make([]string, 0, hint)
+	tfw := make([]float64, 0, hint*len(terms)) // weighted term frequency, by acc*len(terms)+term
+	lens := make([]float64, 0, hint*2)         // field lengths seen, by acc*2+field; 0 unknown
 	idfs := make([]float64, len(terms))
 	var tfd bleveindex.TermFieldDoc
 	for ti, qt := range terms {
