@@ -322,6 +322,17 @@ func (ix *Index) Count() (int, error) {
 // error, which Walk returns. Writes wait until Walk returns; fn must not
 // write to the index.
 func (ix *Index) Walk(ctx context.Context, fn func(*Doc) error) error {
+	return ix.walk(ctx, true, fn)
+}
+
+// WalkMeta is Walk without the text: Title and Body are left empty and
+// never decompressed, for callers that compare metadata (a file's size,
+// time or hash in Meta) across many documents.
+func (ix *Index) WalkMeta(ctx context.Context, fn func(*Doc) error) error {
+	return ix.walk(ctx, false, fn)
+}
+
+func (ix *Index) walk(ctx context.Context, text bool, fn func(*Doc) error) error {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	if ix.closed {
@@ -332,11 +343,19 @@ func (ix *Index) Walk(ctx context.Context, fn func(*Doc) error) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			d, _, err := decodeDoc(string(k), v)
-			if err != nil {
-				return err
+			if text {
+				d, _, err := decodeDoc(string(k), v)
+				if err != nil {
+					return err
+				}
+				return fn(d)
 			}
-			return fn(d)
+			h, _, err := decodeHeader(v)
+			if err != nil {
+				return fmt.Errorf("document %q: %w", k, err)
+			}
+			return fn(&Doc{ID: string(k), Kind: h.Kind, Parent: h.Parent, Tags: h.Tags, Role: h.Role,
+				Project: h.Project, Source: h.Source, Time: h.Time, Meta: h.Meta})
 		})
 	})
 }

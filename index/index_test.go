@@ -462,3 +462,23 @@ func TestOptimizeMemoryReturns(t *testing.T) {
 		}
 	})
 }
+
+func TestWalkMeta(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix, corpus...)
+		var n int
+		err := ix.WalkMeta(ctx, func(d *index.Doc) error {
+			n++
+			if d.Title != "" || d.Body != "" {
+				t.Errorf("%s: text in WalkMeta", d.ID)
+			}
+			if d.ID == "xml" && (d.Role != "owner" || d.Project != "web" || !d.Time.Equal(day(3))) {
+				t.Errorf("xml: %+v", d)
+			}
+			return nil
+		})
+		if err != nil || n != len(corpus) {
+			t.Errorf("WalkMeta: %d docs, %v", n, err)
+		}
+	})
+}

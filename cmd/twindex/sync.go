@@ -69,10 +69,9 @@ func syncFolder(ctx context.Context, e *env, ix *index.Index, o syncOptions) (sy
 		return scopeID == "" || id == scopeID || strings.HasPrefix(id, scopeID+"/")
 	}
 
-	// What the index holds under scope. Walk loads bodies too; the engine
-	// has no header-only walk.
+	// What the index holds under scope (metadata only: no text is read).
 	have := map[string]known{}
-	err := ix.Walk(ctx, func(d *index.Doc) error {
+	err := ix.WalkMeta(ctx, func(d *index.Doc) error {
 		if !inScope(d.ID) {
 			return nil
 		}
