@@ -30,7 +30,10 @@ JSONL: one document per line, {"id","kind","title","body","parent","tags",
 replaces it. Bad lines are skipped and reported as FILE:LINE: reason on
 stderr; every good line is indexed, before and after a bad one; the exit
 status is then 2. Documents go in batches of 500, each all-or-nothing: after
-Ctrl-C the committed batches stay (exit 130).`)
+Ctrl-C the committed batches stay (exit 130). When stderr is not a terminal
+(and without --quiet), each committed batch is reported there as
+"twindex: committed through line N": lines up to N are on disk and
+searchable, even if the process dies right after.`)
 	idx := fs.indexFlag()
 	jsonl := fs.String("jsonl", "", "read documents from a JSONL `FILE` (- for stdin)")
 	maxSize := fs.Int64("max-size", defaultMaxSize, "skip files larger than this many `bytes`")
@@ -161,7 +164,15 @@ func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxT
 	prog := newProgress(e, quiet, "indexing", total)
 	defer prog.done()
 	committed := 0
-	bt.onFlush = func() { committed = lr.n }
+	// Off a terminal no progress line is drawn; a line per commit tells a
+	// script or a log what is durable, so a killed run can be resumed.
+	logCommits := !quiet && !isTerminal(e.stderr)
+	bt.onFlush = func() {
+		committed = lr.n
+		if logCommits {
+			fmt.Fprintf(e.stderr, "twindex: committed through line %d\n", lr.n)
+		}
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return bad, interrupted(label, committed)
