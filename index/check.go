@@ -173,38 +173,14 @@ func checkLeg(ctx context.Context, idx bleveindex.Index, want map[string]string,
 	if l.Seq, err = appliedSeq(idx); err != nil {
 		return err
 	}
-	rd, err := idx.Reader()
-	if err != nil {
-		return err
-	}
-	defer rd.Close()
-	all, err := rd.DocIDReaderAll()
-	if err != nil {
-		return err
-	}
-	defer all.Close()
 	seen := map[string]bool{}
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		iid, err := all.Next()
-		if err != nil {
-			return err
-		}
-		if iid == nil {
-			break
-		}
-		id, err := rd.ExternalID(iid)
-		if err != nil {
-			return err
-		}
+	err = eachID(ctx, idx, func(rd bleveindex.IndexReader, id string) error {
 		seen[id] = true
 		l.Docs++
 		h, ok := want[id]
 		if !ok {
 			l.Extra = append(l.Extra, id)
-			continue
+			return nil
 		}
 		doc, err := rd.Document(id)
 		if err != nil {
@@ -221,6 +197,10 @@ func checkLeg(ctx context.Context, idx bleveindex.Index, want map[string]string,
 		if got != h {
 			l.Changed = append(l.Changed, id)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for id := range want {
 		if !seen[id] {

@@ -141,32 +141,12 @@ func (ix *Index) replay(ctx context.Context, idx bleveindex.Index, mk func(*Doc,
 func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64) error {
 	var extra []string
 	err := ix.store.View(func(tx storage.Tx) error {
-		r, err := idx.Reader()
-		if err != nil {
-			return err
-		}
-		defer r.Close()
-		all, err := r.DocIDReaderAll()
-		if err != nil {
-			return err
-		}
-		defer all.Close()
-		for {
-			iid, err := all.Next()
-			if err != nil {
-				return err
-			}
-			if iid == nil {
-				return nil
-			}
-			id, err := r.ExternalID(iid)
-			if err != nil {
-				return err
-			}
+		return eachID(ctx, idx, func(_ bleveindex.IndexReader, id string) error {
 			if tx.Get(bucketDocs, []byte(id)) == nil {
 				extra = append(extra, id)
 			}
-		}
+			return nil
+		})
 	})
 	if err != nil {
 		return err
@@ -247,4 +227,35 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 	}
 	ix.stale = nil
 	return nil
+}
+
+// eachID calls fn with the external ID of every document in idx, and the
+// reader it came from, until fn returns an error or ctx ends.
+func eachID(ctx context.Context, idx bleveindex.Index, fn func(r bleveindex.IndexReader, id string) error) error {
+	r, err := idx.Reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	all, err := r.DocIDReaderAll()
+	if err != nil {
+		return err
+	}
+	defer all.Close()
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		iid, err := all.Next()
+		if err != nil || iid == nil {
+			return err
+		}
+		id, err := r.ExternalID(iid)
+		if err != nil {
+			return err
+		}
+		if err := fn(r, id); err != nil {
+			return err
+		}
+	}
 }
