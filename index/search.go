@@ -154,15 +154,14 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 
 func leafTexts(n query.Node) []string {
 	var out []string
-	query.Walk(n, func(n query.Node) bool {
-		switch n := n.(type) {
+	for _, l := range query.Leaves(n) {
+		switch l := l.(type) {
 		case *query.Term:
-			out = append(out, n.Text)
+			out = append(out, l.Text)
 		case *query.Phrase:
-			out = append(out, n.Text)
+			out = append(out, l.Text)
 		}
-		return true
-	})
+	}
 	return out
 }
 
