@@ -1,6 +1,8 @@
 package index
 
 import (
+	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -41,17 +43,81 @@ const (
 	OrderDateDesc Order = "date_desc"
 )
 
+// Syntax is how Request.Query is read.
+type Syntax string
+
+const (
+	// SyntaxSimple reads a query typed into a search box (the default):
+	// never a syntax error, every character literal, "quotes" make a
+	// phrase; the last word is also a prefix while it is being typed.
+	SyntaxSimple Syntax = "simple"
+	// SyntaxRaw reads SQLite FTS5's query syntax (query.Raw): AND, OR,
+	// NOT, NEAR, "phrases", prefix*, column filters and ^initial, with a
+	// *query.Error for malformed input.
+	SyntaxRaw Syntax = "raw"
+)
+
+// Fuzzy is the edit distance allowed between a query word and an indexed
+// word in the text leg: FuzzyOff (the zero value), FuzzyAuto, or 1 or 2
+// edits. Edits are counted in characters (runes); a transposition of two
+// neighbours is one edit.
+type Fuzzy int
+
+const (
+	FuzzyOff  Fuzzy = 0
+	FuzzyAuto Fuzzy = -1 // by the word's length: 0 edits up to 2 characters, 1 up to 5, 2 beyond
+	MaxFuzzy  Fuzzy = 2
+)
+
+// ParseFuzzy reads "off", "auto", "0", "1" or "2".
+func ParseFuzzy(s string) (Fuzzy, error) {
+	switch s {
+	case "off", "0", "":
+		return FuzzyOff, nil
+	case "auto":
+		return FuzzyAuto, nil
+	case "1":
+		return 1, nil
+	case "2":
+		return 2, nil
+	}
+	return FuzzyOff, fmt.Errorf("%w: fuzzy %q (want off, auto, 1 or 2)", ErrInvalidRequest, s)
+}
+
+// String is the inverse of ParseFuzzy.
+func (f Fuzzy) String() string {
+	switch f {
+	case FuzzyOff:
+		return "off"
+	case FuzzyAuto:
+		return "auto"
+	}
+	return strconv.Itoa(int(f))
+}
+
 // Leg names, as they appear in Hit.MatchedIn and Explain.
 const (
 	LegTrigram = "trigram"
 	LegText    = "text"
+	// LegFuzzy marks a hit found only by the tolerant pass: fuzzy or
+	// prefix matches of the query's words, ranked after every exact hit.
+	LegFuzzy = "fuzzy"
 )
 
 // Request is one search. The zero value of every filter means "no filter";
 // filters combine with AND, and the values inside one filter with OR.
 type Request struct {
-	Query    string
-	Mode     Mode     // "" means ModeAuto
+	Query  string
+	Syntax Syntax // "" means SyntaxSimple
+	Mode   Mode   // "" means ModeAuto
+	// Fuzzy adds, after the exact hits, the documents that match the
+	// query's words within this edit distance (text leg). See Fuzzy.
+	Fuzzy Fuzzy
+	// Fallback: when the exact search finds fewer hits than this, the
+	// tolerant pass runs (fuzzy auto, and every word also a prefix) and
+	// its hits are appended. 0 means DefaultFallback; negative turns it
+	// off. Not in ModeSubstring, which asks for exact substrings.
+	Fallback int
 	Kinds    []string // any of
 	Projects []string // any of
 	Tags     []string // any of
@@ -70,8 +136,9 @@ type Request struct {
 
 // Limits of a Request.
 const (
-	DefaultLimit = 20
-	MaxLimit     = 100
+	DefaultLimit    = 20
+	MaxLimit        = 100
+	DefaultFallback = 3
 	// MaxQueryBytes and MaxQueryTerms bound a query; a longer one is an
 	// ErrInvalidRequest, never silently cut.
 	MaxQueryBytes = 10000
@@ -85,6 +152,12 @@ type Result struct {
 	Total int   `json:"total"` // exact number of matching documents
 	// NextOffset is the offset of the next page, nil on the last page.
 	NextOffset *int `json:"nextOffset"`
+	// Tolerant is true when the tolerant pass ran (Request.Fuzzy, or the
+	// fallback); its hits carry LegFuzzy in MatchedIn.
+	Tolerant bool `json:"tolerant,omitempty"`
+	// DidYouMean is the query with its words replaced by the closest
+	// indexed words, offered when nothing matched; "" otherwise.
+	DidYouMean string `json:"didYouMean,omitempty"`
 }
 
 // Hit is one matching document.

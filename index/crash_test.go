@@ -190,7 +190,7 @@ func verifyCrash(t *testing.T, dir string, round, acked int) int {
 			t.Fatalf("round %d: batch %d (last %d): %d docs in the store, want %d", round, k, last, got, len(want))
 		}
 		for _, m := range []index.Mode{index.ModeSubstring, index.ModeText} {
-			r, err := ix.Search(ctx, index.Request{Query: crashWord(k), Mode: m})
+			r, err := ix.Search(ctx, index.Request{Query: crashWord(k), Mode: m, Fallback: -1})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -39,7 +39,8 @@ func ExampleIndex_Upsert() {
 	}
 	// Upsert again replaces the document in the store and both indexes.
 	ix.Upsert(ctx, index.Doc{ID: "b", Kind: "doc", Title: "README", Body: "Sign in with a passkey."})
-	r, _ := ix.Search(ctx, index.Request{Query: "oauth"})
+	// Fallback -1: exact matches only, no fuzzy "auth" for "oauth".
+	r, _ := ix.Search(ctx, index.Request{Query: "oauth", Fallback: -1})
 	fmt.Println(r.Total)
 	// Output: 0
 }

@@ -3,7 +3,6 @@ package index
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -11,7 +10,6 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/fusion"
-	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -32,16 +30,19 @@ func sortScored(l []scored) {
 
 // search is the state of one Search call.
 type search struct {
-	ix     *Index
-	ctx    context.Context
-	req    Request
-	tx     storage.Tx
-	textR  bleveindex.IndexReader
-	triR   bleveindex.IndexReader
-	leaves []string // the query's terms and phrases, as typed
-	filter filter
-	n      float64       // documents in the index
-	snip   *snippetQuery // what snippets look for, made on first use
+	ix    *Index
+	ctx   context.Context
+	req   Request
+	tx    storage.Tx
+	textR bleveindex.IndexReader
+	triR  bleveindex.IndexReader
+	plan  *plan
+	// The text leg's term tables of the exact and the tolerant pass, for
+	// snippets.
+	exactPlan, tolPlan *textPlan
+	filter             filter
+	n                  float64          // documents in the index
+	snip               [2]*snippetQuery // what snippets look for in exact and tolerant hits, made on first use
 }
 
 func (ix *Index) normalize(req Request) (Request, error) {
@@ -74,6 +75,19 @@ func (ix *Index) normalize(req Request) (Request, error) {
 	if !req.Since.IsZero() && !req.Until.IsZero() && !req.Until.After(req.Since) {
 		return bad("until %s is not after since %s", req.Until.Format(time.RFC3339), req.Since.Format(time.RFC3339))
 	}
+	switch req.Syntax {
+	case "":
+		req.Syntax = SyntaxSimple
+	case SyntaxSimple, SyntaxRaw:
+	default:
+		return bad("unknown syntax %q (want simple or raw)", req.Syntax)
+	}
+	if req.Fuzzy < FuzzyAuto || req.Fuzzy > MaxFuzzy {
+		return bad("fuzzy %d out of range (want off, auto, 1 or 2)", int(req.Fuzzy))
+	}
+	if req.Fallback == 0 {
+		req.Fallback = DefaultFallback
+	}
 	if len(req.Query) > MaxQueryBytes {
 		return bad("query of %d bytes, the limit is %d", len(req.Query), MaxQueryBytes)
 	}
@@ -84,30 +98,23 @@ func (ix *Index) normalize(req Request) (Request, error) {
 }
 
 // Search runs a query. It returns ErrEmptyQuery for a query with nothing to
-// search for and ErrInvalidRequest (wrapped) for a request out of range.
-// Cost: the text leg reads the postings of every query term, the substring
-// leg intersects the postings of the query's trigrams and verifies each
-// candidate against the stored text; both are linear in the matches, so
-// Total is always exact.
+// search for and ErrInvalidRequest (wrapped) for a request out of range or,
+// in raw syntax, a malformed query (wrapping a *query.Error that points at
+// the bad part). Cost: the text leg reads the postings of every query
+// term, the substring leg intersects the postings of the query's trigrams
+// and verifies each candidate against the stored text; both are linear in
+// the matches, so Total is always exact. A prefix or fuzzy word reads at
+// most MaxExpansions posting lists.
 func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	req, err := ix.normalize(req)
 	if err != nil {
 		return nil, err
 	}
-	ast, err := query.Simple(req.Query)
-	if errors.Is(err, query.ErrEmpty) {
-		return nil, ErrEmptyQuery
-	}
+	p, err := parse(&req)
 	if err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+		return nil, err
 	}
-	s := &search{ix: ix, ctx: ctx, req: req, leaves: leafTexts(ast)}
-	if len(s.leaves) == 0 {
-		return nil, ErrEmptyQuery
-	}
-	if len(s.leaves) > MaxQueryTerms {
-		return nil, fmt.Errorf("%w: %d terms, the limit is %d", ErrInvalidRequest, len(s.leaves), MaxQueryTerms)
-	}
+	s := &search{ix: ix, ctx: ctx, req: req, plan: p}
 
 	ix.mu.RLock()
 	locked := true
@@ -152,19 +159,6 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	return res, nil
 }
 
-func leafTexts(n query.Node) []string {
-	var out []string
-	for _, l := range query.Leaves(n) {
-		switch l := l.(type) {
-		case *query.Term:
-			out = append(out, l.Text)
-		case *query.Phrase:
-			out = append(out, l.Text)
-		}
-	}
-	return out
-}
-
 func (s *search) run() (*Result, error) {
 	s.n = float64(getUint(s.tx, metaDocs))
 	if err := s.filter.init(s.tx, &s.req); err != nil {
@@ -179,18 +173,28 @@ func (s *search) run() (*Result, error) {
 		}
 	}
 	if s.req.Mode != ModeSubstring {
-		if text, err = s.textLeg(); err != nil {
+		if text, err = s.textLeg(nil, nil); err != nil {
 			return nil, fmt.Errorf("text leg: %w", err)
 		}
 	}
 	if err := s.ctx.Err(); err != nil {
 		return nil, err
 	}
+	// The exact hits, to leave out of a tolerant pass: needed when fuzzy
+	// is asked for, or when there may be fewer than the fallback's
+	// threshold.
+	var skip map[string]bool
+	if s.req.Mode != ModeSubstring && (s.req.Fuzzy != FuzzyOff || len(tri)+len(text.hits) < 2*s.req.Fallback) {
+		if skip, err = s.exactIIDs(tri, text); err != nil {
+			return nil, err
+		}
+	}
 
+	need := s.req.Offset + s.req.Limit
 	var fused []fusion.Hit
 	var total int
 	if s.req.Order == OrderScore {
-		fused, total, err = s.fuseTop(tri, text, s.req.Offset+s.req.Limit)
+		fused, total, err = s.fuseTop(tri, text, need)
 	} else {
 		fused, err = s.fuseAll(tri, text)
 		if err == nil {
@@ -201,8 +205,27 @@ func (s *search) run() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	res := &Result{Mode: s.req.Mode}
+	if skip != nil && (s.req.Fuzzy != FuzzyOff || total < s.req.Fallback) {
+		tol := &tolerance{fuzzy: s.req.Fuzzy, prefix: total < s.req.Fallback}
+		if tol.fuzzy == FuzzyOff {
+			tol.fuzzy = FuzzyAuto
+		}
+		more, n, err := s.tolerantHits(tol, skip, total, need-len(fused))
+		if err != nil {
+			return nil, fmt.Errorf("tolerant pass: %w", err)
+		}
+		fused = append(fused, more...)
+		total += n
+		res.Tolerant = true
+	}
+	if total == 0 {
+		if res.DidYouMean, err = s.didYouMean(); err != nil {
+			return nil, err
+		}
+	}
 	page, _ := fusion.Page(fused, s.req.Offset, s.req.Limit)
-	res := &Result{Mode: s.req.Mode, Total: total, Hits: make([]Hit, 0, len(page))}
+	res.Total, res.Hits = total, make([]Hit, 0, len(page))
 	if end := s.req.Offset + s.req.Limit; end < total {
 		res.NextOffset = &end
 	}
@@ -442,6 +465,6 @@ func (s *search) hit(f fusion.Hit) (Hit, error) {
 	if err != nil {
 		return Hit{}, err
 	}
-	h.Field, h.Snippet = s.snippet(d, fd)
+	h.Field, h.Snippet = s.snippet(d, fd, slices.Contains(h.MatchedIn, LegFuzzy))
 	return h, nil
 }

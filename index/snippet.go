@@ -6,8 +6,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/twindex/twindex/tokenize"
 )
 
 // Snippet geometry: a window of about 32 words of prose.
@@ -30,11 +28,15 @@ type span struct{ start, end, key int }
 // words inside the shown window are analyzed; the window is chosen from
 // cheap candidates: the places where a term's first three characters start
 // a word or a camelCase part.
-func (s *search) snippet(d *Doc, f *folded) (field, snip string) {
-	if s.snip == nil {
-		s.snip = s.snippetTerms()
+func (s *search) snippet(d *Doc, f *folded, tolerant bool) (field, snip string) {
+	i := 0
+	if tolerant {
+		i = 1
 	}
-	q := s.snip
+	if s.snip[i] == nil {
+		s.snip[i] = s.snippetTerms(tolerant)
+	}
+	q := s.snip[i]
 	if body := s.render(q, d.Body, f.body, f.bodyMap); body != "" || d.Title == "" {
 		return fieldBody, body
 	}
@@ -59,21 +61,40 @@ type probe struct {
 	key  int
 }
 
-func (s *search) snippetTerms() *snippetQuery {
+func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 	q := &snippetQuery{terms: map[string]int{}}
+	leaves := s.plan.positive()
 	if s.req.Mode != ModeText {
-		for _, leaf := range s.leaves {
-			q.subs = append(q.subs, tokenize.Fold(leaf))
+		for _, l := range leaves {
+			q.subs = append(q.subs, l.folded)
 		}
 	}
-	if s.req.Mode != ModeSubstring {
-		for key, leaf := range s.leaves {
-			for _, t := range s.ix.textA.Terms(leaf) {
-				if _, ok := q.terms[t]; ok {
-					continue
+	key := map[*leaf]int{}
+	for i, l := range leaves {
+		key[l] = len(leaves) + i
+	}
+	// The words of the text leg, with their expansions; a tolerant hit
+	// matched those of the tolerant pass.
+	tp := s.exactPlan
+	if tolerant {
+		tp = s.tolPlan
+	}
+	if tp != nil {
+		for _, tl := range tp.leaves {
+			k, ok := key[tl.leaf]
+			if !ok {
+				continue
+			}
+			for _, g := range tl.groups {
+				for _, ti := range g.terms {
+					for _, t := range tp.terms[ti].dict {
+						if _, ok := q.terms[t]; ok {
+							continue
+						}
+						q.terms[t] = k
+						q.probes = append(q.probes, probe{t[:runePrefix(t, 3)], k})
+					}
 				}
-				q.terms[t] = len(s.leaves) + key
-				q.probes = append(q.probes, probe{t[:runePrefix(t, 3)], len(s.leaves) + key})
 			}
 		}
 	}

@@ -6,61 +6,82 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/tokenize"
 )
 
-// substringLeg finds the documents whose title or body contains every
-// query term as a case- and diacritics-insensitive substring.
+// sleaf is what the substring leg makes of a leaf.
+type sleaf struct {
+	*leaf
+	find   finder
+	grams  []int // indexes into the query's grams, rarest first
+	df     float64
+	verify bool // its candidates do not decide it
+	dup    bool // simple syntax: the same text as an earlier leaf
+}
+
+// substringLeg finds the documents whose title or body contains the
+// query's leaves as case- and diacritics-insensitive substrings: every
+// leaf in simple syntax, as the tree says in raw syntax.
 //
 // Candidates come from intersecting trigram postings, rarest first: the
-// one trigram of a three-character term, which decides it exactly, and the
-// rarest few of a longer term, whose candidates are then verified against
-// the stored, folded text, so the result is exact. Verification stops at
-// the first occurrence of each term. A term's frequency for BM25 is
+// one trigram of a three-character leaf, which decides it exactly, and the
+// rarest few of a longer one, whose candidates are then verified against
+// the stored, folded text, so the result is exact. OR unites candidates;
+// NOT and leaves shorter than three characters (no trigrams) constrain
+// nothing and are verified on the others' candidates, or on every
+// document when nothing else constrains (a scan). Verification stops at
+// the first occurrence of each leaf. A leaf's frequency for BM25 is
 // estimated from its rarest trigram's frequency in the document (title
-// and body together), plus a title bonus for a term in the title. Terms
-// shorter than three characters have no trigrams: they are verified on
-// the longer terms' candidates, or on every document when the query has
-// no longer term (a scan).
+// and body together), plus a title bonus for a leaf in the title.
 func (s *search) substringLeg() ([]scored, error) {
-	type term struct {
-		text   string
-		find   finder
-		grams  []int // indexes into grams
-		df     float64
-		verify bool // the candidates do not decide it
-	}
-	var terms []term
 	var grams []string
-	for _, l := range s.leaves {
-		f := tokenize.Fold(l)
-		if f == "" || slices.ContainsFunc(terms, func(t term) bool { return t.text == f }) {
-			continue
+	var leaves []*sleaf
+	byLeaf := map[*leaf]*sleaf{}
+	for _, l := range s.plan.leaves {
+		sl := &sleaf{leaf: l, find: newFinder(l.folded), df: s.n, verify: true} // a short leaf gets the lowest idf
+		for _, o := range leaves {
+			if !s.plan.strict && o.folded == l.folded {
+				sl.dup = true
+			}
 		}
-		t := term{text: f, find: newFinder(f), df: s.n, verify: true} // a short term gets the lowest idf
-		if utf8.RuneCountInString(f) >= 3 {
-			for _, g := range tokenize.Grams(f) {
+		if utf8.RuneCountInString(l.folded) >= 3 {
+			for _, g := range tokenize.Grams(l.folded) {
 				i := slices.Index(grams, g)
 				if i < 0 {
 					i = len(grams)
 					grams = append(grams, g)
 				}
-				t.grams = append(t.grams, i)
+				sl.grams = append(sl.grams, i)
 			}
-			// A term of exactly one trigram is in the document iff the
+			// A leaf of exactly one trigram is in the document iff the
 			// trigram is, unless it could span the title/body joint.
-			t.verify = len(t.grams) > 1 || strings.Contains(f, "\n")
+			sl.verify = len(sl.grams) > 1 || strings.Contains(l.folded, "\n") || l.initial || l.fields != allFields
 		}
-		terms = append(terms, t)
+		leaves = append(leaves, sl)
+		byLeaf[l] = sl
 	}
 	avgTitle := float64(getUint(s.tx, metaTitleBytes)) / max(s.n, 1)
 	avgAll := avgTitle + float64(getUint(s.tx, metaBodyBytes))/max(s.n, 1)
 
+	counts, err := s.gramCounts(grams)
+	if err != nil {
+		return nil, err
+	}
+	for _, sl := range leaves {
+		if len(sl.grams) > 0 {
+			slices.SortFunc(sl.grams, func(a, b int) int { return cmp.Compare(counts[a], counts[b]) })
+			sl.df = counts[sl.grams[0]]
+		}
+	}
+
 	out := []scored{}
-	// verify checks a candidate; c is nil for a scanned document.
+	// verify checks a document; c is nil for a scanned one.
 	verify := func(id string, rec []byte, c *candidate) error {
 		if s.filter.active && !s.filter.matchID(id) {
 			return nil
@@ -78,33 +99,46 @@ func (s *search) substringLeg() ([]scored, error) {
 		}
 		dl := float64(len(f.title) + len(f.body))
 		score := 0.0
-		for _, t := range terms {
-			ct := strings.Count(f.title, t.text)
-			if ct == 0 && (c == nil || t.verify) && !t.find.in(f.body) {
-				return nil
+		judged := map[*sleaf]verdict{}
+		leafOK := func(l *leaf) verdict {
+			sl := byLeaf[l]
+			if v, ok := judged[sl]; ok {
+				return v
 			}
-			tf := float64(ct)
-			switch {
-			case c != nil && len(t.grams) > 0:
-				tf = math.MaxFloat64
-				for _, g := range t.grams {
-					if c.freq[g] > 0 {
-						tf = min(tf, float64(c.freq[g]))
-					}
-				}
-			case c == nil:
-				tf += float64(strings.Count(f.body, t.text))
-			default:
-				tf = max(tf, 1)
+			v, tf, ct := s.substringIn(sl, f, c)
+			judged[sl] = v
+			if v == yes && !l.negated && !sl.dup {
+				w := idf(s.n, sl.df)
+				score += w * (s.ix.opts.BodyWeight*bm25(tf, dl, avgAll) + s.ix.opts.TitleWeight*bm25(ct, float64(len(f.title)), avgTitle))
 			}
-			w := idf(s.n, t.df)
-			score += w * (s.ix.opts.BodyWeight*bm25(tf, dl, avgAll) + s.ix.opts.TitleWeight*bm25(float64(ct), float64(len(f.title)), avgTitle))
+			return v
 		}
-		out = append(out, scored{id: id, score: score})
+		var v verdict
+		if s.plan.strict {
+			v = s.plan.eval(s.plan.root, leafOK, func(n *query.Near) verdict { return s.nearIn(n, byLeaf, f, leafOK) })
+		} else {
+			// Rarest first: most false candidates fail early.
+			order := slices.Clone(leaves)
+			slices.SortStableFunc(order, func(a, b *sleaf) int { return cmp.Compare(a.df, b.df) })
+			v = yes
+			for _, sl := range order {
+				if leafOK(sl.leaf) == no {
+					v = no
+					break
+				}
+			}
+		}
+		if v == yes {
+			out = append(out, scored{id: id, score: score})
+		}
 		return nil
 	}
 
-	if len(grams) == 0 {
+	cands, all, err := s.candidateSet(s.plan.root, byLeaf, grams, counts)
+	if err != nil {
+		return nil, err
+	}
+	if all {
 		err := s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
 			if err := s.ctx.Err(); err != nil {
 				return err
@@ -116,31 +150,6 @@ func (s *search) substringLeg() ([]scored, error) {
 		}
 		sortScored(out)
 		return out, nil
-	}
-
-	counts, err := s.gramCounts(grams)
-	if err != nil {
-		return nil, err
-	}
-	var use []int // the grams to intersect
-	for i := range terms {
-		t := &terms[i]
-		if len(t.grams) == 0 {
-			continue
-		}
-		slices.SortFunc(t.grams, func(a, b int) int { return cmp.Compare(counts[a], counts[b]) })
-		t.df = counts[t.grams[0]]
-		for _, g := range t.grams[:min(len(t.grams), 3)] {
-			if !slices.Contains(use, g) {
-				use = append(use, g)
-			}
-		}
-	}
-	// Verify the rarest terms first: most false candidates fail early.
-	slices.SortStableFunc(terms, func(a, b term) int { return cmp.Compare(a.df, b.df) })
-	cands, err := s.candidates(grams, use, counts)
-	if err != nil {
-		return nil, err
 	}
 	for i := range cands {
 		if i%256 == 0 {
@@ -162,6 +171,218 @@ func (s *search) substringLeg() ([]scored, error) {
 	}
 	sortScored(out)
 	return out, nil
+}
+
+// substringIn judges one leaf in one document and returns its term
+// frequency estimate and its count in the title.
+func (s *search) substringIn(sl *sleaf, f *folded, c *candidate) (v verdict, tf, ct float64) {
+	if sl.folded == "" {
+		return abstain, 0, 0
+	}
+	title, body := f.title, f.body
+	if sl.fields&inTitle == 0 {
+		title = ""
+	}
+	if sl.fields&inBody == 0 {
+		body = ""
+	}
+	if sl.initial {
+		in := func(t string) bool {
+			return strings.HasPrefix(strings.TrimLeftFunc(t, unicode.IsSpace), sl.folded)
+		}
+		if !in(title) && !in(body) {
+			return no, 0, 0
+		}
+		return yes, 1, float64(strings.Count(title, sl.folded))
+	}
+	ct = float64(strings.Count(title, sl.folded))
+	decided := c != nil && !sl.verify && c.freq[sl.grams[0]] > 0
+	if ct == 0 && !decided && !sl.find.in(body) {
+		return no, 0, 0
+	}
+	tf = ct
+	switch {
+	case c != nil && len(sl.grams) > 0 && c.freq[sl.grams[0]] > 0:
+		tf = math.MaxFloat64
+		for _, g := range sl.grams {
+			if c.freq[g] > 0 {
+				tf = min(tf, float64(c.freq[g]))
+			}
+		}
+	case c == nil || len(sl.grams) == 0:
+		tf += float64(strings.Count(body, sl.folded))
+	default:
+		tf = max(tf, 1)
+	}
+	return yes, tf, ct
+}
+
+// nearIn judges a NEAR group in one document: its leaves within the
+// group's distance, in words, inside one field.
+func (s *search) nearIn(n *query.Near, byLeaf map[*leaf]*sleaf, f *folded, leafOK func(*leaf) verdict) verdict {
+	for _, c := range n.Children {
+		if leafOK(s.plan.byNode[c]) == no {
+			return no
+		}
+	}
+	for _, field := range []struct {
+		text string
+		set  fieldSet
+	}{{f.title, inTitle}, {f.body, inBody}} {
+		words := wordStarts(field.text)
+		occ := make([][][2]int, 0, len(n.Children))
+		for _, c := range n.Children {
+			sl := byLeaf[s.plan.byNode[c]]
+			if sl.fields&field.set == 0 {
+				occ = append(occ, nil)
+				continue
+			}
+			var o [][2]int
+			for i, k := 0, 0; k < snippetSpans*4; k++ {
+				j := strings.Index(field.text[i:], sl.folded)
+				if j < 0 {
+					break
+				}
+				at := i + j
+				o = append(o, [2]int{wordIndex(words, at), wordIndex(words, at+len(sl.folded)-1)})
+				i = at + 1
+			}
+			occ = append(occ, o)
+		}
+		if nearWithin(occ, n.Distance) {
+			return yes
+		}
+	}
+	return no
+}
+
+// wordStarts returns the byte offsets where words (runs of letters and
+// digits) start in text.
+func wordStarts(text string) []int {
+	var out []int
+	inWord := false
+	for i, r := range text {
+		w := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if w && !inWord {
+			out = append(out, i)
+		}
+		inWord = w
+	}
+	return out
+}
+
+// wordIndex is the number of the word at byte offset at: 1 for the first.
+func wordIndex(starts []int, at int) int {
+	i, found := slices.BinarySearch(starts, at)
+	if found {
+		return i + 1
+	}
+	return max(i, 1)
+}
+
+// candidateSet returns the documents that may match the tree under n, by
+// their trigrams, or all when the tree constrains nothing (a scan).
+func (s *search) candidateSet(n query.Node, byLeaf map[*leaf]*sleaf, grams []string, counts []float64) ([]candidate, bool, error) {
+	var children []query.Node
+	switch n := n.(type) {
+	case *query.And:
+		children = n.Children
+	case *query.Near:
+		children = n.Children
+	case *query.Or:
+		var union []candidate
+		for _, c := range n.Children {
+			set, all, err := s.candidateSet(c, byLeaf, grams, counts)
+			if err != nil || all {
+				return nil, all, err
+			}
+			union = unite(union, set)
+		}
+		return union, false, nil
+	case *query.Not:
+		return nil, true, nil
+	default:
+		children = []query.Node{n}
+	}
+	// The leaves of an AND (or NEAR) are intersected in one pass, the
+	// other branches each on their own and then intersected.
+	var use []int
+	var sets [][]candidate
+	for _, c := range children {
+		switch c.(type) {
+		case *query.Term, *query.Phrase, *query.Prefix:
+			sl := byLeaf[s.plan.byNode[c]]
+			for _, g := range sl.grams[:min(len(sl.grams), 3)] {
+				if !slices.Contains(use, g) {
+					use = append(use, g)
+				}
+			}
+		default:
+			set, all, err := s.candidateSet(c, byLeaf, grams, counts)
+			if err != nil {
+				return nil, false, err
+			}
+			if !all {
+				sets = append(sets, set)
+			}
+		}
+	}
+	if len(use) > 0 {
+		set, err := s.candidates(grams, use, counts)
+		if err != nil {
+			return nil, false, err
+		}
+		sets = append(sets, set)
+	}
+	if len(sets) == 0 {
+		return nil, true, nil
+	}
+	out := sets[0]
+	for _, set := range sets[1:] {
+		out = intersect(out, set)
+	}
+	return out, false, nil
+}
+
+// unite merges two candidate lists sorted by ID.
+func unite(a, b []candidate) []candidate {
+	out := make([]candidate, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		switch c := a[0].id.Compare(b[0].id); {
+		case c < 0:
+			out, a = append(out, a[0]), a[1:]
+		case c > 0:
+			out, b = append(out, b[0]), b[1:]
+		default:
+			out = append(out, merged(a[0], b[0]))
+			a, b = a[1:], b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+// intersect keeps the candidates in both lists sorted by ID.
+func intersect(a, b []candidate) []candidate {
+	var out []candidate
+	for len(a) > 0 && len(b) > 0 {
+		switch c := a[0].id.Compare(b[0].id); {
+		case c < 0:
+			a = a[1:]
+		case c > 0:
+			b = b[1:]
+		default:
+			out = append(out, merged(a[0], b[0]))
+			a, b = a[1:], b[1:]
+		}
+	}
+	return out
+}
+
+func merged(a, b candidate) candidate {
+	for i, f := range b.freq {
+		a.freq[i] = max(a.freq[i], f)
+	}
+	return a
 }
 
 // gramCounts returns how many documents hold each gram.

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -196,34 +197,23 @@ func (l *textList) count() int {
 // It ranks documents by BM25 over the stemmed title and body, as
 // FTS5's bm25() weighs columns: per term, the fields' frequencies are
 // summed with the field weights and saturated once against the document's
-// whole length, with real average lengths from the store's counters. A
+// whole length, with real average lengths from the store's counters. In
+// simple syntax any document with one of the query's terms matches and a
 // coordination factor (coordExponent) favours documents with more of the
-// query's words. Any document with at least one query term matches.
-func (s *search) textLeg() (*textList, error) {
-	type qterm struct {
-		term   string
-		leaves uint64
+// query's words; in raw syntax a document must satisfy the query's tree.
+// With tol set this is the tolerant pass, and the documents in skip (by
+// internal ID) are left out.
+func (s *search) textLeg(tol *tolerance, skip map[string]bool) (*textList, error) {
+	tp, err := s.textPlan(tol)
+	if err != nil {
+		return nil, err
 	}
-	var terms []qterm
-	index := map[string]int{}
-	words := 0 // leaves that analyze to at least one term
-	for li, leaf := range s.leaves {
-		ts := s.ix.textA.Terms(leaf)
-		if len(ts) > 0 && li < 64 {
-			words++
-		}
-		for _, t := range ts {
-			i, ok := index[t]
-			if !ok {
-				i = len(terms)
-				index[t] = i
-				terms = append(terms, qterm{term: t})
-			}
-			if li < 64 {
-				terms[i].leaves |= 1 << li
-			}
-		}
+	if tol == nil {
+		s.exactPlan = tp
+	} else {
+		s.tolPlan = tp
 	}
+	terms := tp.terms
 	list := &textList{r: s.textR}
 	if len(terms) == 0 {
 		return list, nil
@@ -239,68 +229,96 @@ func (s *search) textLeg() (*textList, error) {
 	// Open every posting list first: their counts give each term's idf and
 	// a size for the accumulators (the largest list is a lower bound on the
 	// matches), which avoids most map growth.
-	readers := make([][]bleveindex.TermFieldReader, len(terms))
+	type reader struct {
+		field int
+		r     bleveindex.TermFieldReader
+	}
+	readers := make([][]reader, len(terms))
 	defer func() {
 		for _, rs := range readers {
 			for _, r := range rs {
-				if r != nil {
-					r.Close()
-				}
+				r.r.Close()
 			}
 		}
 	}()
 	idfs := make([]float64, len(terms))
 	hint := 0
 	for ti, qt := range terms {
-		readers[ti] = make([]bleveindex.TermFieldReader, len(fields))
 		df := 0.0
 		for i, f := range fields {
-			r, err := s.textR.TermFieldReader(s.ctx, []byte(qt.term), f.name, true, true, false)
-			if err != nil {
-				return nil, err
+			for _, term := range qt.dict {
+				r, err := s.textR.TermFieldReader(s.ctx, []byte(term), f.name, true, true, false)
+				if err != nil {
+					return nil, err
+				}
+				readers[ti] = append(readers[ti], reader{i, r})
+				df = max(df, float64(r.Count()))
 			}
-			readers[ti][i] = r
-			df = max(df, float64(r.Count()))
 		}
 		idfs[ti] = idf(s.n, df)
-		hint = max(hint, int(df))
+		if qt.positive {
+			hint = max(hint, int(df))
+		}
 	}
+	nw := (len(terms) + 63) / 64
 	slot := make(map[string]int32, hint) // internal ID -> index in accs
 	accs := make([]textAcc, 0, hint)
 	iids := make([]string, 0, hint)
 	tfw := make([]float64, 0, hint*len(terms)) // weighted term frequency, by acc*len(terms)+term
 	lens := make([]float64, 0, hint*2)         // field lengths seen, by acc*2+field; 0 unknown
+	pres := make([]uint64, 0, hint*2*nw)       // terms present, by (acc*2+field)*nw
+	df := make([]float64, len(terms))          // matches per term, for sets of terms
 	var tfd bleveindex.TermFieldDoc
-	for ti, qt := range terms {
-		for i, r := range readers[ti] {
-			f := fields[i]
-			for {
-				d, err := r.Next(tfd.Reset())
-				if err != nil {
-					return nil, err
+	// Terms that score create matches; those only under a NOT are read
+	// afterwards, onto the matches there are.
+	for _, pass := range []bool{true, false} {
+		for ti, qt := range terms {
+			if qt.positive != pass {
+				continue
+			}
+			for _, rd := range readers[ti] {
+				f := fields[rd.field]
+				for {
+					d, err := rd.r.Next(tfd.Reset())
+					if err != nil {
+						return nil, err
+					}
+					if d == nil {
+						break
+					}
+					k, ok := slot[string(d.ID)]
+					if !ok {
+						if !pass {
+							continue
+						}
+						k = int32(len(accs))
+						iid := string(d.ID)
+						slot[iid] = k
+						accs = append(accs, textAcc{})
+						iids = append(iids, iid)
+						tfw = append(tfw, make([]float64, len(terms))...)
+						lens = append(lens, 0, 0)
+						pres = append(pres, make([]uint64, 2*nw)...)
+					}
+					if d.Norm > 0 {
+						lens[int(k)*2+rd.field] = 1 / (d.Norm * d.Norm)
+					}
+					if tfw[int(k)*len(terms)+ti] == 0 {
+						df[ti]++
+					}
+					tfw[int(k)*len(terms)+ti] += f.weight * float64(d.Freq)
+					pres[(int(k)*2+rd.field)*nw+ti/64] |= 1 << (ti % 64)
+					accs[k].leaves |= qt.leaves
 				}
-				if d == nil {
-					break
-				}
-				k, ok := slot[string(d.ID)]
-				if !ok {
-					k = int32(len(accs))
-					iid := string(d.ID)
-					slot[iid] = k
-					accs = append(accs, textAcc{})
-					iids = append(iids, iid)
-					tfw = append(tfw, make([]float64, len(terms))...)
-					lens = append(lens, 0, 0)
-				}
-				if d.Norm > 0 {
-					lens[int(k)*2+i] = 1 / (d.Norm * d.Norm)
-				}
-				tfw[int(k)*len(terms)+ti] += f.weight * float64(d.Freq)
-				accs[k].leaves |= qt.leaves
+			}
+			if err := s.ctx.Err(); err != nil {
+				return nil, err
 			}
 		}
-		if err := s.ctx.Err(); err != nil {
-			return nil, err
+	}
+	for ti, qt := range terms {
+		if !qt.single {
+			idfs[ti] = idf(s.n, df[ti])
 		}
 	}
 	// BM25 as FTS5 computes it with column weights: per term, the weighted
@@ -317,34 +335,85 @@ func (s *search) textLeg() (*textList, error) {
 				dl += f.avg
 			}
 		}
-		for ti := range terms {
-			accs[k].score += idfs[ti] * bm25(tfw[k*len(terms)+ti], dl, avgDoc)
+		for ti, qt := range terms {
+			if qt.positive {
+				accs[k].score += qt.weight * idfs[ti] * bm25(tfw[k*len(terms)+ti], dl, avgDoc)
+			}
 		}
 	}
 
 	coord := make([]float64, 65)
 	for m := range coord {
-		coord[m] = math.Pow(float64(m)/float64(max(words, 1)), coordExponent)
+		coord[m] = math.Pow(float64(m)/float64(max(tp.words, 1)), coordExponent)
 	}
+	positional := s.plan.strict && tp.positional(s.plan)
 	list.hits = make([]textHit, 0, len(accs))
 	for k, a := range accs {
+		if skip[iids[k]] {
+			continue
+		}
 		h := textHit{iid: iids[k], score: a.score}
-		if words > 1 {
+		if tol != nil && !s.plan.strict && bits.OnesCount64(a.leaves) < min(tp.words, 64) {
+			// The tolerant pass asks for every word, each exactly or
+			// approximately: one approximate word alone is mostly noise.
+			continue
+		}
+		if !s.plan.strict && tp.words > 1 {
 			h.score *= coord[bits.OnesCount64(a.leaves)]
 		}
-		if s.filter.active {
+		if s.filter.active || positional {
 			id, err := s.textR.ExternalID(bleveindex.IndexInternalID(h.iid))
 			if err != nil {
 				return nil, err
 			}
-			if !s.keep(id) {
+			if s.filter.active && !s.keep(id) {
 				continue
 			}
 			h.id = id
 		}
+		if s.plan.strict {
+			ok, err := s.textMatch(tp, h.id, pres[k*2*nw:(k+1)*2*nw], nw)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+		}
 		list.hits = append(list.hits, h)
 	}
 	return list, nil
+}
+
+// textMatch judges one document against a strict plan, reading its
+// stored text only when a phrase, NEAR or ^ needs word positions.
+func (s *search) textMatch(tp *textPlan, id string, pres []uint64, nw int) (bool, error) {
+	var pos [2]map[string][]int
+	positions := func(f int) (map[string][]int, error) {
+		if pos[0] == nil {
+			rec := s.tx.Get(bucketDocs, []byte(id))
+			if rec == nil {
+				return nil, fmt.Errorf("document %q is in an index but not in the store", id)
+			}
+			_, rest, err := decodeHeader(rec)
+			if err != nil {
+				return nil, fmt.Errorf("document %q: %w", id, err)
+			}
+			title, body, err := decodeText(rest)
+			if err != nil {
+				return nil, fmt.Errorf("document %q: %w", id, err)
+			}
+			for i, text := range [][]byte{title, body} {
+				pos[i] = map[string][]int{}
+				for _, tok := range s.ix.textA.Analyze(text) {
+					pos[i][string(tok.Term)] = append(pos[i][string(tok.Term)], tok.Position)
+				}
+			}
+		}
+		return pos[f], nil
+	}
+	v, err := tp.verdict(s.plan, func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }, positions)
+	return v == yes, err
 }
 
 // keep applies the request's filters to a matching document.

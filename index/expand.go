@@ -1,0 +1,180 @@
+package index
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+)
+
+// MaxExpansions bounds the indexed terms one prefix or one fuzzy word
+// stands for: a prefix reads its most frequent MaxExpansions terms, a
+// fuzzy word its nearest (then most frequent) ones, so "a*" on a large
+// index costs one pass over the dictionary's "a" range and at most this
+// many posting lists.
+const MaxExpansions = 64
+
+// expansion is an indexed term and how many documents hold it.
+type expansion struct {
+	term  string
+	count uint64
+	dist  int // edits from the fuzzy word; 0 for a prefix
+}
+
+// expandPrefix returns the most frequent indexed terms of the text fields
+// that start with any of prefixes, up to MaxExpansions.
+func (s *search) expandPrefix(prefixes []string) ([]string, error) {
+	found := map[string]uint64{}
+	for _, p := range prefixes {
+		if p == "" {
+			continue
+		}
+		for _, f := range []string{fieldTitle, fieldBody} {
+			d, err := s.textR.FieldDictPrefix(f, []byte(p))
+			if err != nil {
+				return nil, err
+			}
+			if err := drain(d, func(e *bleveindex.DictEntry) { found[e.Term] = max(found[e.Term], e.Count) }); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out := make([]expansion, 0, len(found))
+	for t, c := range found {
+		out = append(out, expansion{term: t, count: c})
+	}
+	return terms(best(out)), nil
+}
+
+// expandFuzzy returns the indexed terms of the text fields within dist
+// edits of term (term itself excluded), nearest first, then most
+// frequent, up to MaxExpansions. Scorch finds them with a Levenshtein
+// automaton; other backends by a pass over the dictionary.
+func (s *search) expandFuzzy(term string, dist int) ([]expansion, error) {
+	if dist <= 0 {
+		return nil, nil
+	}
+	dist = min(dist, int(MaxFuzzy))
+	q := []rune(term)
+	found := map[string]expansion{}
+	add := func(e *bleveindex.DictEntry) {
+		if e.Term == term {
+			return
+		}
+		d := editDistance(q, e.Term, dist)
+		if d > dist {
+			return
+		}
+		x := found[e.Term]
+		found[e.Term] = expansion{term: e.Term, count: max(x.count, e.Count), dist: d}
+	}
+	for _, f := range []string{fieldTitle, fieldBody} {
+		var d bleveindex.FieldDict
+		var err error
+		if fz, ok := s.textR.(bleveindex.IndexReaderFuzzy); ok {
+			d, err = fz.FieldDictFuzzy(f, term, dist, "")
+		} else {
+			d, err = s.textR.FieldDict(f)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := drain(d, add); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]expansion, 0, len(found))
+	for _, e := range found {
+		out = append(out, e)
+	}
+	return best(out), nil
+}
+
+// best sorts expansions nearest first, then most frequent, then by term,
+// and keeps the first MaxExpansions.
+func best(es []expansion) []expansion {
+	slices.SortFunc(es, func(a, b expansion) int {
+		if c := cmp.Compare(a.dist, b.dist); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.count, a.count); c != 0 {
+			return c
+		}
+		return strings.Compare(a.term, b.term)
+	})
+	return es[:min(len(es), MaxExpansions)]
+}
+
+func terms(es []expansion) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.term
+	}
+	return out
+}
+
+func drain(d bleveindex.FieldDict, fn func(*bleveindex.DictEntry)) error {
+	defer d.Close()
+	for {
+		e, err := d.Next()
+		if err != nil {
+			return err
+		}
+		if e == nil {
+			return nil
+		}
+		fn(e)
+	}
+}
+
+// autoFuzzy is the edit distance FuzzyAuto allows for a word of n
+// characters.
+func autoFuzzy(n int) int {
+	switch {
+	case n <= 2:
+		return 0
+	case n <= 5:
+		return 1
+	}
+	return 2
+}
+
+// editDistance is the optimal string alignment distance between a and b
+// in runes (insertions, deletions, substitutions, and transpositions of
+// neighbours, each one edit), or limit+1 when it exceeds limit.
+func editDistance(a []rune, bs string, limit int) int {
+	if n := utf8.RuneCountInString(bs); n-len(a) > limit || len(a)-n > limit {
+		return limit + 1
+	}
+	b := []rune(bs)
+	// Three rows of the dynamic programme: two back for transpositions.
+	prev2 := make([]int, len(b)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return min(prev[len(b)], limit+1)
+}

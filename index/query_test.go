@@ -1,0 +1,313 @@
+package index_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/query"
+)
+
+// The raw syntax's constructs and precedence, in both legs. n1 is the
+// document of FTS5's NEAR examples ("A B C D x x x E F x"); in the text
+// leg "a" is a stop word, so the examples that hinge on it are checked in
+// the substring leg only.
+var rawCorpus = []index.Doc{
+	{ID: "n1", Body: "A B C D x x x E F x"},
+	{ID: "p1", Title: "one", Body: "one two three four"},
+	{ID: "p2", Body: "three two one"},
+	{ID: "p3", Title: "two three", Body: "five six"},
+	{ID: "p4", Body: "one four"},
+}
+
+var rawCases = []struct {
+	q               string
+	text, substring string // expected IDs, sorted, space separated; "-" when the leg differs from FTS5 by design
+}{
+	// FTS5 documentation, section 3.3 (phrases): all three are one phrase.
+	{`"one two"`, "p1", "p1"},
+	{`one + two`, "p1", "p1"},
+	{`"one two" + three`, "p1", "p1"},
+	// Implicit AND, OR, NOT and their precedence (NOT > AND > OR).
+	{`one two`, "p1 p2", "p1 p2"},
+	{`one AND two`, "p1 p2", "p1 p2"},
+	{`one OR five`, "p1 p2 p3 p4", "p1 p2 p3 p4"},
+	{`one OR two AND three`, "p1 p2 p3 p4", "p1 p2 p3 p4"},
+	{`(one OR two) AND three`, "p1 p2 p3", "p1 p2 p3"},
+	{`one NOT two`, "p4", "p4"},
+	{`one NOT two OR five`, "p3 p4", "p3 p4"},
+	{`one NOT (two OR four)`, "", ""},
+	{`three NOT two three`, "", ""},
+	// 3.4: prefix queries, on a word and on a phrase's last word.
+	{`thr*`, "p1 p2 p3", "p1 p2 p3"},
+	{`"one two thr" *`, "p1", "p1"},
+	{`one + two + thr*`, "p1", "p1"},
+	{`fiv* OR fou*`, "p1 p3 p4", "p1 p3 p4"},
+	// 3.5: initial token.
+	{`^one`, "p1 p4", "p1 p4"},
+	{`^two`, "p3", "p3"},
+	{`^"two three"`, "p3", "p3"},
+	// 3.6: NEAR, FTS5's examples on n1.
+	{`NEAR(e d, 4)`, "n1", "n1"},
+	{`NEAR(e d, 3)`, "n1", "n1"},
+	{`NEAR(e d, 2)`, "", ""},
+	{`NEAR("c d" "e f", 3)`, "n1", "n1"},
+	{`NEAR("c" "e f", 3)`, "", ""},
+	{`NEAR(a d e, 6)`, "-", "n1"},
+	{`NEAR(a d e, 5)`, "-", ""},
+	{`NEAR(one four, 1)`, "p4", "p4"},
+	{`NEAR(one four, 2)`, "p1 p4", "p1 p4"},
+	{`NEAR(one four)`, "p1 p4", "p1 p4"},
+	// 3.7: column filters.
+	{`title:one`, "p1", "p1"},
+	{`body:one`, "p1 p2 p4", "p1 p2 p4"},
+	{`-title:one`, "p1 p2 p4", "p1 p2 p4"},
+	{`{title body}:five`, "p3", "p3"},
+	{`title:three`, "p3", "p3"},
+	{`title:^two`, "p3", "p3"},
+	{`title:(one OR five)`, "p1", "p1"},
+	{`title: NEAR(two three, 0)`, "p3", "p3"},
+	{`body:"two three"`, "p1", "p1"},
+}
+
+func TestRawSyntax(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix, rawCorpus...)
+		for _, c := range rawCases {
+			for _, m := range []struct {
+				mode index.Mode
+				want string
+			}{{index.ModeText, c.text}, {index.ModeSubstring, c.substring}} {
+				if m.want == "-" {
+					continue
+				}
+				r := search(t, ix, index.Request{Query: c.q, Syntax: index.SyntaxRaw, Mode: m.mode, Fallback: -1})
+				if got := strings.Join(sorted(ids(r)), " "); got != m.want {
+					t.Errorf("%s %s: got [%s], want [%s]", m.mode, c.q, got, m.want)
+				}
+			}
+		}
+	})
+}
+
+// In auto mode a raw query's hits are those of either leg.
+func TestRawSyntaxAutoUnitesLegs(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix, index.Doc{ID: "a", Body: "running quickly"}, index.Doc{ID: "b", Body: "the runner"})
+		// "runs" stems to "run": the text leg finds a; the substring
+		// "runn" is in both.
+		r := search(t, ix, index.Request{Query: `runs OR runn`, Syntax: index.SyntaxRaw, Fallback: -1})
+		if got := strings.Join(sorted(ids(r)), " "); got != "a b" {
+			t.Fatalf("got %s", got)
+		}
+	})
+}
+
+func TestRawSyntaxErrors(t *testing.T) {
+	ix, err := index.OpenMemory(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for _, q := range []string{`one AND`, `"open`, `NEAR(one)`, `(a OR b`, `nosuch:x`, `a.b`} {
+		_, err := ix.Search(ctx, index.Request{Query: q, Syntax: index.SyntaxRaw})
+		var qe *query.Error
+		if !errors.As(err, &qe) || !errors.Is(err, index.ErrInvalidRequest) {
+			t.Errorf("%q: got %v, want a *query.Error wrapped with ErrInvalidRequest", q, err)
+			continue
+		}
+		if qe.Pos < 0 || qe.Pos+qe.Len > len(q) || !strings.Contains(qe.Caret(), "^") {
+			t.Errorf("%q: bad error span %d+%d: %s", q, qe.Pos, qe.Len, qe.Caret())
+		}
+	}
+	if _, err := ix.Search(ctx, index.Request{Query: "x", Syntax: "regex"}); !errors.Is(err, index.ErrInvalidRequest) {
+		t.Errorf("unknown syntax: %v", err)
+	}
+	if _, err := ix.Search(ctx, index.Request{Query: "x", Fuzzy: 3}); !errors.Is(err, index.ErrInvalidRequest) {
+		t.Errorf("fuzzy 3: %v", err)
+	}
+}
+
+// While a word is being typed it also matches as a prefix, below the word
+// itself; a trailing space ends it.
+func TestSearchAsYouType(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix,
+			index.Doc{ID: "long", Body: "the configuration file"},
+			index.Doc{ID: "short", Body: "the config file"},
+		)
+		r := search(t, ix, index.Request{Query: "confi", Mode: index.ModeText, Fallback: -1})
+		if got := strings.Join(sorted(ids(r)), " "); got != "long short" {
+			t.Fatalf("confi: %s", got)
+		}
+		r = search(t, ix, index.Request{Query: "confi ", Mode: index.ModeText, Fallback: -1})
+		if r.Total != 0 {
+			t.Fatalf("confi + space: %v", ids(r))
+		}
+		r = search(t, ix, index.Request{Query: "config", Mode: index.ModeText, Fallback: -1})
+		if got := ids(r); !slices.Equal(got, []string{"short", "long"}) {
+			t.Fatalf("config: %v, want the whole word first", got)
+		}
+		if !strings.Contains(r.Hits[1].Snippet, "<mark>configuration</mark>") {
+			t.Errorf("completion not highlighted: %s", r.Hits[1].Snippet)
+		}
+		// A quoted phrase is never being typed.
+		r = search(t, ix, index.Request{Query: `"confi`, Mode: index.ModeText, Fallback: -1})
+		if r.Total != 0 {
+			t.Fatalf(`"confi: %v`, ids(r))
+		}
+	})
+}
+
+// A prefix reads at most MaxExpansions terms, the most frequent ones.
+func TestPrefixBound(t *testing.T) {
+	ix, err := index.OpenMemory(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	const words = index.MaxExpansions + 6
+	var docs []index.Doc
+	want := 0
+	word := func(i int) string { return fmt.Sprintf("pre%c%czq", 'a'+i/26, 'a'+i%26) } // one term each: no digits, no suffix to stem
+	for i := range words { // preaa in 1 document, preab in 2, ...
+		for j := range i + 1 {
+			docs = append(docs, index.Doc{ID: fmt.Sprintf("d%03d-%03d", i, j), Body: word(i)})
+		}
+		if i >= words-index.MaxExpansions {
+			want += i + 1
+		}
+	}
+	mustUpsert(t, ix, docs...)
+	r := search(t, ix, index.Request{Query: "pre*", Syntax: index.SyntaxRaw, Mode: index.ModeText, Fallback: -1})
+	if r.Total != want {
+		t.Fatalf("pre*: %d hits, want %d (the %d most frequent words)", r.Total, want, index.MaxExpansions)
+	}
+	r = search(t, ix, index.Request{Query: word(0), Mode: index.ModeText, Fallback: -1})
+	if r.Total != 1 {
+		t.Fatalf("%s: %d", word(0), r.Total)
+	}
+}
+
+func TestFuzzy(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix,
+			index.Doc{ID: "en", Body: "the parser reads the configuration"},
+			index.Doc{ID: "ru", Body: "Привет, мир! Да."},
+			index.Doc{ID: "jp", Body: "日本語の文章"},
+		)
+		cases := []struct {
+			q     string
+			fuzzy index.Fuzzy
+			want  string
+		}{
+			{"cnofiguration", index.FuzzyAuto, "en"}, // a transposition is one edit
+			{"cnofgiuration", index.FuzzyAuto, "en"}, // two edits for a long word
+			{"parsre", 1, "en"},
+			{"parsre", index.FuzzyOff, ""},
+			{"превет", 1, "ru"}, // one edit, two bytes
+			{"мор", index.FuzzyAuto, "ru"}, // three characters (six bytes): one edit
+			{"до", index.FuzzyAuto, ""}, // two characters (four bytes): no edit
+			{"до", 1, "ru"},
+		}
+		for _, c := range cases {
+			r := search(t, ix, index.Request{Query: c.q + " ", Mode: index.ModeText, Fuzzy: c.fuzzy, Fallback: -1})
+			if got := strings.Join(ids(r), " "); got != c.want {
+				t.Errorf("%q fuzzy %v: got [%s], want [%s]", c.q, c.fuzzy, got, c.want)
+				continue
+			}
+			for _, h := range r.Hits {
+				if !slices.Equal(h.MatchedIn, []string{index.LegFuzzy}) || !r.Tolerant {
+					t.Errorf("%q: hit %s matchedIn %v, tolerant %v", c.q, h.ID, h.MatchedIn, r.Tolerant)
+				}
+			}
+		}
+	})
+}
+
+// The fallback appends tolerant hits after the exact ones, with the
+// filters applied, only when there are fewer exact hits than its threshold.
+func TestFallback(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix,
+			index.Doc{ID: "exact", Kind: "note", Body: "lemon tart"},
+			index.Doc{ID: "typo1", Kind: "note", Body: "lemmon cake"},
+			index.Doc{ID: "typo2", Kind: "code", Body: "lemons and limes"},
+			index.Doc{ID: "prefix", Kind: "note", Body: "lemonade stand"},
+		)
+		// In the text leg "lemon" finds exact and typo2 ("lemons" stems to
+		// "lemon"): two, fewer than three. The tolerant pass adds typo1
+		// (one edit) and prefix (a completion).
+		r := search(t, ix, index.Request{Query: "lemon ", Mode: index.ModeText})
+		got := ids(r)
+		if !r.Tolerant || len(got) != 4 || strings.Join(sorted(got[:2]), " ") != "exact typo2" ||
+			strings.Join(sorted(got[2:]), " ") != "prefix typo1" {
+			t.Fatalf("lemon: %v (tolerant %v), want the exact hits first", got, r.Tolerant)
+		}
+		for i, h := range r.Hits {
+			want := []string{index.LegText}
+			if i >= 2 {
+				want = []string{index.LegFuzzy}
+			}
+			if !slices.Equal(h.MatchedIn, want) {
+				t.Errorf("%s marked %v, want %v", h.ID, h.MatchedIn, want)
+			}
+			if i > 0 && h.Score > r.Hits[i-1].Score {
+				t.Errorf("scores not descending at %d", i)
+			}
+		}
+		// Filters hold inside the tolerant pass.
+		r = search(t, ix, index.Request{Query: "lemon ", Kinds: []string{"note"}, Mode: index.ModeText})
+		if got := ids(r); len(got) != 3 || got[0] != "exact" || strings.Join(sorted(got[1:]), " ") != "prefix typo1" {
+			t.Fatalf("kind note: %v", got)
+		}
+		// Enough exact hits: no fallback.
+		r = search(t, ix, index.Request{Query: "lemon ", Mode: index.ModeText, Fallback: 2})
+		if r.Tolerant || r.Total != 2 {
+			t.Fatalf("fallback 1: %v tolerant %v", ids(r), r.Tolerant)
+		}
+		// Paging through exact and tolerant hits.
+		all := search(t, ix, index.Request{Query: "lemon ", Fallback: 4})
+		if !all.Tolerant || all.Total != 4 {
+			t.Fatalf("auto, fallback 4: %v", ids(all))
+		}
+		var paged []string
+		for off := 0; off < all.Total; off++ {
+			p := search(t, ix, index.Request{Query: "lemon ", Fallback: 4, Limit: 1, Offset: off})
+			paged = append(paged, ids(p)...)
+			if p.Total != all.Total {
+				t.Fatalf("total %d on page %d, want %d", p.Total, off, all.Total)
+			}
+		}
+		if !slices.Equal(paged, ids(all)) {
+			t.Fatalf("paged %v, all %v", paged, ids(all))
+		}
+	})
+}
+
+func TestDidYouMean(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix,
+			index.Doc{ID: "a", Body: "A lemon and the Configuration of things"},
+			index.Doc{ID: "b", Body: "lemon pie"},
+		)
+		// Two transpositions: beyond auto fuzziness for five letters.
+		r := search(t, ix, index.Request{Query: "lmeno"})
+		if r.Total != 0 || r.DidYouMean != "lemon" {
+			t.Fatalf("lmeno: %d hits, did you mean %q", r.Total, r.DidYouMean)
+		}
+		r = search(t, ix, index.Request{Query: "cnofgiuration lmeno", Mode: index.ModeText, Fallback: -1})
+		if r.DidYouMean != "configuration lemon" {
+			t.Fatalf("did you mean %q", r.DidYouMean)
+		}
+		if r = search(t, ix, index.Request{Query: "lemon"}); r.DidYouMean != "" {
+			t.Fatalf("hits and a suggestion %q", r.DidYouMean)
+		}
+		if r = search(t, ix, index.Request{Query: "qqqqqqqq"}); r.DidYouMean != "" {
+			t.Fatalf("suggestion %q for nothing near", r.DidYouMean)
+		}
+	})
+}

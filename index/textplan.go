@@ -1,0 +1,409 @@
+package index
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+
+	"github.com/twindex/twindex/query"
+	"github.com/twindex/twindex/tokenize"
+)
+
+// Weights of expanded terms, relative to a word as typed.
+const (
+	typingWeight   = 0.5 // the other completions of a word still being typed
+	tolerantWeight = 0.5 // one-edit and prefix matches of the tolerant pass
+	farWeight      = 0.1 // two-edit matches of the tolerant pass
+)
+
+// tterm is one entry of the text leg's term table: the term of a query
+// word, or the set of indexed terms that a prefix or a fuzzy word stands
+// for, read as one term (as FTS5 reads a prefix query).
+type tterm struct {
+	dict     []string
+	weight   float64
+	positive bool   // some leaf not under a NOT uses it: it creates matches and scores
+	single   bool   // the term of one query word: its df is its posting lists' count
+	leaves   uint64 // bit i: leaf i of the plan uses it (for coordination)
+}
+
+// tleaf is what the text leg makes of a leaf: its tokens grouped by
+// position, each group satisfied by any of its terms.
+type tleaf struct {
+	*leaf
+	groups []tgroup // by position, first at rel 0
+	covers []tcover
+}
+
+type tgroup struct {
+	rel   int   // position relative to the leaf's first
+	terms []int // entries of the term table
+}
+
+// tcover says that a compound's term (getuserbyid), when present,
+// satisfies the groups of its parts (get, user, id): the same identifier
+// written without case changes has no part terms.
+type tcover struct {
+	term   int
+	groups []int
+}
+
+// textPlan is the text leg's view of a query.
+type textPlan struct {
+	terms  []tterm
+	leaves []*tleaf
+	byLeaf map[*leaf]*tleaf
+	words  int // positive leaves with terms
+}
+
+// tolerance is what the tolerant pass adds to each query word.
+type tolerance struct {
+	fuzzy  Fuzzy
+	prefix bool
+}
+
+// needsPositions reports whether matching l takes its words' positions.
+func (tl *tleaf) needsPositions() bool {
+	return tl.initial || (tl.phrase && len(tl.groups) > 1)
+}
+
+// positional reports whether judging a document may take its words'
+// positions: a phrase, ^ or NEAR.
+func (tp *textPlan) positional(p *plan) bool {
+	for _, tl := range tp.leaves {
+		if tl.needsPositions() || tl.near {
+			return true
+		}
+	}
+	return false
+}
+
+// present reports whether the terms present in one field (bits of the
+// term table) satisfy every group of the leaf, ignoring positions.
+func (tl *tleaf) present(bits []uint64) bool {
+	has := func(t int) bool { return bits[t/64]&(1<<(t%64)) != 0 }
+	for gi, g := range tl.groups {
+		ok := slices.ContainsFunc(g.terms, has)
+		for _, c := range tl.covers {
+			if ok {
+				break
+			}
+			ok = has(c.term) && slices.Contains(c.groups, gi)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// occurrences returns where the leaf occurs in a field, as [first, last]
+// positions, given the field's term positions. With initial it must start
+// the field.
+func (tl *tleaf) occurrences(tp *textPlan, pos map[string][]int) [][2]int {
+	var out [][2]int
+	at := func(g tgroup, p int) bool {
+		for _, t := range g.terms {
+			for _, term := range tp.terms[t].dict {
+				if _, ok := slices.BinarySearch(pos[term], p); ok {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var starts []int
+	for _, t := range tl.groups[0].terms {
+		for _, term := range tp.terms[t].dict {
+			starts = append(starts, pos[term]...)
+		}
+	}
+	slices.Sort(starts)
+	starts = slices.Compact(starts)
+	lastRel := tl.groups[len(tl.groups)-1].rel
+	for _, p := range starts {
+		if tl.initial && p != 1 {
+			continue
+		}
+		ok := true
+		for _, g := range tl.groups[1:] {
+			if !at(g, p+g.rel) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, [2]int{p, p + lastRel})
+		}
+	}
+	return out
+}
+
+// textPlan builds the term table. With tol set it is the tolerant pass's:
+// every word of a positive leaf also stands for its fuzzy matches, and
+// with tol.prefix for its completions.
+func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
+	tp := &textPlan{byLeaf: map[*leaf]*tleaf{}}
+	exact := map[string]int{}
+	use := func(i int, l *leaf, bit int) int {
+		t := &tp.terms[i]
+		t.positive = t.positive || !l.negated
+		if bit < 64 {
+			t.leaves |= 1 << bit
+		}
+		return i
+	}
+	addExact := func(term string) int {
+		i, ok := exact[term]
+		if !ok {
+			i = len(tp.terms)
+			exact[term] = i
+			tp.terms = append(tp.terms, tterm{dict: []string{term}, weight: 1, single: true})
+		}
+		return i
+	}
+	addSet := func(dict []string, weight float64) int {
+		tp.terms = append(tp.terms, tterm{dict: dict, weight: weight})
+		return len(tp.terms) - 1
+	}
+	for li, l := range s.plan.leaves {
+		toks := s.ix.textA.Analyze([]byte(l.text))
+		// A prefix whose last word the analyzer drops (a stop word: the*)
+		// still stands for that word's completions.
+		tail := ""
+		if l.prefix || l.typing {
+			trimmed := strings.TrimRightFunc(l.text, notWord)
+			tail = trimmed[strings.LastIndexFunc(trimmed, notWord)+1:]
+			if len(toks) > 0 && toks[len(toks)-1].End == len(trimmed) {
+				tail = ""
+			}
+		}
+		if len(toks) == 0 && tail == "" {
+			continue
+		}
+		tl := &tleaf{leaf: l}
+		end, first := 0, 0
+		for _, tok := range toks {
+			end = max(end, tok.End)
+		}
+		if len(toks) > 0 {
+			first = toks[0].Position
+		}
+		groupAt := map[int]int{}
+		ids := make([][]int, len(toks))
+		for i, tok := range toks {
+			rel := tok.Position - first
+			g, ok := groupAt[rel]
+			if !ok {
+				g = len(tl.groups)
+				groupAt[rel] = g
+				tl.groups = append(tl.groups, tgroup{rel: rel})
+			}
+			term := string(tok.Term)
+			// CJK text is already indexed by its characters and pairs:
+			// no completions for it.
+			last := tok.End == end && tok.Type != analysis.Ideographic
+			prefixes := []string{term, tokenize.Fold(l.text[tok.Start:tok.End])}
+			switch {
+			case l.prefix && last:
+				dict, err := s.expandPrefix(prefixes)
+				if err != nil {
+					return nil, err
+				}
+				if len(dict) > 0 {
+					ids[i] = append(ids[i], use(addSet(dict, 1), l, li))
+				}
+			default:
+				ids[i] = append(ids[i], use(addExact(term), l, li))
+				if l.typing && last {
+					dict, err := s.expandPrefix(prefixes)
+					if err != nil {
+						return nil, err
+					}
+					if dict = without(dict, term); len(dict) > 0 {
+						ids[i] = append(ids[i], use(addSet(dict, typingWeight), l, li))
+					}
+				}
+			}
+			if tol != nil && !l.negated && !(l.prefix && last) {
+				near, far, err := s.tolerate(term, prefixes, tol)
+				if err != nil {
+					return nil, err
+				}
+				if len(near) > 0 {
+					ids[i] = append(ids[i], use(addSet(near, tolerantWeight), l, li))
+				}
+				if len(far) > 0 {
+					ids[i] = append(ids[i], use(addSet(far, farWeight), l, li))
+				}
+			}
+			tl.groups[g].terms = append(tl.groups[g].terms, ids[i]...)
+		}
+		// A token whose span holds other tokens' spans is a compound.
+		for i, a := range toks {
+			var covered []int
+			for j, b := range toks {
+				if j != i && b.Start >= a.Start && b.End <= a.End && b.End-b.Start < a.End-a.Start {
+					covered = append(covered, groupAt[b.Position-first])
+				}
+			}
+			if covered == nil {
+				continue
+			}
+			covered = append(covered, groupAt[a.Position-first])
+			for _, t := range ids[i] {
+				tl.covers = append(tl.covers, tcover{term: t, groups: covered})
+			}
+		}
+		if tail != "" {
+			rel := 0
+			if len(tl.groups) > 0 {
+				rel = tl.groups[len(tl.groups)-1].rel + 1
+			}
+			dict, err := s.expandPrefix([]string{tokenize.Fold(tail)})
+			if err != nil {
+				return nil, err
+			}
+			g := tgroup{rel: rel}
+			if len(dict) > 0 {
+				w := 1.0
+				if l.typing {
+					w = typingWeight
+				}
+				g.terms = []int{use(addSet(dict, w), l, li)}
+			}
+			tl.groups = append(tl.groups, g)
+		}
+		tp.leaves = append(tp.leaves, tl)
+		tp.byLeaf[l] = tl
+		if !l.negated {
+			tp.words++
+		}
+	}
+	if len(tp.terms) > maxTextTerms {
+		return nil, fmt.Errorf("%w: the query's words make %d terms, the limit is %d", ErrInvalidRequest, len(tp.terms), maxTextTerms)
+	}
+	return tp, nil
+}
+
+// maxTextTerms bounds the text leg's term table (words, compounds' parts
+// and expansion sets), whose presence bits each match carries.
+const maxTextTerms = 256
+
+// tolerate returns the indexed terms a query word also stands for in the
+// tolerant pass: near, those one edit away and, with tol.prefix, its
+// completions; far, those two edits away, weighed much lower so that
+// they rank below the near ones.
+func (s *search) tolerate(term string, prefixes []string, tol *tolerance) (near, far []string, err error) {
+	dist := int(tol.fuzzy)
+	if tol.fuzzy == FuzzyAuto {
+		dist = autoFuzzy(utf8.RuneCountInString(term))
+	}
+	fz, err := s.expandFuzzy(term, dist)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, e := range fz {
+		if e.dist <= 1 {
+			near = append(near, e.term)
+		} else {
+			far = append(far, e.term)
+		}
+	}
+	if tol.prefix && utf8.RuneCountInString(term) >= minTypingRunes {
+		more, err := s.expandPrefix(prefixes)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, t := range without(more, term) {
+			if !slices.Contains(near, t) && !slices.Contains(far, t) {
+				near = append(near, t)
+			}
+		}
+	}
+	return near, far, nil
+}
+
+func notWord(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+func without(dict []string, term string) []string {
+	return slices.DeleteFunc(dict, func(t string) bool { return t == term })
+}
+
+// textVerdict judges a document of the text leg under a strict plan.
+// bits returns the presence bits of one field (0 title, 1 body), and
+// positions the field's term positions, read from the stored text.
+func (tp *textPlan) verdict(p *plan, bits func(f int) []uint64, positions func(f int) (map[string][]int, error)) (verdict, error) {
+	var err error
+	fieldsOf := func(fs fieldSet) []int {
+		var out []int
+		if fs&inTitle != 0 {
+			out = append(out, 0)
+		}
+		if fs&inBody != 0 {
+			out = append(out, 1)
+		}
+		return out
+	}
+	leafOK := func(l *leaf) verdict {
+		tl := tp.byLeaf[l]
+		if tl == nil {
+			return abstain
+		}
+		for _, f := range fieldsOf(l.fields) {
+			if !tl.present(bits(f)) {
+				continue
+			}
+			if !tl.needsPositions() {
+				return yes
+			}
+			pos, perr := positions(f)
+			if perr != nil {
+				err = perr
+				return no
+			}
+			if len(tl.occurrences(tp, pos)) > 0 {
+				return yes
+			}
+		}
+		return no
+	}
+	nearOK := func(n *query.Near) verdict {
+		var tls []*tleaf
+		for _, c := range n.Children {
+			if tl := tp.byLeaf[p.byNode[c]]; tl != nil {
+				tls = append(tls, tl)
+			}
+		}
+		if len(tls) == 0 {
+			return abstain
+		}
+	fields:
+		for f := range 2 {
+			for _, tl := range tls {
+				if tl.fields&(1<<f) == 0 || !tl.present(bits(f)) {
+					continue fields
+				}
+			}
+			pos, perr := positions(f)
+			if perr != nil {
+				err = perr
+				return no
+			}
+			occ := make([][][2]int, len(tls))
+			for i, tl := range tls {
+				occ[i] = tl.occurrences(tp, pos)
+			}
+			if nearWithin(occ, n.Distance) {
+				return yes
+			}
+		}
+		return no
+	}
+	v := p.eval(p.root, leafOK, nearOK)
+	return v, err
+}

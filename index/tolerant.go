@@ -1,0 +1,201 @@
+package index
+
+import (
+	"strings"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/fusion"
+)
+
+// exactIIDs returns the text index's internal IDs of the exact pass's
+// matches in both legs.
+func (s *search) exactIIDs(tri []scored, text *textList) (map[string]bool, error) {
+	skip := make(map[string]bool, len(tri)+len(text.hits))
+	for _, h := range text.hits {
+		skip[h.iid] = true
+	}
+	for _, t := range tri {
+		iid, err := s.textR.InternalID(t.id)
+		if err != nil {
+			return nil, err
+		}
+		if iid != nil {
+			skip[string(iid)] = true
+		}
+	}
+	return skip, nil
+}
+
+// tolerantHits runs the tolerant pass, the text leg with every word also
+// standing for its fuzzy matches (and its completions with tol.prefix),
+// leaving out the exact matches in skip. It returns the first n of its
+// hits, ranked after the exact pass's exactTotal hits, and the number of
+// its matches. A tolerant hit's score continues the exact ranking: 1/(K +
+// exactTotal + its rank), times the smaller leg weight, below every exact
+// hit's fused score.
+func (s *search) tolerantHits(tol *tolerance, skip map[string]bool, exactTotal, n int) ([]fusion.Hit, int, error) {
+	list, err := s.textLeg(tol, skip)
+	if err != nil {
+		return nil, 0, err
+	}
+	total := len(list.hits)
+	if n <= 0 {
+		return nil, total, nil
+	}
+	if s.req.Order != OrderScore {
+		n = total
+	}
+	if err := list.top(n); err != nil {
+		return nil, 0, err
+	}
+	rank := ranks(list.scores())
+	w := min(s.ix.opts.TextWeight, s.ix.opts.TrigramWeight)
+	k := float64(s.ix.opts.K)
+	out := make([]fusion.Hit, 0, min(n, len(list.hits)))
+	for i := range min(n, len(list.hits)) {
+		id, err := list.resolve(i)
+		if err != nil {
+			return nil, 0, err
+		}
+		sc := list.hits[i].score
+		out = append(out, fusion.Hit{
+			ID:    id,
+			Score: w / (k + float64(exactTotal+rank[i])),
+			Legs:  []fusion.LegRank{{Leg: LegFuzzy, Rank: rank[i], Score: sc}},
+		})
+	}
+	if s.req.Order != OrderScore {
+		if err := s.sortByDate(out); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+// didYouMean returns the query with each word that no document holds
+// replaced by the nearest indexed word (at most two edits, the most
+// frequent among the nearest), or "" when no word changes. It reads only
+// the plain words of the query (terms, not phrases or prefixes).
+func (s *search) didYouMean() (string, error) {
+	if s.textR == nil {
+		r, err := s.ix.text.Reader()
+		if err != nil {
+			return "", err
+		}
+		defer r.Close()
+		s.textR = r
+		defer func() { s.textR = nil }()
+	}
+	type edit struct {
+		start, end int
+		word       string
+	}
+	var edits []edit
+	for _, n := range s.plan.nodes(s.req.Query) {
+		l := s.plan.byNode[n.node]
+		if l.negated {
+			continue
+		}
+		for _, tok := range s.ix.textA.Analyze([]byte(l.text)) {
+			term := string(tok.Term)
+			if n, err := s.docFreq(term); err != nil || n > 0 {
+				if err != nil {
+					return "", err
+				}
+				continue
+			}
+			fz, err := s.expandFuzzy(term, int(MaxFuzzy))
+			if err != nil || len(fz) == 0 {
+				if err != nil {
+					return "", err
+				}
+				continue
+			}
+			word, err := s.surface(fz[0].term)
+			if err != nil {
+				return "", err
+			}
+			if word != "" {
+				edits = append(edits, edit{n.pos + tok.Start, n.pos + tok.End, word})
+			}
+		}
+	}
+	if len(edits) == 0 {
+		return "", nil
+	}
+	var b strings.Builder
+	at := 0
+	for _, e := range edits {
+		if e.start < at {
+			continue // a compound's part after the compound was replaced
+		}
+		b.WriteString(s.req.Query[at:e.start])
+		b.WriteString(e.word)
+		at = e.end
+	}
+	b.WriteString(s.req.Query[at:])
+	return b.String(), nil
+}
+
+// docFreq is the number of documents holding term in the larger of the
+// text fields.
+func (s *search) docFreq(term string) (uint64, error) {
+	var n uint64
+	for _, f := range []string{fieldTitle, fieldBody} {
+		r, err := s.textR.TermFieldReader(s.ctx, []byte(term), f, false, false, false)
+		if err != nil {
+			return 0, err
+		}
+		n = max(n, r.Count())
+		r.Close()
+	}
+	return n, nil
+}
+
+// surface returns a word as written in a document holding term (whose
+// analyzed term it is), lowercased: the stem "configur" comes back as
+// "configuration".
+func (s *search) surface(term string) (string, error) {
+	for _, f := range []string{fieldBody, fieldTitle} {
+		r, err := s.textR.TermFieldReader(s.ctx, []byte(term), f, false, false, false)
+		if err != nil {
+			return "", err
+		}
+		var tfd bleveindex.TermFieldDoc
+		d, err := r.Next(&tfd)
+		r.Close()
+		if err != nil || d == nil {
+			if err != nil {
+				return "", err
+			}
+			continue
+		}
+		id, err := s.textR.ExternalID(d.ID)
+		if err != nil {
+			return "", err
+		}
+		rec := s.tx.Get(bucketDocs, []byte(id))
+		if rec == nil {
+			continue
+		}
+		_, rest, err := decodeHeader(rec)
+		if err != nil {
+			return "", err
+		}
+		title, body, err := decodeText(rest)
+		if err != nil {
+			return "", err
+		}
+		text := body
+		if f == fieldTitle {
+			text = title
+		}
+		for _, tok := range s.ix.textA.Analyze(text) {
+			if string(tok.Term) == term {
+				return strings.ToLower(string(text[tok.Start:tok.End])), nil
+			}
+		}
+	}
+	return "", nil
+}
