@@ -173,7 +173,7 @@ func TestPrefixBound(t *testing.T) {
 	var docs []index.Doc
 	want := 0
 	word := func(i int) string { return fmt.Sprintf("pre%c%czq", 'a'+i/26, 'a'+i%26) } // one term each: no digits, no suffix to stem
-	for i := range words { // preaa in 1 document, preab in 2, ...
+	for i := range words {                                                             // preaa in 1 document, preab in 2, ...
 		for j := range i + 1 {
 			docs = append(docs, index.Doc{ID: fmt.Sprintf("d%03d-%03d", i, j), Body: word(i)})
 		}
@@ -208,9 +208,9 @@ func TestFuzzy(t *testing.T) {
 			{"cnofgiuration", index.FuzzyAuto, "en"}, // two edits for a long word
 			{"parsre", 1, "en"},
 			{"parsre", index.FuzzyOff, ""},
-			{"превет", 1, "ru"}, // one edit, two bytes
+			{"превет", 1, "ru"},            // one edit, two bytes
 			{"мор", index.FuzzyAuto, "ru"}, // three characters (six bytes): one edit
-			{"до", index.FuzzyAuto, ""}, // two characters (four bytes): no edit
+			{"до", index.FuzzyAuto, ""},    // two characters (four bytes): no edit
 			{"до", 1, "ru"},
 		}
 		for _, c := range cases {
