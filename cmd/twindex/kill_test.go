@@ -79,7 +79,7 @@ func childEnv() []string {
 func findsExactly(t *testing.T, ix *index.Index, word string, want ...string) {
 	t.Helper()
 	for _, m := range []index.Mode{index.ModeSubstring, index.ModeText} {
-		r, err := ix.Search(t.Context(), index.Request{Query: word, Mode: m, Limit: index.MaxLimit})
+		r, err := ix.Search(t.Context(), index.Request{Query: word, Mode: m, Limit: index.MaxLimit, Fallback: -1})
 		if err != nil {
 			t.Fatalf("search %s in the %s leg: %v", word, m, err)
 		}
@@ -99,7 +99,7 @@ func total(t *testing.T, ix *index.Index, word string) int {
 	t.Helper()
 	n := -1
 	for _, m := range []index.Mode{index.ModeSubstring, index.ModeText} {
-		r, err := ix.Search(t.Context(), index.Request{Query: word, Mode: m, Limit: 1})
+		r, err := ix.Search(t.Context(), index.Request{Query: word, Mode: m, Limit: 1, Fallback: -1})
 		if err != nil {
 			t.Fatalf("search %s in the %s leg: %v", word, m, err)
 		}

@@ -41,7 +41,7 @@ func TestMCPConcurrent(t *testing.T) {
 				}
 				b := (g + n) % batches
 				res, err := mt.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search",
-					Arguments: object{"query": batchToken(b), "limit": 7, "offset": n % 3 * 7}})
+					Arguments: object{"query": batchToken(b), "limit": 7, "offset": n % 3 * 7, "fallback": 0}})
 				if err != nil || res.IsError {
 					report(fmt.Errorf("search: %v %s", err, resultText(res)))
 					return

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,6 +24,9 @@ const (
 type searchInput struct {
 	Query    string   `json:"query" jsonschema:"words or a code fragment; \"double quotes\" make a phrase"`
 	Mode     string   `json:"mode,omitempty" jsonschema:"auto: stemmed words and exact substrings, fused (best default); substring: exact case-insensitive text, for identifiers and code; text: stemmed words ranked by BM25, for prose"`
+	Syntax   string   `json:"syntax,omitempty" jsonschema:"simple (default): every character literal, \"quotes\" make a phrase; raw: SQLite FTS5 query syntax: AND OR NOT (uppercase), parentheses, \"phrase\", prefix*, NEAR(a b, 10), title:word, {title body}:word, -title:word, ^word (starts the field)"`
+	Fuzzy    string   `json:"fuzzy,omitempty" jsonschema:"off (default), auto, 1 or 2: also return documents matching the words within that many typos (auto: 0 for words up to 2 letters, 1 up to 5, 2 beyond), ranked after every exact hit and marked matchedIn fuzzy"`
+	Fallback *int     `json:"fallback,omitempty" jsonschema:"when fewer hits than this match exactly, add fuzzy and prefix matches after them (default 3; 0 turns it off)"`
 	Kinds    []string `json:"kinds,omitempty" jsonschema:"only these kinds (any of); files are code, test, doc, config or other"`
 	Projects []string `json:"projects,omitempty" jsonschema:"only these projects (any of)"`
 	Tags     []string `json:"tags,omitempty" jsonschema:"only documents with any of these tags"`
@@ -42,12 +46,20 @@ type searchOutput struct {
 	Total      int       `json:"total" jsonschema:"exact number of matching documents"`
 	NextOffset *int      `json:"nextOffset" jsonschema:"offset of the next page, null on the last page"`
 	Truncated  bool      `json:"truncated" jsonschema:"true when more hits follow this page"`
+	Tolerant   bool      `json:"tolerant,omitempty" jsonschema:"true when fuzzy or prefix matches were added after the exact hits (fuzzy, or fewer exact hits than fallback)"`
+	DidYouMean string    `json:"didYouMean,omitempty" jsonschema:"when nothing matched: the query with its words replaced by the nearest indexed words"`
 }
 
 var searchArgs = map[string]arg{
 	"query": {fix: `pass the words or code fragment to look for, e.g. {"query": "open file"}`},
 	"mode": {enum: []string{"auto", "substring", "text"}, def: "auto",
 		fix: "mode is one of auto (default: words and substrings fused), substring (exact text) or text (stemmed words)"},
+	"syntax": {enum: []string{"simple", "raw"}, def: "simple",
+		fix: "syntax is simple (default: every character literal) or raw (SQLite FTS5 query syntax)"},
+	"fuzzy": {enum: []string{"off", "auto", "1", "2"}, def: "off",
+		fix: "fuzzy is off (default), auto, 1 or 2 (a string)"},
+	"fallback": {min: num(0), def: index.DefaultFallback,
+		fix: fmt.Sprintf("fallback is an integer, 0 or more (default %d; 0 turns it off)", index.DefaultFallback)},
 	"order": {enum: []string{"score", "date_asc", "date_desc"}, def: "score",
 		fix: "order is one of score (default), date_desc or date_asc"},
 	"limit": {min: num(1), max: num(mcpMaxLimit), def: mcpDefaultLimit,
@@ -61,7 +73,9 @@ const searchDescription = `Ranked full-text search over the index. Words match s
 	`mode auto (default) fuses stemmed-word and exact-substring matching and suits most queries; use substring for exact identifiers or code fragments, text for natural-language words. ` +
 	`score is a relative rank-fusion (RRF) value with no absolute meaning: use it to order hits, never as a threshold. ` +
 	`total is exact; to see more, call again with offset set to nextOffset (null on the last page) rather than raising limit; ` +
-	`narrow with kinds, under, since/until, then read a hit in full with get.`
+	`narrow with kinds, under, since/until, then read a hit in full with get. ` +
+	`syntax raw takes SQLite FTS5 queries (AND OR NOT NEAR, "phrase", prefix*, title:word). ` +
+	`When fewer than 3 documents match exactly, typo-tolerant and prefix matches follow them, marked matchedIn fuzzy; when none match, didYouMean suggests a spelling.`
 
 func (s *mcpServer) addSearch() {
 	addTool(s, &mcp.Tool{
@@ -81,7 +95,8 @@ func (s *mcpServer) search(ctx context.Context, _ *mcp.CallToolRequest, in searc
 	if err != nil {
 		return nil, searchOutput{}, s.searchErr(err, in.Query)
 	}
-	out := searchOutput{Hits: []jsonHit{}, Total: res.Total, NextOffset: res.NextOffset, Truncated: res.NextOffset != nil}
+	out := searchOutput{Hits: []jsonHit{}, Total: res.Total, NextOffset: res.NextOffset, Truncated: res.NextOffset != nil,
+		Tolerant: res.Tolerant, DidYouMean: res.DidYouMean}
 	snippets := 0
 	for _, h := range res.Hits {
 		out.Hits = append(out.Hits, toJSONHit(h))
@@ -104,7 +119,28 @@ func (in *searchInput) request() (index.Request, error) {
 	}
 	req := index.Request{Query: in.Query, Mode: index.Mode(in.Mode), Kinds: in.Kinds, Projects: in.Projects, Tags: in.Tags,
 		Role: in.Role, IDs: in.IDs, Under: strings.TrimSuffix(in.Under, "/"), Order: index.Order(in.Order),
-		Limit: in.Limit, Offset: in.Offset, Explain: in.Explain}
+		Limit: in.Limit, Offset: in.Offset, Explain: in.Explain, Syntax: index.Syntax(in.Syntax)}
+	switch req.Syntax {
+	case "":
+		req.Syntax = index.SyntaxSimple
+	case index.SyntaxSimple, index.SyntaxRaw:
+	default:
+		return req, badArg(tool, "unknown syntax %q: %s", in.Syntax, searchArgs["syntax"].fix)
+	}
+	var err error
+	if req.Fuzzy, err = index.ParseFuzzy(in.Fuzzy); err != nil {
+		return req, badArg(tool, "unknown fuzzy %q: %s", in.Fuzzy, searchArgs["fuzzy"].fix)
+	}
+	if in.Fallback != nil {
+		switch {
+		case *in.Fallback < 0:
+			return req, badArg(tool, "fallback %d is negative: %s", *in.Fallback, searchArgs["fallback"].fix)
+		case *in.Fallback == 0:
+			req.Fallback = -1
+		default:
+			req.Fallback = *in.Fallback
+		}
+	}
 	switch req.Mode {
 	case "":
 		req.Mode = index.ModeAuto
@@ -128,7 +164,6 @@ func (in *searchInput) request() (index.Request, error) {
 	if req.Offset < 0 {
 		return req, badArg(tool, "offset %d is negative: %s", in.Offset, searchArgs["offset"].fix)
 	}
-	var err error
 	if in.Since != "" {
 		if req.Since, err = parseTime(in.Since); err != nil {
 			return req, badArg(tool, "since: %s", err)
@@ -170,6 +205,9 @@ func searchText(in searchInput, out *searchOutput) string {
 	var b strings.Builder
 	if out.Total == 0 {
 		fmt.Fprintf(&b, "No hits for %q.", in.Query)
+		if out.DidYouMean != "" {
+			fmt.Fprintf(&b, " Did you mean %q?", out.DidYouMean)
+		}
 		if in.Mode == string(index.ModeSubstring) {
 			b.WriteString(" Substring mode needs the exact text; try mode auto or text for words.")
 		}
@@ -187,6 +225,9 @@ func searchText(in searchInput, out *searchOutput) string {
 	marks := strings.NewReplacer("</mark><mark>", "", "<mark>", "**", "</mark>", "**")
 	for i, h := range out.Hits {
 		fmt.Fprintf(&b, "\n%d. %s [%s] score %.4f", in.Offset+i+1, h.ID, orDash(h.Kind), h.Score)
+		if slices.Contains(h.MatchedIn, index.LegFuzzy) {
+			b.WriteString(" (fuzzy)")
+		}
 		if h.Title != "" && h.Title != pathBase(h.ID) {
 			fmt.Fprintf(&b, " - %s", clean(h.Title))
 		}

@@ -149,6 +149,9 @@ func TestMCPListTools(t *testing.T) {
 		{"search", true, []string{"query"}, []prop{
 			{name: "query"},
 			{name: "mode", enum: []any{"auto", "substring", "text"}, def: `"auto"`},
+			{name: "syntax", enum: []any{"simple", "raw"}, def: `"simple"`},
+			{name: "fuzzy", enum: []any{"off", "auto", "1", "2"}, def: `"off"`},
+			{name: "fallback", min: num(0), def: "3"},
 			{name: "order", enum: []any{"score", "date_asc", "date_desc"}, def: `"score"`},
 			{name: "limit", min: num(1), max: num(50), def: "10"},
 			{name: "offset", min: num(0)},
@@ -524,7 +527,7 @@ wait:
 		t.Errorf("path outside the root: %s", resultText(res))
 	}
 
-	mt.ok("search", object{"query": "nothing-like-this"}, nil)
+	mt.ok("search", object{"query": "zqxjvkwp"}, nil)
 	var st statsOutput
 	mt.ok("stats", object{}, &st)
 	if st.Docs != 32 || st.Kinds["code"] != 30 || st.Kinds["doc"] != 1 || st.Root != root || st.Index != mt.dir || st.Updated == "" {
@@ -585,5 +588,44 @@ func TestMCPCommand(t *testing.T) {
 	defer ix.Close()
 	if n, _ := ix.Count(); n != 1 {
 		t.Errorf("%d documents after reopen, want 1", n)
+	}
+}
+
+// The search tool's syntax, fuzzy and fallback arguments.
+func TestMCPSearchSyntaxAndTolerance(t *testing.T) {
+	mt := newMCPTest(t)
+	mt.upsert(
+		object{"id": "a", "body": "the configuration parser reads lemon files"},
+		object{"id": "b", "body": "a parser of tokens"},
+	)
+	var out searchOutput
+	mt.ok("search", object{"query": "pars* NOT lemon", "syntax": "raw", "mode": "text"}, &out)
+	if len(out.Hits) != 1 || out.Hits[0].ID != "b" {
+		t.Errorf("raw: %+v", out.Hits)
+	}
+	res := mt.call("search", object{"query": "parser AND", "syntax": "raw"})
+	if !res.IsError || !strings.Contains(resultText(res), "^") || !strings.Contains(resultText(res), "parser AND") {
+		t.Errorf("raw syntax error: %s", resultText(res))
+	}
+	for _, bad := range []object{{"syntax": "regex"}, {"fuzzy": "3"}, {"fallback": -1}} {
+		bad["query"] = "x"
+		if res := mt.call("search", bad); !res.IsError {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+	out = searchOutput{}
+	mt.ok("search", object{"query": "parsre ", "fuzzy": "1", "mode": "text"}, &out)
+	if !out.Tolerant || len(out.Hits) != 2 || out.Hits[0].MatchedIn[0] != "fuzzy" {
+		t.Errorf("fuzzy: %+v", out)
+	}
+	out = searchOutput{}
+	mt.ok("search", object{"query": "lemno ", "mode": "text", "fallback": 0}, &out)
+	if out.Total != 0 {
+		t.Errorf("fallback 0: %+v", out)
+	}
+	out = searchOutput{}
+	res = mt.ok("search", object{"query": "lmeno"}, &out)
+	if out.Total != 0 || out.DidYouMean != "lemon" || !strings.Contains(resultText(res), `Did you mean "lemon"?`) {
+		t.Errorf("did you mean: %+v %s", out, resultText(res))
 	}
 }

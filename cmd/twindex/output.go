@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,7 +23,7 @@ type jsonHit struct {
 	Field     string         `json:"field" jsonschema:"field the snippet comes from: title or body"`
 	Snippet   string         `json:"snippet" jsonschema:"HTML-escaped text around the best match, matches wrapped in <mark></mark>"`
 	Score     float64        `json:"score" jsonschema:"relative rank score (RRF in auto mode): orders hits within this result only, no absolute meaning"`
-	MatchedIn []string       `json:"matchedIn" jsonschema:"legs that matched: text (stemmed words) and/or trigram (exact substring)"`
+	MatchedIn []string       `json:"matchedIn" jsonschema:"legs that matched: text (stemmed words) and/or trigram (exact substring), or fuzzy (only approximately: a typo or a completion, ranked after every exact hit)"`
 	Explain   *index.Explain `json:"explain,omitempty" jsonschema:"how the hit was ranked, when explain was set"`
 }
 
@@ -35,6 +36,8 @@ type jsonResult struct {
 	Total      int        `json:"total"`
 	NextOffset *int       `json:"nextOffset"`
 	Truncated  bool       `json:"truncated"`
+	Tolerant   bool       `json:"tolerant,omitempty"`
+	DidYouMean string     `json:"didYouMean,omitempty"`
 	TookMs     float64    `json:"tookMs"`
 }
 
@@ -60,7 +63,8 @@ func jsonUnmarshal(data []byte, v any) error {
 
 func toJSONResult(id, q string, res *index.Result, took time.Duration) jsonResult {
 	jr := jsonResult{ID: id, Query: q, Mode: res.Mode, Hits: []jsonHit{}, Total: res.Total, NextOffset: res.NextOffset,
-		Truncated: res.NextOffset != nil, TookMs: math.Round(float64(took.Microseconds())) / 1000}
+		Truncated: res.NextOffset != nil, Tolerant: res.Tolerant, DidYouMean: res.DidYouMean,
+		TookMs: math.Round(float64(took.Microseconds())) / 1000}
 	for _, h := range res.Hits {
 		jr.Hits = append(jr.Hits, toJSONHit(h))
 	}
@@ -136,6 +140,9 @@ func (o *output) text(w *bufio.Writer, res *index.Result) {
 		}
 		name = clean(name)
 		meta := fmt.Sprintf("%s  %.4f", orDash(h.Kind), h.Score)
+		if slices.Contains(h.MatchedIn, index.LegFuzzy) {
+			meta += "  (fuzzy)"
+		}
 		if o.color {
 			fmt.Fprintf(w, "%s%s%s  %s%s%s\n", ansiPath, name, ansiReset, ansiDim, meta, ansiReset)
 		} else {
@@ -158,6 +165,9 @@ func (o *output) text(w *bufio.Writer, res *index.Result) {
 			footer += fmt.Sprintf("; more with --offset %d", *res.NextOffset)
 		}
 		fmt.Fprintln(o.e.stderr, footer)
+	}
+	if res.DidYouMean != "" {
+		fmt.Fprintf(o.e.stderr, "no results; did you mean: %s\n", clean(res.DidYouMean))
 	}
 }
 

@@ -17,8 +17,9 @@ import (
 // searchFlags are the flags of `twindex search`.
 type searchFlags struct {
 	index, mode, role, under, since, until, order, format, queries string
+	syntax, fuzzy                                                  string
 	kinds, projects, tags                                          stringList
-	limit, offset                                                  int
+	limit, offset, fallback                                        int
 	explain, json, noSync, quiet                                   bool
 	maxSize                                                        int64
 }
@@ -26,6 +27,20 @@ type searchFlags struct {
 const searchHelp = `  twindex search "open file"                    search the current folder (indexed on first use)
   twindex search "open file" "$(go env GOROOT)/src" --kind code --limit 5
   twindex search Reader --mode substring --json | jq '.hits[].id'
+  twindex search --syntax raw 'title:config* NOT (test OR mock)'
+  twindex search cofnig --fuzzy auto
+
+Syntax: simple (default) takes every character literally, "quotes" make a
+phrase, and the last word also matches as a prefix unless the query ends
+with a space. raw is SQLite FTS5's query syntax: AND OR NOT (uppercase),
+(groups), "phrases", prefix*, NEAR(a b, N), title:word, {title body}:word,
+-title:word, ^initial; a malformed query exits 2 pointing at the error.
+
+Tolerance: --fuzzy auto|1|2 adds, after the exact hits, the documents that
+match the words within that many edits (auto: 0 up to 2 letters, 1 up to 5,
+2 beyond). When fewer than --fallback hits (default 3) match exactly, the
+fuzzy and prefix matches are added anyway; a search that finds nothing
+suggests the nearest indexed words ("did you mean").
   twindex search --queries queries.jsonl --format trec > run.txt
 
 PATH (default ".") is a folder or file under the index root; results are
@@ -49,6 +64,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "search", "twindex search QUERY [PATH] [flags]", searchHelp)
 	fs.StringVar(&f.index, "index", "", "index directory (default: .twindex/ at the root found by walking up; env TWINDEX_INDEX)")
 	fs.StringVar(&f.mode, "mode", "auto", "auto (words and substrings, fused), substring (exact, case-insensitive) or text (stemmed words, BM25)")
+	fs.StringVar(&f.syntax, "syntax", "simple", "simple (every character literal) or raw (SQLite FTS5 syntax: AND OR NOT NEAR ( ) \"phrase\" prefix* title: ^)")
+	fs.StringVar(&f.fuzzy, "fuzzy", "off", "off, auto, 1 or 2: also match words within that many edits, ranked after the exact hits")
+	fs.IntVar(&f.fallback, "fallback", index.DefaultFallback, "when fewer hits than this match exactly, add fuzzy and prefix matches; 0 turns it off")
 	fs.Var(&f.kinds, "kind", "only documents of this `kind` (code, test, doc, config, other, ...); repeatable")
 	fs.Var(&f.projects, "project", "only this `project`; repeatable")
 	fs.Var(&f.tags, "tag", "only documents with this `tag`; repeatable (any of)")
@@ -158,11 +176,27 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 // engine would refuse so the message names the flag.
 func (f *searchFlags) request() (index.Request, error) {
 	req := index.Request{
+		Syntax: index.Syntax(f.syntax), Fallback: f.fallback,
 		Mode: index.Mode(f.mode), Kinds: f.kinds, Projects: f.projects, Tags: f.tags, Role: f.role,
 		Under: strings.TrimSuffix(filepath.ToSlash(f.under), "/"), Order: index.Order(f.order), Limit: f.limit, Offset: f.offset,
 		Explain: f.explain,
 	}
 	hint := "run 'twindex search --help'"
+	switch req.Syntax {
+	case index.SyntaxSimple, index.SyntaxRaw:
+	default:
+		return req, usageErr(hint, "unknown --syntax %q (want simple or raw)", f.syntax)
+	}
+	var err error
+	if req.Fuzzy, err = index.ParseFuzzy(f.fuzzy); err != nil {
+		return req, usageErr(hint, "unknown --fuzzy %q (want off, auto, 1 or 2)", f.fuzzy)
+	}
+	switch {
+	case f.fallback == 0:
+		req.Fallback = -1
+	case f.fallback < 0:
+		return req, usageErr(hint, "--fallback must not be negative (0 turns it off)")
+	}
 	switch req.Mode {
 	case index.ModeAuto, index.ModeSubstring, index.ModeText:
 	default:
@@ -179,7 +213,6 @@ func (f *searchFlags) request() (index.Request, error) {
 	if f.offset < 0 {
 		return req, usageErr(hint, "--offset must not be negative")
 	}
-	var err error
 	if f.since != "" {
 		if req.Since, err = parseTime(f.since); err != nil {
 			return req, usageErr(hint, "--since: %w", err)
@@ -205,7 +238,9 @@ func searchErr(err error, q string) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("nothing to search for in %q", q),
 			hint: "type a word, or at least a few characters, e.g. twindex search \"open file\""}
 	case errors.As(err, &qe):
-		return &exitError{code: exitUsage, err: err, hint: "\n" + qe.Caret()}
+		// The caret drawing starts a line of its own, so it stays aligned.
+		return &exitError{code: exitUsage, err: fmt.Errorf("%w\n%s", err, qe.Caret()),
+			hint: "the raw syntax is SQLite FTS5's; --syntax simple takes every character literally"}
 	case errors.Is(err, index.ErrInvalidRequest):
 		return &exitError{code: exitUsage, err: err, hint: "run 'twindex search --help'"}
 	case errors.Is(err, context.Canceled):

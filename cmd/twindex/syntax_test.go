@@ -1,0 +1,62 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// The CLI's --syntax, --fuzzy and --fallback, through the real binary.
+func TestSearchSyntaxAndTolerance(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"a.md": "the configuration parser reads lemon files",
+		"b.md": "a parser of tokens",
+		"c.md": "configuration only",
+	})
+	// Raw syntax: boolean operators and prefixes.
+	equal(t, searchIDs(t, dir, 0, "--syntax", "raw", "--mode", "text", "pars* NOT lemon"), []string{"b.md"})
+	equal(t, searchIDs(t, dir, 0, "--syntax", "raw", "--mode", "text", "configuration OR tokens"), []string{"a.md", "b.md", "c.md"})
+	// A malformed raw query: exit 2, the message and a caret under the bad part.
+	r := twindex(t, dir, "search", "--syntax", "raw", "parser AND").want(t, 2)
+	if !strings.Contains(r.stderr, "parser AND\n") || !strings.Contains(r.stderr, "^") {
+		t.Errorf("no caret in:\n%s", r.stderr)
+	}
+	// In simple syntax the same text is literal.
+	twindex(t, dir, "search", "parser AND", "--mode", "substring").want(t, 1)
+	twindex(t, dir, "search", "x", "--syntax", "regex").want(t, 2)
+	twindex(t, dir, "search", "x", "--fuzzy", "3").want(t, 2)
+	twindex(t, dir, "search", "x", "--fallback", "-1").want(t, 2)
+
+	// Fuzzy: the typo finds the word, marked fuzzy, after exact hits.
+	r = twindex(t, dir, "search", "--json", "--mode", "text", "--fuzzy", "auto", "parsre ").want(t, 0)
+	var res jsonResult
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	if !res.Tolerant || len(res.Hits) != 2 {
+		t.Fatalf("fuzzy: %s", r.stdout)
+	}
+	for _, h := range res.Hits {
+		if strings.Join(h.MatchedIn, ",") != "fuzzy" {
+			t.Errorf("%s matchedIn %v", h.ID, h.MatchedIn)
+		}
+	}
+	r = twindex(t, dir, "search", "--mode", "text", "--fuzzy", "auto", "parsre ").want(t, 0)
+	if !strings.Contains(r.stdout, "(fuzzy)") {
+		t.Errorf("text output does not mark fuzzy hits:\n%s", r.stdout)
+	}
+	// --fallback 0: exact only; the default adds the typo's matches.
+	twindex(t, dir, "search", "--mode", "text", "--fallback", "0", "lemno ").want(t, 1)
+	equal(t, searchIDs(t, dir, 0, "--mode", "text", "lemno "), []string{"a.md"})
+
+	// Nothing near enough: exit 1 with a suggestion.
+	r = twindex(t, dir, "search", "lmeno").want(t, 1)
+	if !strings.Contains(r.stderr, "did you mean: lemon") {
+		t.Errorf("no suggestion:\n%s", r.stderr)
+	}
+	r = twindex(t, dir, "search", "--json", "lmeno").want(t, 1)
+	if !strings.Contains(r.stdout, `"didYouMean": "lemon"`) {
+		t.Errorf("no didYouMean in json:\n%s", r.stdout)
+	}
+}
