@@ -172,8 +172,10 @@ func TestPrefixBound(t *testing.T) {
 	const words = index.MaxExpansions + 6
 	var docs []index.Doc
 	want := 0
-	word := func(i int) string { return fmt.Sprintf("pre%c%czq", 'a'+i/26, 'a'+i%26) } // one term each: no digits, no suffix to stem
-	for i := range words {                                                             // preaa in 1 document, preab in 2, ...
+	// One term each (no digits, no suffix to stem): preaazq in 1
+	// document, preabzq in 2, ...
+	word := func(i int) string { return fmt.Sprintf("pre%c%czq", 'a'+i/26, 'a'+i%26) }
+	for i := range words {
 		for j := range i + 1 {
 			docs = append(docs, index.Doc{ID: fmt.Sprintf("d%03d-%03d", i, j), Body: word(i)})
 		}
