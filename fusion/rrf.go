@@ -44,9 +44,19 @@ type List struct {
 
 // Hit is one fused result.
 type Hit struct {
-	ID    string
-	Score float64   // sum over Legs of weight/(K+Rank)
-	Legs  []LegRank // the legs that found ID, in input-list order
+	ID string
+	// Score is, from RRF, the sum over Legs of weight/(K+Rank): below
+	// 0.033 for two legs at K 60. Normalize rescales it so the best hit
+	// has 1, Expand may raise it, ApplyBoost multiplies it.
+	Score float64
+	Legs  []LegRank // the legs that found ID, in input-list order; nil for a hit only Expand found
+
+	// Via is set when Expand gave Score: the hit was reached from a seed
+	// by links, and that path scored better than the hit's own legs.
+	Via *Via
+	// Boosted is set by ApplyBoost: the score before boosting and the
+	// factors applied.
+	Boosted *Boosted
 }
 
 // LegRank records where one leg ranked a hit, for explaining the fused score.
