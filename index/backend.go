@@ -11,8 +11,9 @@ const (
 	// Scorch is bleve's segment-based index: fast, compact, on disk or in
 	// memory. Not available in the js/wasm build.
 	Scorch Backend = "scorch"
-	// UpsideDown is bleve's key/value index over an in-memory treap: the
-	// only backend that builds for js/wasm, memory only.
+	// UpsideDown is bleve's key/value index, here over an in-memory
+	// copy-on-write B+tree (memKV): the only backend that builds for
+	// js/wasm, memory only.
 	UpsideDown Backend = "upsidedown"
 )
 

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/blevesearch/bleve/v2/index/upsidedown"
-	"github.com/blevesearch/bleve/v2/index/upsidedown/store/gtreap"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 )
 
@@ -12,7 +11,13 @@ func newUpsideDown(dir string, q *bleveindex.AnalysisQueue) (bleveindex.Index, e
 	if dir != "" {
 		return nil, fmt.Errorf("%w: upsidedown is memory-only here", ErrBackend)
 	}
-	idx, err := upsidedown.NewUpsideDownCouch(gtreap.Name, map[string]interface{}{"path": ""}, q)
+	return openUpsideDown(nil, q)
+}
+
+// openUpsideDown opens an upsidedown index over kv, or over a new empty
+// store when kv is nil.
+func openUpsideDown(kv *memKV, q *bleveindex.AnalysisQueue) (bleveindex.Index, error) {
+	idx, err := upsidedown.NewUpsideDownCouch(memKVName, map[string]interface{}{memKVConfig: kv}, q)
 	if err != nil {
 		return nil, err
 	}

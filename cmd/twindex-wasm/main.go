@@ -5,6 +5,7 @@
 // object twindex:
 //
 //	twindex.add(docs)             Promise<{written, docs}>
+//	twindex.load(snapshot)        Promise<{docs, ms}>
 //	twindex.search(query, opts)   Promise<result>
 //	twindex.remove(ids)           Promise<{removed, docs}>
 //	twindex.stats()               Promise<stats>
@@ -16,9 +17,12 @@
 // hits: [{id, kind, title, field, snippet, score, matchedIn, explain}],
 // total, nextOffset, truncated, tookMs}, plus any field the engine's Result
 // gains later. Snippets are HTML-escaped with <mark> around matches.
+// snapshot is a Uint8Array or ArrayBuffer holding an index written by
+// index.WriteSnapshot (serve builds one of the corpus): load replaces the
+// page's index with it, far faster than adding the documents.
 //
 // A failed call rejects with an Error whose code is "empty_query",
-// "invalid_request", "invalid_doc" or "internal".
+// "invalid_request", "invalid_doc", "corrupt" or "internal".
 //
 // Each call returns at once and does its work on a goroutine. The browser
 // runs Go on the page's one thread, so work still runs between events,
@@ -30,6 +34,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,6 +42,7 @@ import (
 	"math"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"syscall/js"
 	"time"
 
@@ -47,10 +53,10 @@ import (
 // event loop. Smaller slices keep the page livelier and cost more batches.
 const addSlice = 500
 
-// gcPercent trades memory for indexing speed: the in-memory bleve indexes
-// allocate a persistent tree node per row written, so a corpus load is
-// mostly garbage collection. Measured under node on 3,000 documents: 100
-// took 69 s and peaked at 372 MiB of wasm memory, 200 took 54 s at 336 MiB.
+// gcPercent trades memory for indexing speed when a page indexes
+// documents itself (analysis and bleve's rows make much short-lived
+// garbage). Measured in headless Chromium indexing 3,000 documents on a
+// busy 2-core machine, three runs each: 100 took 62-73 s, 200 took 34-41 s.
 const gcPercent = 200
 
 func main() {
@@ -60,9 +66,11 @@ func main() {
 		js.Global().Get("console").Call("error", "twindex: "+err.Error())
 		return
 	}
-	a := &api{ix: ix}
+	a := &api{}
+	a.ix.Store(ix)
 	obj := js.Global().Get("Object").New()
 	obj.Set("add", promiseFunc(a.add))
+	obj.Set("load", promiseFunc(a.load))
 	obj.Set("search", promiseFunc(a.search))
 	obj.Set("remove", promiseFunc(a.remove))
 	obj.Set("stats", promiseFunc(a.stats))
@@ -74,9 +82,11 @@ func main() {
 }
 
 // api holds the page's index. Calls arrive on the JS thread and run on
-// goroutines; the index serializes writes itself.
+// goroutines; the index serializes writes itself. load swaps in another
+// index and closes the old one: a call still running on that one may
+// fail with "closed".
 type api struct {
-	ix *index.Index
+	ix atomic.Pointer[index.Index]
 }
 
 // codedError carries the code the JS Error gets.
@@ -99,6 +109,8 @@ func errCode(err error) string {
 		return "invalid_request"
 	case errors.Is(err, index.ErrInvalidDoc):
 		return "invalid_doc"
+	case errors.Is(err, index.ErrCorrupt):
+		return "corrupt"
 	}
 	return "internal"
 }
@@ -179,20 +191,45 @@ func (a *api) add(args []js.Value) (func() (any, error), error) {
 	}
 	return func() (any, error) {
 		ctx := context.Background()
+		ix := a.ix.Load()
 		for start := 0; start < len(docs); start += addSlice {
 			end := min(start+addSlice, len(docs))
-			if err := a.ix.Upsert(ctx, docs[start:end]...); err != nil {
+			if err := ix.Upsert(ctx, docs[start:end]...); err != nil {
 				return nil, fmt.Errorf("add: %w", err)
 			}
 			if end < len(docs) {
 				yield()
 			}
 		}
-		n, err := a.ix.Count()
+		n, err := ix.Count()
 		if err != nil {
 			return nil, err
 		}
 		return map[string]int{"written": len(docs), "docs": n}, nil
+	}, nil
+}
+
+func (a *api) load(args []js.Value) (func() (any, error), error) {
+	if len(args) < 1 || !args[0].InstanceOf(js.Global().Get("Uint8Array")) && !args[0].InstanceOf(js.Global().Get("ArrayBuffer")) {
+		return nil, badArg("load: want a snapshot: a Uint8Array or an ArrayBuffer")
+	}
+	arr := js.Global().Get("Uint8Array").New(args[0])
+	data := make([]byte, arr.Get("length").Int())
+	js.CopyBytesToGo(data, arr)
+	return func() (any, error) {
+		start := time.Now()
+		ix, err := index.OpenSnapshot(bytes.NewReader(data), nil)
+		if err != nil {
+			return nil, fmt.Errorf("load: %w", err)
+		}
+		if old := a.ix.Swap(ix); old != nil {
+			old.Close()
+		}
+		n, err := ix.Count()
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"docs": n, "ms": time.Since(start).Milliseconds()}, nil
 	}, nil
 }
 
@@ -231,7 +268,7 @@ func (a *api) search(args []js.Value) (func() (any, error), error) {
 	}
 	return func() (any, error) {
 		start := time.Now()
-		res, err := a.ix.Search(context.Background(), index.Request{Query: q, Mode: o.Mode, Kinds: o.Kinds,
+		res, err := a.ix.Load().Search(context.Background(), index.Request{Query: q, Mode: o.Mode, Kinds: o.Kinds,
 			Limit: o.Limit, Offset: o.Offset, Explain: o.Explain})
 		if err != nil {
 			return nil, err
@@ -260,11 +297,12 @@ func (a *api) remove(args []js.Value) (func() (any, error), error) {
 		}
 	}
 	return func() (any, error) {
-		n, err := a.ix.Remove(context.Background(), ids...)
+		ix := a.ix.Load()
+		n, err := ix.Remove(context.Background(), ids...)
 		if err != nil {
 			return nil, fmt.Errorf("remove: %w", err)
 		}
-		c, err := a.ix.Count()
+		c, err := ix.Count()
 		if err != nil {
 			return nil, err
 		}
@@ -273,5 +311,5 @@ func (a *api) remove(args []js.Value) (func() (any, error), error) {
 }
 
 func (a *api) stats(args []js.Value) (func() (any, error), error) {
-	return func() (any, error) { return a.ix.Stats() }, nil
+	return func() (any, error) { return a.ix.Load().Stats() }, nil
 }

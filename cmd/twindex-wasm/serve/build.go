@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/twindex/twindex/cmd/twindex-wasm/gencorpus"
+	"github.com/twindex/twindex/index"
 )
 
 // wasmPkg is the package compiled to twindex.wasm.
@@ -19,7 +20,12 @@ const wasmPkg = "github.com/twindex/twindex/cmd/twindex-wasm"
 
 // generated lists the files a build writes into the site beside the
 // page's own files; web/.gitignore keeps them out of the repository.
-var generated = map[string]bool{"twindex.wasm": true, "wasm_exec.js": true, "corpus.json": true}
+var generated = map[string]bool{"twindex.wasm": true, "wasm_exec.js": true, "corpus.json": true, snapshotFile: true}
+
+// snapshotFile is the prebuilt index of the corpus that the page loads,
+// gzip-compressed; the page indexes corpus.json itself when it is absent
+// or when asked to with ?index=browser.
+const snapshotFile = "index.snap.gz"
 
 // builder makes the static site. log receives progress and sizes.
 type builder struct {
@@ -48,8 +54,8 @@ func (b builder) webDir(ctx context.Context) (string, error) {
 	return filepath.Join(filepath.Dir(dir), "web"), nil
 }
 
-// build writes the site into out: the page, the engine, wasm_exec.js and
-// the corpus.
+// build writes the site into out: the page, the engine, wasm_exec.js,
+// the corpus and its prebuilt index.
 func (b builder) build(ctx context.Context, out string) error {
 	web, err := b.webDir(ctx)
 	if err != nil {
@@ -97,6 +103,40 @@ func (b builder) build(ctx context.Context, out string) error {
 		return err
 	}
 	fmt.Fprintf(b.log, "corpus.json: %d documents, %s\n", len(docs), mib(int64(buf.Len())))
+	return b.snapshot(ctx, docs, filepath.Join(out, snapshotFile))
+}
+
+// snapshot indexes docs as the page would, on the UpsideDown backend,
+// and writes the index to path, gzip-compressed.
+func (b builder) snapshot(ctx context.Context, docs []gencorpus.Doc, path string) error {
+	ix, err := index.OpenMemory(&index.Options{Backend: index.UpsideDown})
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	batch := make([]index.Doc, len(docs))
+	for i, d := range docs {
+		batch[i] = index.Doc{ID: d.ID, Kind: d.Kind, Title: d.Title, Body: d.Body}
+	}
+	if err := ix.Upsert(ctx, batch...); err != nil {
+		return fmt.Errorf("index the corpus: %w", err)
+	}
+	var raw countWriter
+	var gz bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	if err := ix.WriteSnapshot(io.MultiWriter(zw, &raw)); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, gz.Bytes(), 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(b.log, "%s: %s raw, %s gzip\n", snapshotFile, mib(int64(raw)), mib(int64(gz.Len())))
 	return nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"io"
 	"net/http"
@@ -11,6 +12,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/twindex/twindex/cmd/twindex-wasm/gencorpus"
+	"github.com/twindex/twindex/index"
 )
 
 func TestHandlerTypes(t *testing.T) {
@@ -101,5 +105,41 @@ func TestUsage(t *testing.T) {
 				t.Errorf("exit %d, want %d; stderr: %s", code, tt.code, errb.String())
 			}
 		})
+	}
+}
+
+func TestSnapshotOfCorpus(t *testing.T) {
+	docs := []gencorpus.Doc{
+		{ID: "io.ReadAll", Kind: gencorpus.KindFunc, Title: "io.ReadAll", Body: "ReadAll reads from r until an error or EOF"},
+		{ID: "strings", Kind: gencorpus.KindPackage, Title: "strings", Body: "Package strings implements simple functions"},
+	}
+	path := filepath.Join(t.TempDir(), snapshotFile)
+	var log bytes.Buffer
+	if err := (builder{log: &log}).snapshot(context.Background(), docs, path); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := index.OpenSnapshot(zr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	res, err := ix.Search(context.Background(), index.Request{Query: "eadAll", Mode: index.ModeSubstring})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total != 1 || res.Hits[0].ID != "io.ReadAll" || res.Hits[0].Kind != gencorpus.KindFunc {
+		t.Fatalf("search of the loaded snapshot: %+v", res)
+	}
+	if !strings.Contains(log.String(), snapshotFile) {
+		t.Errorf("no sizes logged: %q", log.String())
 	}
 }

@@ -1,10 +1,14 @@
-// The twindex demo page: loads the engine (twindex.wasm), indexes the
-// bundled corpus in slices, and searches as the user types.
+// The twindex demo page: loads the engine (twindex.wasm) and the prebuilt
+// index of the bundled corpus (index.snap.gz), and searches as the user
+// types. Without the prebuilt index, or with ?index=browser in the URL,
+// it indexes the corpus (corpus.json) in this tab instead, in slices.
 //
 // For tests and curious readers, window.twindexApp exposes:
 //   searchable  Promise, resolved once the first slice is indexed
 //   ready       Promise, resolved once the whole corpus is indexed
-//   timings     {wasmReady, searchable, ready}: ms since navigation start
+//   timings     {wasmReady, searchable, ready, indexMs, source}: ms since
+//               navigation start, indexMs the time spent loading or
+//               indexing the corpus, source "snapshot" or "browser"
 // and every render dispatches a "twindex:rendered" event on document whose
 // detail is {query, mode, kinds, explain, total, ms (the search call),
 // engineMs (the engine's share of it), renderMs (building the DOM)}.
@@ -67,7 +71,35 @@
     app.timings.wasmReady = performance.now();
   }
 
+  const SNAPSHOT = 'index.snap.gz';
+  const inBrowser = new URLSearchParams(location.search).get('index') === 'browser';
+
+  // fetchSnapshot downloads and inflates the prebuilt index, beside the
+  // engine's download and compilation; null when there is none.
+  async function fetchSnapshot() {
+    if (inBrowser) return null;
+    const resp = await fetch(SNAPSHOT);
+    if (!resp.ok) return null;
+    const inflated = resp.body.pipeThrough(new DecompressionStream('gzip'));
+    return new Uint8Array(await new Response(inflated).arrayBuffer());
+  }
+
+  async function loadSnapshot(bytes) {
+    setStatus('Loading the prebuilt index…');
+    const t0 = performance.now();
+    await twindex.load(bytes);
+    app.timings.indexMs = performance.now() - t0;
+    app.timings.source = 'snapshot';
+    becomeSearchable();
+    app.timings.ready = app.timings.searchable;
+    const stats = await twindex.stats();
+    setStatus(`${stats.docs} documents, prebuilt index loaded in ${(app.timings.indexMs / 1000).toFixed(1)} s.`);
+    document.body.dataset.state = 'ready';
+    resolveReady();
+  }
+
   async function loadCorpus() {
+    app.timings.source = 'browser';
     setStatus('Loading the corpus…');
     const resp = await fetch('corpus.json');
     if (!resp.ok) throw new Error(`corpus.json: HTTP ${resp.status}`);
@@ -254,8 +286,8 @@
   function noResults(req, res) {
     empty.hidden = false;
     empty.append(para(`No results for “${req.query}”${req.kinds.length ? ' in ' + req.kinds.join(', ') : ''}.`));
-    // The engine may one day offer a spelling suggestion; show it if so.
-    const suggestion = res.suggestion || res.didYouMean;
+    // The engine suggests the nearest indexed words when nothing matched.
+    const suggestion = res.didYouMean;
     if (typeof suggestion === 'string' && suggestion !== '') {
       const p = para('Did you mean ');
       p.append(queryLink(suggestion), '?');
@@ -469,7 +501,12 @@
   });
 
   showHints();
+  const snapshot = fetchSnapshot().catch((e) => {
+    console.warn(`${SNAPSHOT}: ${e}; indexing the corpus in this tab instead`);
+    return null;
+  });
   loadEngine()
-    .then(() => loadCorpus())
+    .then(() => snapshot)
+    .then((bytes) => (bytes ? loadSnapshot(bytes) : loadCorpus()))
     .catch((e) => fail('loading', e));
 })();

@@ -1,0 +1,277 @@
+package index_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math/rand/v2"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/twindex/twindex/index"
+)
+
+// snapshotDocs is a small corpus with code, prose, filters and parents.
+func snapshotDocs(n int) []index.Doc {
+	words := []string{"reader", "writer", "closes", "the", "file", "buffer", "NewReader", "ReadAll",
+		"http.Handler", "deadline", "parse", "token", "scanner", "mutex", "Unmarshal", "json"}
+	r := rand.New(rand.NewPCG(7, 7))
+	docs := make([]index.Doc, n)
+	for i := range docs {
+		var body bytes.Buffer
+		for range 10 + r.IntN(40) {
+			body.WriteString(words[r.IntN(len(words))])
+			body.WriteByte(' ')
+		}
+		docs[i] = index.Doc{
+			ID: fmt.Sprintf("doc%04d", i), Kind: []string{"func", "type", "package"}[i%3],
+			Title: words[r.IntN(len(words))] + " " + words[r.IntN(len(words))], Body: body.String(),
+			Tags: []string{fmt.Sprint("t", i%5)}, Parent: fmt.Sprintf("doc%04d", i/10),
+			Time: day(1 + i%28), Meta: map[string]string{"n": fmt.Sprint(i)},
+			Session: fmt.Sprint("s", i%4), Vector: []float32{float32(i), 1, r.Float32(), 0.5},
+		}
+		if i%7 == 0 {
+			docs[i].Links = []index.Link{{To: fmt.Sprintf("doc%04d", i/7), Type: "cites"}}
+		}
+	}
+	return docs
+}
+
+func openUpsideDown(t *testing.T, docs []index.Doc) *index.Index {
+	t.Helper()
+	ix, err := index.OpenMemory(&index.Options{Backend: index.UpsideDown})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	for i := 0; i < len(docs); i += 100 {
+		mustUpsert(t, ix, docs[i:min(i+100, len(docs))]...)
+	}
+	return ix
+}
+
+func writeSnapshot(t testing.TB, ix *index.Index) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := ix.WriteSnapshot(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func loadSnapshot(t *testing.T, data []byte) *index.Index {
+	t.Helper()
+	ix, err := index.OpenSnapshot(bytes.NewReader(data), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+var snapshotQueries = []index.Request{
+	{Query: "NewReader"}, {Query: "eadAll", Mode: index.ModeSubstring}, {Query: "closing files", Mode: index.ModeText},
+	{Query: "http.Handler", Explain: true}, {Query: "buffer", Kinds: []string{"type"}}, {Query: "json", Under: "doc0001"},
+	{Query: "parse", Order: index.OrderDateDesc, Limit: 5, Offset: 3}, {Query: "qqzxj"},
+}
+
+// sameIndex checks that two indexes hold the same documents and answer
+// the same searches the same way, and that b is in step with itself.
+func sameIndex(t *testing.T, a, b *index.Index) {
+	t.Helper()
+	for _, req := range snapshotQueries {
+		ra, errA := a.Search(ctx, req)
+		rb, errB := b.Search(ctx, req)
+		if !errors.Is(errB, errA) && (errA == nil || errB == nil || errA.Error() != errB.Error()) {
+			t.Fatalf("%+v: errors %v and %v", req, errA, errB)
+		}
+		if !reflect.DeepEqual(ra, rb) {
+			t.Fatalf("%+v: results differ:\n%+v\n%+v", req, ra, rb)
+		}
+	}
+	var da, db []*index.Doc
+	a.Walk(ctx, func(d *index.Doc) error { da = append(da, d); return nil })
+	b.Walk(ctx, func(d *index.Doc) error { db = append(db, d); return nil })
+	if !reflect.DeepEqual(da, db) {
+		t.Fatalf("documents differ: %d and %d", len(da), len(db))
+	}
+	for _, id := range []string{"doc0000", "doc0003", "doc0010"} {
+		la, errA := a.Backlinks(id)
+		lb, errB := b.Backlinks(id)
+		if errA != nil || errB != nil || !reflect.DeepEqual(la, lb) {
+			t.Fatalf("backlinks of %s: %v, %v and %v, %v", id, la, errA, lb, errB)
+		}
+	}
+	sa, _ := a.Stats()
+	sb, _ := b.Stats()
+	if sa.Docs != sb.Docs || !reflect.DeepEqual(sa.Kinds, sb.Kinds) {
+		t.Fatalf("stats differ: %+v and %+v", sa, sb)
+	}
+	rep, err := b.Check(ctx)
+	if err != nil || !rep.OK() {
+		t.Fatalf("check: %v\n%v", err, rep)
+	}
+}
+
+func TestSnapshotRoundTrip(t *testing.T) {
+	docs := snapshotDocs(600)
+	orig := openUpsideDown(t, docs)
+	mustUpsert(t, orig, index.Doc{ID: "doc0003", Title: "replaced", Body: "a replaced body"})
+	if _, err := orig.Remove(ctx, "doc0004", "doc0005"); err != nil {
+		t.Fatal(err)
+	}
+	data := writeSnapshot(t, orig)
+	loaded := loadSnapshot(t, data)
+	sameIndex(t, orig, loaded)
+
+	if again := writeSnapshot(t, loaded); !bytes.Equal(again, data) {
+		t.Fatalf("a loaded snapshot writes %d bytes, not the %d it was loaded from", len(again), len(data))
+	}
+
+	// The loaded index takes writes like any other.
+	more := []index.Doc{{ID: "new1", Title: "quokkazebra", Body: "fresh text"}, {ID: "doc0001", Title: "changed", Body: "NewReader again"}}
+	for _, ix := range []*index.Index{orig, loaded} {
+		mustUpsert(t, ix, more...)
+		if _, err := ix.Remove(ctx, "doc0100"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sameIndex(t, orig, loaded)
+	if got := ids(search(t, loaded, index.Request{Query: "quokkazebra"})); !reflect.DeepEqual(got, []string{"new1"}) {
+		t.Fatalf("after a write: %v", got)
+	}
+}
+
+func TestSnapshotEmpty(t *testing.T) {
+	orig := openUpsideDown(t, nil)
+	loaded := loadSnapshot(t, writeSnapshot(t, orig))
+	if n, _ := loaded.Count(); n != 0 {
+		t.Fatalf("%d documents", n)
+	}
+	mustUpsert(t, loaded, snapshotDocs(3)...)
+	if n, _ := loaded.Count(); n != 3 {
+		t.Fatalf("%d documents after a write", n)
+	}
+}
+
+// Snapshots taken while a writer writes each hold a whole number of
+// batches, with both indexes in step with the store.
+func TestSnapshotDuringWrites(t *testing.T) {
+	docs := snapshotDocs(400)
+	ix := openUpsideDown(t, docs[:100])
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := 100; i < len(docs); i += 20 {
+			if err := ix.Upsert(ctx, docs[i:i+20]...); err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	var snaps [][]byte
+	for range 8 {
+		snaps = append(snaps, writeSnapshot(t, ix))
+	}
+	wg.Wait()
+	for _, data := range snaps {
+		loaded := loadSnapshot(t, data)
+		rep, err := loaded.Check(ctx)
+		if err != nil || !rep.OK() {
+			t.Fatalf("check: %v\n%v", err, rep)
+		}
+		if n, _ := loaded.Count(); n%20 != 0 {
+			t.Fatalf("%d documents: not a whole number of batches", n)
+		}
+	}
+}
+
+func TestSnapshotErrors(t *testing.T) {
+	good := writeSnapshot(t, openUpsideDown(t, snapshotDocs(50)))
+	flipped := bytes.Clone(good)
+	flipped[len(flipped)/2] ^= 0x40
+	tests := []struct {
+		name string
+		data []byte
+	}{
+		{"empty", nil},
+		{"not a snapshot", []byte("{\"id\": \"a JSON document\"}")},
+		{"cut short", good[:len(good)-100]},
+		{"no checksum", good[:len(good)-4]},
+		{"one bit flipped", flipped},
+		{"trailing bytes", append(bytes.Clone(good), 0)},
+		{"valid checksum, bad body", withCRC([]byte("TWXSNAP\x01\x05\x01"))},
+		{"valid checksum, keys out of order", withCRC(append([]byte("TWXSNAP\x01\x00"),
+			0x02, 0, 1, 'b', 0, 0, 1, 'a', 0, 0))},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ix, err := index.OpenSnapshot(bytes.NewReader(tt.data), nil)
+			if err == nil {
+				ix.Close()
+				t.Fatal("loaded")
+			}
+			var ce *index.CorruptError
+			if !errors.Is(err, index.ErrCorrupt) || !errors.As(err, &ce) || ce.Path != "snapshot" {
+				t.Fatalf("error %v, want a *CorruptError for the snapshot", err)
+			}
+		})
+	}
+}
+
+func TestSnapshotNeedsUpsideDown(t *testing.T) {
+	ix, err := index.OpenMemory(&index.Options{Backend: index.Scorch})
+	if errors.Is(err, index.ErrBackend) {
+		t.Skip("no scorch in this build")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if err := ix.WriteSnapshot(&bytes.Buffer{}); !errors.Is(err, index.ErrBackend) {
+		t.Fatalf("WriteSnapshot of a scorch index: %v, want ErrBackend", err)
+	}
+	if _, err := index.OpenSnapshot(bytes.NewReader(nil), &index.Options{Backend: index.Scorch}); !errors.Is(err, index.ErrBackend) {
+		t.Fatalf("OpenSnapshot with scorch: %v, want ErrBackend", err)
+	}
+}
+
+// withCRC appends the checksum a snapshot ends with.
+func withCRC(body []byte) []byte {
+	return binary.BigEndian.AppendUint32(bytes.Clone(body), crc32.Checksum(body, crc32.MakeTable(crc32.Castagnoli)))
+}
+
+// OpenSnapshot never panics: damaged bytes give an error, and bytes that
+// happen to decode give an index that can be searched and closed. Each
+// input is tried as it is and with a valid checksum appended, so that the
+// fuzzer reaches the decoder behind the checksum.
+func FuzzOpenSnapshot(f *testing.F) {
+	ix, err := index.OpenMemory(&index.Options{Backend: index.UpsideDown})
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, d := range snapshotDocs(3) {
+		if err := ix.Upsert(ctx, d); err != nil {
+			f.Fatal(err)
+		}
+	}
+	good := writeSnapshot(f, ix)
+	ix.Close()
+	f.Add(good)
+	f.Add(good[:len(good)-4])
+	f.Add([]byte("TWXSNAP\x01\x00\x00\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, in := range [][]byte{data, withCRC(data)} {
+			ix, err := index.OpenSnapshot(bytes.NewReader(in), nil)
+			if err != nil {
+				if !errors.Is(err, index.ErrCorrupt) && !errors.Is(err, index.ErrNewerSchema) {
+					t.Fatalf("error %v matches neither ErrCorrupt nor ErrNewerSchema", err)
+				}
+				continue
+			}
+			ix.Search(ctx, index.Request{Query: "reader"})
+			ix.Close()
+		}
+	})
+}
