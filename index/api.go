@@ -20,6 +20,28 @@ type Doc struct {
 	Source  string            `json:"source,omitempty"`
 	Time    time.Time         `json:"ts,omitzero"`
 	Meta    map[string]string `json:"meta,omitempty"`
+	// Session is the conversation or work session the document belongs
+	// to, for Boost.
+	Session string `json:"session,omitempty"`
+	// Links are the document's typed edges to other documents, which
+	// need not exist yet.
+	Links []Link `json:"links,omitempty"`
+	// Vector is the document's embedding: all vectors of an index have
+	// the dimension of the first one written (or Options.Dimensions).
+	Vector []float32 `json:"vector,omitempty"`
+}
+
+// Link is a typed edge from a document to the document with ID To: e.g.
+// contains, imports, extends, implements, depends_on, mentions.
+type Link struct {
+	To   string `json:"to"`
+	Type string `json:"type,omitempty"`
+}
+
+// Backlink is a link into a document, from the document with ID From.
+type Backlink struct {
+	From string `json:"from"`
+	Type string `json:"type,omitempty"`
 }
 
 // Mode selects which legs a search runs.
@@ -130,6 +152,21 @@ type Request struct {
 	Limit    int       // 1..MaxLimit; 0 means DefaultLimit
 	Offset   int
 	Explain  bool
+	// Expand adds the documents linked to the first hits (Order score
+	// only); nil adds none.
+	Expand *Expand
+	// Boost raises hits from the current project and session; nil
+	// boosts nothing.
+	Boost *Boost
+	// SearchMode is keyword (""), vector or hybrid. Vector is the query
+	// vector; without it the query is embedded with Options.Embedder.
+	// VectorWeight weighs the vector leg in hybrid RRF; 0 means 1.
+	SearchMode   SearchMode
+	Vector       []float32
+	VectorWeight float64
+	// Rerank, with Options.Reranker, reorders the first Rerank hits of
+	// the first page by the reranker's scores.
+	Rerank int
 	// MarkStart and MarkEnd wrap matches in snippets; "" means <mark> and </mark>.
 	MarkStart, MarkEnd string
 }
@@ -158,6 +195,9 @@ type Result struct {
 	// DidYouMean is the query with its words replaced by the closest
 	// indexed words, offered when nothing matched; "" otherwise.
 	DidYouMean string `json:"didYouMean,omitempty"`
+	// Warnings say what the search did in a lesser form: an Embedder or
+	// Reranker that failed.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Hit is one matching document.
@@ -177,16 +217,27 @@ type Hit struct {
 	// Snippet is HTML-escaped text around the best match, matches wrapped
 	// in the request's markers.
 	Snippet string `json:"snippet"`
-	// Score is the fused RRF score in auto mode, the leg's own score otherwise.
-	Score     float64  `json:"score"`
+	// Score is the fused RRF score in auto mode, the leg's own score
+	// otherwise, times any Boost. It orders hits and has no absolute
+	// meaning: RRF scores are below 0.033 at K 60.
+	Score float64 `json:"score"`
+	// Norm is Score divided by the best hit's Score: 1 for the first hit,
+	// the scale for thresholds.
+	Norm      float64  `json:"norm"`
 	MatchedIn []string `json:"matchedIn"`
-	Explain   *Explain `json:"explain,omitempty"`
+	// Via is set on a hit that expansion added (MatchedIn graph) or
+	// raised: the path from the matched hit that reached it.
+	Via     *Via     `json:"via,omitempty"`
+	Explain *Explain `json:"explain,omitempty"`
 }
 
 // Explain tells how a hit was ranked.
 type Explain struct {
-	K    int       `json:"k"`
-	Legs []LegRank `json:"legs"`
+	K     int       `json:"k"`
+	Legs  []LegRank `json:"legs"`
+	Boost *Boosted  `json:"boost,omitempty"`
+	// Rerank is the Reranker's score, when it reordered the hit.
+	Rerank *float64 `json:"rerank,omitempty"`
 }
 
 // LegRank is a hit's place in one leg.

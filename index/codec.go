@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/golang/snappy"
@@ -18,11 +19,17 @@ import (
 //	time                                  (varint Unix nanoseconds; 0 = unset)
 //	tags                                  (uvarint count, then strings)
 //	meta                                  (uvarint count, then key, value)
+//	session                               (uvarint length + bytes; version 2)
+//	links                                 (uvarint count, then to, type; version 2)
+//	vector                                (uvarint dimension, then float32 bits
+//	                                       little-endian; version 2)
 //	titleTokens, bodyTokens               (uvarint: analyzed lengths, for BM25 counters)
 //	text encoding                         (byte: textRaw or textSnappy)
 //	title, body                           (uvarint length + bytes each; snappy-compressed
 //	                                       together when that saves space)
-const recordVersion = 1
+//
+// Version 1 records (no session, links or vector) are still read.
+const recordVersion = 2
 
 // Text encodings.
 const (
@@ -42,7 +49,22 @@ type header struct {
 	Time                                time.Time
 	Tags                                []string
 	Meta                                map[string]string
+	Session                             string
+	Links                               []Link
+	vector                              []byte // float32 bits, decoded on demand by Vector
 	TitleTokens, BodyTokens             int
+}
+
+// Vector decodes the record's vector; nil when it has none.
+func (h *header) Vector() []float32 {
+	if len(h.vector) == 0 {
+		return nil
+	}
+	v := make([]float32, len(h.vector)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(h.vector[4*i:]))
+	}
+	return v
 }
 
 func appendString(b []byte, s string) []byte {
@@ -70,6 +92,15 @@ func encodeDoc(d *Doc, seq uint64, titleTokens, bodyTokens int) []byte {
 	for _, k := range sortedKeys(d.Meta) {
 		b = appendString(b, k)
 		b = appendString(b, d.Meta[k])
+	}
+	b = appendString(b, d.Session)
+	b = binary.AppendUvarint(b, uint64(len(d.Links)))
+	for _, l := range d.Links {
+		b = appendString(appendString(b, l.To), l.Type)
+	}
+	b = binary.AppendUvarint(b, uint64(len(d.Vector)))
+	for _, x := range d.Vector {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
 	}
 	b = binary.AppendUvarint(b, uint64(titleTokens))
 	b = binary.AppendUvarint(b, uint64(bodyTokens))
@@ -133,7 +164,7 @@ func (r *reader) string() string { return string(r.bytes()) }
 // (title and body) undecoded.
 func decodeHeader(b []byte) (header, []byte, error) {
 	var h header
-	if len(b) == 0 || b[0] != recordVersion {
+	if len(b) == 0 || b[0] < 1 || b[0] > recordVersion {
 		return h, nil, errCorruptRecord
 	}
 	r := reader{b: b[1:]}
@@ -158,6 +189,22 @@ func decodeHeader(b []byte) (header, []byte, error) {
 		}
 	} else if n > uint64(len(r.b)) {
 		r.err = errCorruptRecord
+	}
+	if b[0] >= 2 {
+		h.Session = r.string()
+		if n := r.uvarint(); n > 0 && n <= uint64(len(r.b)) {
+			h.Links = make([]Link, n)
+			for i := range h.Links {
+				h.Links[i] = Link{To: r.string(), Type: r.string()}
+			}
+		} else if n > uint64(len(r.b)) {
+			r.err = errCorruptRecord
+		}
+		if n := r.uvarint(); n > 0 && n <= uint64(len(r.b))/4 {
+			h.vector, r.b = r.b[:4*n], r.b[4*n:]
+		} else if n > uint64(len(r.b))/4 {
+			r.err = errCorruptRecord
+		}
 	}
 	h.TitleTokens, h.BodyTokens = int(r.uvarint()), int(r.uvarint())
 	return h, r.b, r.err
@@ -197,5 +244,6 @@ func decodeDoc(id string, b []byte) (*Doc, header, error) {
 	return &Doc{
 		ID: id, Kind: h.Kind, Title: string(title), Body: string(body), Parent: h.Parent,
 		Tags: h.Tags, Role: h.Role, Project: h.Project, Source: h.Source, Time: h.Time, Meta: h.Meta,
+		Session: h.Session, Links: h.Links, Vector: h.Vector(),
 	}, h, nil
 }

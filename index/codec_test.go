@@ -13,6 +13,7 @@ func TestRecordRoundTrip(t *testing.T) {
 		"all fields": {ID: "a", Kind: "k", Title: "t", Body: "b", Parent: "p", Tags: []string{"x", "y"}, Role: "r", Project: "pr", Source: "s", Time: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC), Meta: map[string]string{"m": "1", "n": ""}},
 		"compressed": {ID: "c", Title: "title", Body: strings.Repeat("compressible text ", 200)},
 		"random":     {ID: "r", Body: "\x00\xff\xfe invalid \xc3 utf8"},
+		"graph":      {ID: "g", Body: "b", Session: "s1", Links: []Link{{To: "x", Type: "imports"}, {To: "y"}}, Vector: []float32{0.5, -1, 3e-7}},
 	} {
 		rec := encodeDoc(&d, 42, 3, 4)
 		got, h, err := decodeDoc(d.ID, rec)
@@ -28,6 +29,22 @@ func TestRecordRoundTrip(t *testing.T) {
 	}
 }
 
+// A version 1 record, written before sessions, links and vectors, reads
+// as the same document.
+func TestRecordVersion1(t *testing.T) {
+	// Version 1 layout: kind, parent, role, project, source, time, tags,
+	// meta, token counts, text.
+	v1 := []byte{1, 7, 1, 'k', 0, 0, 0, 0, 0, 1, 1, 'x', 0, 2, 3, textRaw, 1, 't', 1, 'b'}
+	d, h, err := decodeDoc("a", v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Doc{ID: "a", Kind: "k", Title: "t", Body: "b", Tags: []string{"x"}}
+	if !reflect.DeepEqual(*d, want) || h.Seq != 7 || h.TitleTokens != 2 || h.BodyTokens != 3 {
+		t.Errorf("got %+v %+v, want %+v", *d, h, want)
+	}
+}
+
 // FuzzDecodeRecord feeds arbitrary bytes to the record decoder, as a
 // damaged store would: it must return an error or a document, never panic.
 func FuzzDecodeRecord(f *testing.F) {
@@ -35,6 +52,7 @@ func FuzzDecodeRecord(f *testing.F) {
 	f.Add(encodeDoc(&Doc{ID: "c", Body: strings.Repeat("zip ", 300)}, 2, 0, 300))
 	f.Add([]byte{recordVersion, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Add([]byte{})
+	f.Add(encodeDoc(&Doc{ID: "g", Links: []Link{{To: "x", Type: "t"}}, Vector: []float32{1, 2}}, 3, 0, 0))
 	f.Fuzz(func(t *testing.T, rec []byte) {
 		d, _, err := decodeDoc("id", rec)
 		if err == nil && d == nil {

@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"sync"
 )
 
 var (
@@ -65,6 +66,16 @@ func (e *CorruptError) Unwrap() []error { return []error{ErrCorrupt, e.Err} }
 // reads bleve data on a goroutine of ours.
 func guard(path string, err *error) {
 	if r := recover(); r != nil {
-		*err = &CorruptError{Path: path, Err: fmt.Errorf("reading an index: %v", r)}
+		ce := &CorruptError{Path: path, Err: fmt.Errorf("reading an index: %v", r)}
+		*err = ce
+		if path != "" {
+			poisoned.LoadOrStore(path, ce)
+		}
 	}
 }
+
+// poisoned holds, per index directory, the first panic guard recovered
+// there. zap panics with a segment's lock held, so whatever reads that
+// segment next (a search, a write, the flush in Close) blocks forever;
+// Close skips its flush for such an index (the next Open replays the log).
+var poisoned sync.Map // directory -> *CorruptError

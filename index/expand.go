@@ -14,7 +14,11 @@ import (
 // fuzzy word its nearest (then most frequent) ones, so "a*" on a large
 // index costs one pass over the dictionary's "a" range and at most this
 // many posting lists.
-const MaxExpansions = 64
+const MaxExpansions = 32
+
+// fuzzyExpansions bounds the indexed terms a fuzzy word stands for: the
+// nearest and most frequent few, as each costs a posting list.
+const fuzzyExpansions = 16
 
 // expansion is an indexed term and how many documents hold it.
 type expansion struct {
@@ -24,8 +28,11 @@ type expansion struct {
 }
 
 // expandPrefix returns the most frequent indexed terms of the text fields
-// that start with any of prefixes, up to MaxExpansions.
-func (s *search) expandPrefix(prefixes []string) ([]string, error) {
+// that start with any of prefixes, up to n.
+func (s *search) expandPrefix(prefixes []string, n int) ([]string, error) {
+	if err := s.probeDicts(); err != nil {
+		return nil, err
+	}
 	found := map[string]uint64{}
 	for _, p := range prefixes {
 		if p == "" {
@@ -45,56 +52,98 @@ func (s *search) expandPrefix(prefixes []string) ([]string, error) {
 	for t, c := range found {
 		out = append(out, expansion{term: t, count: c})
 	}
-	return terms(best(out)), nil
+	return terms(best(out, n)), nil
 }
 
 // expandFuzzy returns the indexed terms of the text fields within dist
 // edits of term (term itself excluded), nearest first, then most
-// frequent, up to MaxExpansions. Scorch finds them with a Levenshtein
-// automaton; other backends by a pass over the dictionary.
+// frequent, up to fuzzyExpansions. A term two edits away must keep the
+// first character: a Levenshtein automaton of distance 2 walks much of
+// the dictionary unless anchored, while typos rarely hit the first
+// letter (one that does is still found at one edit). Scorch finds the
+// terms with automata; other backends by a pass over the dictionary.
 func (s *search) expandFuzzy(term string, dist int) ([]expansion, error) {
-	if dist <= 0 {
+	if dist <= 0 || term == "" {
 		return nil, nil
 	}
 	dist = min(dist, int(MaxFuzzy))
+	if err := s.probeDicts(); err != nil {
+		return nil, err
+	}
 	q := []rune(term)
+	first := string(q[:1])
 	found := map[string]expansion{}
 	add := func(e *bleveindex.DictEntry) {
 		if e.Term == term {
 			return
 		}
 		d := editDistance(q, e.Term, dist)
-		if d > dist {
+		if d > dist || (d > 1 && !strings.HasPrefix(e.Term, first)) {
 			return
 		}
 		x := found[e.Term]
 		found[e.Term] = expansion{term: e.Term, count: max(x.count, e.Count), dist: d}
 	}
-	for _, f := range []string{fieldTitle, fieldBody} {
-		var d bleveindex.FieldDict
-		var err error
-		if fz, ok := s.textR.(bleveindex.IndexReaderFuzzy); ok {
-			d, err = fz.FieldDictFuzzy(f, term, dist, "")
-		} else {
-			d, err = s.textR.FieldDict(f)
+	// The body's dictionary holds nearly every word; the title's is read
+	// only when the body's has nothing near.
+	for _, f := range []string{fieldBody, fieldTitle} {
+		if f == fieldTitle && len(found) > 0 {
+			break
 		}
-		if err != nil {
-			return nil, err
+		fz, ok := s.textR.(bleveindex.IndexReaderFuzzy)
+		if !ok {
+			d, err := s.textR.FieldDict(f)
+			if err != nil {
+				return nil, err
+			}
+			if err := drain(d, add); err != nil {
+				return nil, err
+			}
+			continue
 		}
-		if err := drain(d, add); err != nil {
-			return nil, err
+		for d := 1; d <= dist; d++ {
+			prefix := ""
+			if d > 1 {
+				prefix = first
+			}
+			fd, err := fz.FieldDictFuzzy(f, term, d, prefix)
+			if err != nil {
+				return nil, err
+			}
+			if err := drain(fd, add); err != nil {
+				return nil, err
+			}
 		}
 	}
 	out := make([]expansion, 0, len(found))
 	for _, e := range found {
 		out = append(out, e)
 	}
-	return best(out), nil
+	return best(out, fuzzyExpansions), nil
+}
+
+// probeDicts decodes the text fields' dictionaries of every segment once,
+// in this goroutine, before the first FieldDict call of a search: scorch
+// decodes them for FieldDict in goroutines of its own, where a damaged
+// segment's panic would kill the process instead of reaching guard.
+func (s *search) probeDicts() error {
+	if s.probed {
+		return nil
+	}
+	for _, f := range []string{fieldTitle, fieldBody} {
+		r, err := s.textR.TermFieldReader(s.ctx, nil, f, false, false, false)
+		if err != nil {
+			return err
+		}
+		r.Close()
+	}
+	s.probed = true
+	return nil
 }
 
 // best sorts expansions nearest first, then most frequent, then by term,
-// and keeps the first MaxExpansions.
-func best(es []expansion) []expansion {
+// and keeps the first n.
+func best(es []expansion, n int) []expansion {
 	slices.SortFunc(es, func(a, b expansion) int {
 		if c := cmp.Compare(a.dist, b.dist); c != 0 {
 			return c
@@ -104,7 +153,7 @@ func best(es []expansion) []expansion {
 		}
 		return strings.Compare(a.term, b.term)
 	})
-	return es[:min(len(es), MaxExpansions)]
+	return es[:min(len(es), n)]
 }
 
 func terms(es []expansion) []string {

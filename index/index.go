@@ -21,7 +21,8 @@ import (
 
 // SchemaVersion is the version of the on-disk layout this build writes.
 // Open refuses an index with a higher version.
-const SchemaVersion = 1
+// Version 2 added sessions, links and vectors to document records.
+const SchemaVersion = 2
 
 // Options configure an Index. A nil *Options means the defaults.
 type Options struct {
@@ -50,6 +51,19 @@ type Options struct {
 	// substring verification and snippets read; 0 means 64 MiB, negative
 	// disables it.
 	CacheBytes int
+	// Dimensions fixes the dimension of document vectors; 0 means that of
+	// the first vector written.
+	Dimensions int
+	// Vectors tunes the vector index (exact below a size, HNSW above).
+	Vectors *VectorOptions
+	// Embedder, when set, embeds documents written without a vector
+	// (title and body) and the query of a vector or hybrid search given
+	// without one. A failure stores the documents without vectors, or
+	// searches by keywords, with a warning, never an empty result.
+	Embedder Embedder
+	// Reranker, when set, reorders the first Request.Rerank hits of a
+	// first page; a failure keeps the order, with a warning.
+	Reranker Reranker
 	// Fault injects storage write errors, for tests; see storage.FaultFunc.
 	Fault storage.FaultFunc
 }
@@ -95,8 +109,10 @@ var (
 	bucketChildren = []byte("children") // parent 0x00 child -> nil
 	bucketLog      = []byte("log")      // seq (8 bytes BE) -> ids joined by 0x00
 	bucketMeta     = []byte("meta")     // key -> uvarint or bytes
+	bucketLinks    = []byte("links")    // to 0x00 from 0x00 type -> nil
 
 	metaSchema      = []byte("schema")
+	metaDim         = []byte("dim") // the dimension of every vector
 	metaSeq         = []byte("seq")
 	metaDocs        = []byte("docs")
 	metaTitleTokens = []byte("tokens.title")
@@ -137,6 +153,11 @@ type Index struct {
 	// the next write first replays the log, and searches report it.
 	stale  error
 	closed bool
+
+	// vecs holds the documents' vectors for vector search, built from the
+	// store on the first such search (under mu, exclusively) and kept in
+	// step by every write after that; nil until then.
+	vecs *Vectors
 }
 
 const (
@@ -214,15 +235,21 @@ func (ix *Index) checkSchema() error {
 		if n > SchemaVersion {
 			return fmt.Errorf("%w: index has %d, this build reads up to %d", ErrNewerSchema, n, SchemaVersion)
 		}
+		if n < SchemaVersion {
+			// Version 1 records are read as they are; mark the index so
+			// that a build that reads only version 1 refuses it.
+			return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
+		}
 		return nil
 	})
 }
 
 func (ix *Index) closeBackends() error {
 	var errs []error
-	for _, b := range []bleveindex.Index{ix.text, ix.tri} {
+	for i, b := range []bleveindex.Index{ix.text, ix.tri} {
 		if b != nil {
 			errs = append(errs, b.Close())
+			persistError(ix.subdir([]string{textDir, trigramDir}[i])) // a report from closing
 		}
 	}
 	return errors.Join(errs...)
@@ -236,14 +263,27 @@ func (ix *Index) Close() error {
 		return nil
 	}
 	ix.closed = true
-	flushErr := ix.flush()
+	var flushErr error
+	if ce, ok := poisoned.Load(ix.dir); ok {
+		flushErr = ce.(error)
+	} else {
+		flushErr = ix.flush()
+	}
 	err := errors.Join(flushErr, ix.closeBackends(), ix.store.Close())
+	poisoned.Delete(ix.dir)
 	ix.queue.Close()
 	return err
 }
 
-// flushTimeout bounds how long Close waits for scorch to persist.
-const flushTimeout = 2 * time.Minute
+// flushTimeout bounds how long Close waits for scorch to persist. Close
+// gives up sooner, flushGrace after scorch first reports a failure to
+// write its files (a full disk): scorch retries forever, and the store's
+// log already holds what it could not write.
+const (
+	flushTimeout = 2 * time.Minute
+	flushGrace   = time.Second
+	flushPoll    = 100 * time.Millisecond
+)
 
 // flush waits until both on-disk bleve indexes have persisted everything
 // applied so far, so that the next Open has nothing to replay. scorch
@@ -263,19 +303,41 @@ func (ix *Index) flush() error {
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
 	for i, idx := range []bleveindex.Index{ix.text, ix.tri} {
+		dir := ix.subdir([]string{textDir, trigramDir}[i])
 		wg.Go(func() {
+			defer guard(ix.dir, &errs[i])
 			done := make(chan error, 1)
 			b := bleveindex.NewBatch()
 			b.SetInternal(internalSeq, seqKey(seq))
 			b.SetPersistedCallback(func(err error) { done <- err })
+			persistError(dir) // forget failures from before this batch
 			if err := idx.Batch(b); err != nil {
 				errs[i] = err
 				return
 			}
-			select {
-			case errs[i] = <-done:
-			case <-time.After(flushTimeout):
-				errs[i] = fmt.Errorf("flush: not persisted after %v (the next Open replays the log)", flushTimeout)
+			tick := time.NewTicker(flushPoll)
+			defer tick.Stop()
+			deadline := time.After(flushTimeout)
+			var failed error
+			var giveUp <-chan time.Time // set by the first failure
+			for {
+				select {
+				case errs[i] = <-done:
+					return
+				case <-deadline:
+					errs[i] = fmt.Errorf("flush %s: not persisted after %v (the next Open replays the log)", dir, flushTimeout)
+					return
+				case <-giveUp:
+					errs[i] = fmt.Errorf("flush %s: not persisted (the next Open replays the log): %w", dir, failed)
+					return
+				case <-tick.C:
+					if err := persistError(dir); err != nil {
+						failed = err
+						if giveUp == nil {
+							giveUp = time.After(flushGrace)
+						}
+					}
+				}
 			}
 		})
 	}

@@ -49,9 +49,15 @@ type leaf struct {
 	near    bool // a child of a NEAR group
 }
 
-// minTypingRunes is the shortest last word that is also matched as a
-// prefix while typing: one letter would match nearly everything.
-const minTypingRunes = 2
+// minTypingRunes is the shortest word that is also matched as a prefix
+// while typing (and in the fallback): one or two letters would match
+// nearly everything.
+const minTypingRunes = 3
+
+// typingExpansions bounds the completions of a word still being typed and
+// of the fallback's words: the most frequent few are what the typist
+// likely means, and each costs a posting list.
+const typingExpansions = 16
 
 func parse(req *Request) (*plan, error) {
 	var ast query.Node
@@ -95,9 +101,9 @@ func parse(req *Request) (*plan, error) {
 		case *query.Term:
 			l.text, cols, l.initial = n.Text, n.Columns, n.Initial
 		case *query.Phrase:
-			l.text, cols, l.initial, l.phrase = n.Text, n.Columns, n.Initial, p.strict
+			l.text, cols, l.initial, l.phrase = n.Text, n.Columns, n.Initial, p.strict && multiword(n.Text)
 		case *query.Prefix:
-			l.text, cols, l.initial, l.prefix, l.phrase = n.Text, n.Columns, n.Initial, true, true
+			l.text, cols, l.initial, l.prefix, l.phrase = n.Text, n.Columns, n.Initial, true, multiword(n.Text)
 		}
 		if cols != nil {
 			l.fields = 0
@@ -131,6 +137,12 @@ func parse(req *Request) (*plan, error) {
 	}
 	return p, nil
 }
+
+// multiword reports whether a phrase's text holds several words. One word
+// ("bufio.Scanner", MapFile*) is matched like a term, by its whole
+// identifier or its parts: checking that the parts are adjacent would take
+// word positions, which the text index does not keep.
+func multiword(s string) bool { return strings.ContainsFunc(s, unicode.IsSpace) }
 
 // positive returns the leaves that score: those not under a NOT.
 func (p *plan) positive() []*leaf {

@@ -6,8 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
@@ -17,6 +21,31 @@ import (
 )
 
 const defaultBackend = Scorch
+
+// scorch reports failures of its background persister (a full disk, say)
+// only to a callback it finds by name in a global registry, then retries
+// forever; persistErrs routes them to the index they concern, keyed by
+// scorch's directory, so that flush can give up instead of waiting.
+var persistErrs sync.Map // directory -> error
+
+const asyncErrorCallback = "twindex"
+
+func init() {
+	scorch.RegistryAsyncErrorCallbacks[asyncErrorCallback] = func(err error, dir string) {
+		if dir != "" && errors.Is(err, scorch.ErrPersist) {
+			persistErrs.Store(dir, err)
+		}
+	}
+}
+
+// persistError returns and forgets the last failure of the background
+// persister of the scorch index in dir, or nil.
+func persistError(dir string) error {
+	if v, ok := persistErrs.LoadAndDelete(dir); ok {
+		return v.(error)
+	}
+	return nil
+}
 
 func newScorch(dir string, q *bleveindex.AnalysisQueue) (idx bleveindex.Index, err error) {
 	if dir != "" {
@@ -29,7 +58,9 @@ func newScorch(dir string, q *bleveindex.AnalysisQueue) (idx bleveindex.Index, e
 	// unsafe_batch: Batch returns once the batch is searchable, and scorch
 	// persists it in the background. The store and its write log are the
 	// durable record; Open replays whatever scorch had not persisted.
-	idx, err = scorch.NewScorch(scorch.Name, map[string]interface{}{"path": dir, "unsafe_batch": true}, q)
+	idx, err = scorch.NewScorch(scorch.Name, map[string]interface{}{
+		"path": dir, "unsafe_batch": true, "asyncErrorCallbackName": asyncErrorCallback,
+	}, q)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +81,64 @@ func newScorch(dir string, q *bleveindex.AnalysisQueue) (idx bleveindex.Index, e
 		}
 		return nil, &CorruptError{Path: dir, Err: err}
 	}
+	if err := verifySegments(idx); err != nil {
+		_ = idx.Close()
+		return nil, err
+	}
 	return idx, nil
+}
+
+// verifySegments checks each segment file of the index's current snapshot
+// against the CRC-32 in its footer, which zap never checks: a zeroed or
+// truncated segment opens as an empty one, so searches would quietly find
+// nothing, and a damaged one panics mid-search with the segment's lock
+// held, so the next search touching it would block forever. It reads
+// every segment file once: O(index size).
+func verifySegments(idx bleveindex.Index) error {
+	r, err := idx.Reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil
+	}
+	for _, ss := range snap.Segments() {
+		seg, ok := ss.Segment().(interface {
+			Path() string
+			CRC() uint32
+		})
+		if !ok {
+			continue // in memory
+		}
+		if err := verifyCRC(seg.Path(), seg.CRC()); err != nil {
+			return &CorruptError{Path: seg.Path(), Err: err}
+		}
+	}
+	return nil
+}
+
+// verifyCRC checks that the CRC-32 (IEEE) of the file without its last
+// four bytes, which zap's footer ends with, is want.
+func verifyCRC(path string, want uint32) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	h := crc32.NewIEEE()
+	if _, err := io.CopyN(h, f, max(0, fi.Size()-4)); err != nil {
+		return err
+	}
+	if got := h.Sum32(); got != want {
+		return fmt.Errorf("checksum %08x, the footer says %08x", got, want)
+	}
+	return nil
 }
 
 // forceMerge merges a scorch index's segments down to one; other backends

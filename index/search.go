@@ -10,6 +10,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -43,6 +44,9 @@ type search struct {
 	filter             filter
 	n                  float64          // documents in the index
 	snip               [2]*snippetQuery // what snippets look for in exact and tolerant hits, made on first use
+	best               float64          // the first hit's score, for Hit.Norm
+	probed             bool             // probeDicts has run
+	qvec               []float32        // the query vector of a vector or hybrid search
 }
 
 func (ix *Index) normalize(req Request) (Request, error) {
@@ -91,6 +95,19 @@ func (ix *Index) normalize(req Request) (Request, error) {
 	if len(req.Query) > MaxQueryBytes {
 		return bad("query of %d bytes, the limit is %d", len(req.Query), MaxQueryBytes)
 	}
+	switch req.SearchMode {
+	case "":
+		req.SearchMode = SearchKeyword
+	case SearchKeyword, SearchVector, SearchHybrid:
+	default:
+		return bad("unknown search mode %q (want keyword, vector or hybrid)", req.SearchMode)
+	}
+	if req.Rerank < 0 || req.Rerank > MaxLimit {
+		return bad("rerank %d out of range 0..%d", req.Rerank, MaxLimit)
+	}
+	if req.VectorWeight == 0 {
+		req.VectorWeight = 1
+	}
 	if req.MarkStart == "" && req.MarkEnd == "" {
 		req.MarkStart, req.MarkEnd = "<mark>", "</mark>"
 	}
@@ -110,11 +127,33 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	var warnings []string
+	var qvec []float32
+	if req.SearchMode != SearchKeyword {
+		vec, warning, err := ix.queryVector(ctx, &req)
+		if err != nil {
+			return nil, err
+		}
+		if warning != "" {
+			warnings = append(warnings, warning)
+			req.SearchMode = SearchKeyword
+		} else if ok, err := ix.loadVectors(); err != nil {
+			return nil, fmt.Errorf("search: vectors: %w", err)
+		} else if !ok {
+			warnings = append(warnings, "no document has a vector, searched by keywords only")
+			req.SearchMode = SearchKeyword
+		} else {
+			qvec = vec
+		}
+	}
 	p, err := parse(&req)
+	if err == ErrEmptyQuery && req.SearchMode == SearchVector {
+		p, err = &plan{byNode: map[query.Node]*leaf{}}, nil // the vector is the query
+	}
 	if err != nil {
 		return nil, err
 	}
-	s := &search{ix: ix, ctx: ctx, req: req, plan: p}
+	s := &search{ix: ix, ctx: ctx, req: req, plan: p, qvec: qvec}
 
 	ix.mu.RLock()
 	locked := true
@@ -156,6 +195,12 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
+	res.Warnings = append(warnings, res.Warnings...)
+	if req.Rerank > 0 && req.Offset == 0 {
+		if w := ix.rerank(ctx, req.Query, res.Hits, req.Rerank); w != "" {
+			res.Warnings = append(res.Warnings, w)
+		}
+	}
 	return res, nil
 }
 
@@ -164,8 +209,11 @@ func (s *search) run() (*Result, error) {
 	if err := s.filter.init(s.tx, &s.req); err != nil {
 		return nil, err
 	}
+	if s.req.SearchMode == SearchVector {
+		return s.runVector()
+	}
 	var tri []scored
-	var text *textList
+	var text, tolerant *textList
 	var err error
 	if s.req.Mode != ModeText {
 		if tri, err = s.substringLeg(); err != nil {
@@ -173,18 +221,23 @@ func (s *search) run() (*Result, error) {
 		}
 	}
 	if s.req.Mode != ModeSubstring {
-		if text, err = s.textLeg(nil, nil); err != nil {
+		// Fuzzy words are read in the same pass as the exact ones.
+		var tol *tolerance
+		if s.req.Fuzzy != FuzzyOff {
+			tol = &tolerance{fuzzy: s.req.Fuzzy}
+		}
+		if text, tolerant, err = s.textLeg(tol, nil); err != nil {
 			return nil, fmt.Errorf("text leg: %w", err)
 		}
 	}
 	if err := s.ctx.Err(); err != nil {
 		return nil, err
 	}
-	// The exact hits, to leave out of a tolerant pass: needed when fuzzy
-	// is asked for, or when there may be fewer than the fallback's
-	// threshold.
+	// The exact hits, to leave out of the tolerant hits: taken before
+	// fusion cuts the text list, when the substring leg matched or there
+	// may be fewer hits than the fallback's threshold.
 	var skip map[string]bool
-	if s.req.Mode != ModeSubstring && (s.req.Fuzzy != FuzzyOff || len(tri)+len(text.hits) < 2*s.req.Fallback) {
+	if s.req.Mode != ModeSubstring && (tolerant != nil || len(tri)+len(text.hits) < 2*s.req.Fallback) {
 		if skip, err = s.exactIIDs(tri, text); err != nil {
 			return nil, err
 		}
@@ -193,11 +246,17 @@ func (s *search) run() (*Result, error) {
 	need := s.req.Offset + s.req.Limit
 	var fused []fusion.Hit
 	var total int
-	if s.req.Order == OrderScore {
+	var vec []scored
+	if s.req.SearchMode == SearchHybrid {
+		if vec, err = s.vectorLeg(max(need, vectorDepth)); err != nil {
+			return nil, fmt.Errorf("vector leg: %w", err)
+		}
+	}
+	if s.req.Order == OrderScore && vec == nil {
 		fused, total, err = s.fuseTop(tri, text, need)
 	} else {
-		fused, err = s.fuseAll(tri, text)
-		if err == nil {
+		fused, err = s.fuseAll(tri, text, vec)
+		if err == nil && s.req.Order != OrderScore {
 			err = s.sortByDate(fused)
 		}
 		total = len(fused)
@@ -206,20 +265,45 @@ func (s *search) run() (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Mode: s.req.Mode}
-	if skip != nil && (s.req.Fuzzy != FuzzyOff || total < s.req.Fallback) {
-		tol := &tolerance{fuzzy: s.req.Fuzzy, prefix: total < s.req.Fallback}
+	if s.req.Mode != ModeSubstring && total < s.req.Fallback {
+		// The fallback: fuzzy (auto unless asked otherwise) and prefixes.
+		tol := &tolerance{fuzzy: s.req.Fuzzy, prefix: true}
 		if tol.fuzzy == FuzzyOff {
 			tol.fuzzy = FuzzyAuto
 		}
-		more, n, err := s.tolerantHits(tol, skip, total, need-len(fused))
+		if _, tolerant, err = s.textLeg(tol, skip); err != nil {
+			return nil, fmt.Errorf("tolerant pass: %w", err)
+		}
+	}
+	if tolerant != nil {
+		tolerant.hits = slices.DeleteFunc(tolerant.hits, func(h textHit) bool { return skip[h.iid] })
+		matches := len(tolerant.hits)
+		more, err := s.tolerantHits(tolerant, total, need-len(fused))
 		if err != nil {
 			return nil, fmt.Errorf("tolerant pass: %w", err)
 		}
 		fused = append(fused, more...)
-		total += n
+		total += matches
 		res.Tolerant = true
 	}
-	if total == 0 {
+	return s.finish(res, fused, total)
+}
+
+// finish expands and boosts the ranked hits, suggests a spelling when
+// there are none, and renders the page.
+func (s *search) finish(res *Result, fused []fusion.Hit, total int) (*Result, error) {
+	var err error
+	if s.req.Order == OrderScore && (s.req.Expand != nil || s.req.Boost != nil) {
+		var added int
+		if fused, added, err = s.expandAndBoost(fused); err != nil {
+			return nil, err
+		}
+		total += added
+	}
+	if len(fused) > 0 {
+		s.best = fused[0].Score
+	}
+	if total == 0 && s.req.SearchMode != SearchVector {
 		if res.DidYouMean, err = s.didYouMean(); err != nil {
 			return nil, err
 		}
@@ -361,7 +445,7 @@ func ranks(scores []float64) []int {
 
 // fuseAll returns every match, fused, with all IDs resolved: for orders
 // other than by score.
-func (s *search) fuseAll(tri []scored, text *textList) ([]fusion.Hit, error) {
+func (s *search) fuseAll(tri []scored, text *textList, vec []scored) ([]fusion.Hit, error) {
 	var lists []fusion.List
 	if tri != nil {
 		lists = append(lists, toList(LegTrigram, tri))
@@ -380,8 +464,11 @@ func (s *search) fuseAll(tri []scored, text *textList) ([]fusion.Hit, error) {
 		}
 		lists = append(lists, toList(LegText, l))
 	}
+	if vec != nil {
+		lists = append(lists, vectorList(vec))
+	}
 	opts := fusion.Options{K: s.ix.opts.K, TiesShareRank: true, Weights: map[string]float64{
-		LegText: s.ix.opts.TextWeight, LegTrigram: s.ix.opts.TrigramWeight,
+		LegText: s.ix.opts.TextWeight, LegTrigram: s.ix.opts.TrigramWeight, LegVector: s.req.VectorWeight,
 	}}
 	if len(lists) == 1 {
 		// One leg: its own scores, as fuseTop gives them.
@@ -454,11 +541,23 @@ func (s *search) hit(f fusion.Hit) (Hit, error) {
 	for _, l := range f.Legs {
 		h.MatchedIn = append(h.MatchedIn, l.Leg)
 	}
+	if len(f.Legs) == 0 && f.Via != nil {
+		h.MatchedIn = []string{LegGraph}
+	}
 	slices.Sort(h.MatchedIn)
+	if s.best > 0 {
+		h.Norm = f.Score / s.best
+	}
+	if v := f.Via; v != nil {
+		h.Via = &Via{Seed: v.Seed, From: v.From, Type: v.Type, Incoming: v.Incoming, Hops: v.Hops}
+	}
 	if s.req.Explain {
 		h.Explain = &Explain{K: s.ix.opts.K}
 		for _, l := range f.Legs {
 			h.Explain.Legs = append(h.Explain.Legs, LegRank{Leg: l.Leg, Rank: l.Rank, Score: l.Score})
+		}
+		if b := f.Boosted; b != nil {
+			h.Explain.Boost = &Boosted{Base: b.Base, Project: b.Project, Session: b.Session, Recency: b.Recency}
 		}
 	}
 	fd, err := s.ix.fold.get(d.ID, hd.Seq, func() ([]byte, []byte, error) { return []byte(d.Title), []byte(d.Body), nil })

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -85,6 +86,7 @@ func TestStress(t *testing.T) {
 				writes.Add(1)
 			}
 		})
+		latencies := make([][]time.Duration, 16) // per searcher
 		for g := range 16 {
 			wg.Go(func() {
 				rng := rand.New(rand.NewPCG(uint64(g), 2))
@@ -106,6 +108,7 @@ func TestStress(t *testing.T) {
 					}
 					began := time.Now()
 					r, err := ix.Search(ctx, req)
+					latencies[g] = append(latencies[g], time.Since(began))
 					if err != nil {
 						t.Error(err)
 						return
@@ -125,7 +128,9 @@ func TestStress(t *testing.T) {
 		time.Sleep(d)
 		close(stop)
 		wg.Wait()
-		t.Logf("%v: %d searches (%.0f/s), %d write batches, slowest write %v", d, searches.Load(), float64(searches.Load())/d.Seconds(), writes.Load(), maxApply.Load())
+		all := slices.Sorted(slices.Values(slices.Concat(latencies...)))
+		t.Logf("%v: %d searches (%.0f/s, p50 %v, p99 %v), %d write batches, slowest write %v", d, searches.Load(),
+			float64(searches.Load())/d.Seconds(), all[len(all)/2], all[len(all)*99/100], writes.Load(), maxApply.Load())
 		if rep, err := ix.Check(ctx); err != nil || !rep.OK() {
 			t.Errorf("Check after stress: %v\n%s", err, rep)
 		}

@@ -36,10 +36,11 @@ func bm25(tf, dl, avgdl float64) float64 {
 	return tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
 }
 
-// textAcc accumulates one document's text-leg score.
+// textAcc accumulates one document's text-leg score: over all terms and
+// over the exact ones (not a tolerant pass's expansions).
 type textAcc struct {
-	score  float64
-	leaves uint64 // bit i: the document matched leaf i
+	score, exact        float64
+	leaves, exactLeaves uint64 // bit i: the document matched leaf i
 }
 
 // textList is the text leg's ranking. Matches are kept by bleve internal
@@ -201,12 +202,14 @@ func (l *textList) count() int {
 // simple syntax any document with one of the query's terms matches and a
 // coordination factor (coordExponent) favours documents with more of the
 // query's words; in raw syntax a document must satisfy the query's tree.
-// With tol set this is the tolerant pass, and the documents in skip (by
-// internal ID) are left out.
-func (s *search) textLeg(tol *tolerance, skip map[string]bool) (*textList, error) {
+// With tol set the words also stand for their tolerant expansions, read
+// in the same pass: the documents that match without them are the exact
+// list, those that match only with them (every word, exactly or not) the
+// tolerant list, less the documents in skip (by internal ID).
+func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant *textList, err error) {
 	tp, err := s.textPlan(tol)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if tol == nil {
 		s.exactPlan = tp
@@ -214,9 +217,12 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (*textList, error
 		s.tolPlan = tp
 	}
 	terms := tp.terms
-	list := &textList{r: s.textR}
+	exact = &textList{r: s.textR}
+	if tol != nil {
+		tolerant = &textList{r: s.textR}
+	}
 	if len(terms) == 0 {
-		return list, nil
+		return exact, tolerant, nil
 	}
 	avgTitle := float64(getUint(s.tx, metaTitleTokens)) / max(s.n, 1)
 	avgBody := float64(getUint(s.tx, metaBodyTokens)) / max(s.n, 1)
@@ -249,7 +255,7 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (*textList, error
 			for _, term := range qt.dict {
 				r, err := s.textR.TermFieldReader(s.ctx, []byte(term), f.name, true, true, false)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				readers[ti] = append(readers[ti], reader{i, r})
 				df = max(df, float64(r.Count()))
@@ -281,7 +287,7 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (*textList, error
 				for {
 					d, err := rd.r.Next(tfd.Reset())
 					if err != nil {
-						return nil, err
+						return nil, nil, err
 					}
 					if d == nil {
 						break
@@ -309,10 +315,13 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (*textList, error
 					tfw[int(k)*len(terms)+ti] += f.weight * float64(d.Freq)
 					pres[(int(k)*2+rd.field)*nw+ti/64] |= 1 << (ti % 64)
 					accs[k].leaves |= qt.leaves
+					if !qt.tolerant {
+						accs[k].exactLeaves |= qt.leaves
+					}
 				}
 			}
 			if err := s.ctx.Err(); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
@@ -337,7 +346,11 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (*textList, error
 		}
 		for ti, qt := range terms {
 			if qt.positive {
-				accs[k].score += qt.weight * idfs[ti] * bm25(tfw[k*len(terms)+ti], dl, avgDoc)
+				c := qt.weight * idfs[ti] * bm25(tfw[k*len(terms)+ti], dl, avgDoc)
+				accs[k].score += c
+				if !qt.tolerant {
+					accs[k].exact += c
+				}
 			}
 		}
 	}
@@ -347,42 +360,74 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (*textList, error
 		coord[m] = math.Pow(float64(m)/float64(max(tp.words, 1)), coordExponent)
 	}
 	positional := s.plan.strict && tp.positional(s.plan)
-	list.hits = make([]textHit, 0, len(accs))
+	// The exact terms' bits, to judge a strict tree without expansions.
+	var mask []uint64
+	if tol != nil && s.plan.strict {
+		mask = make([]uint64, 2*nw)
+		for ti, qt := range terms {
+			if !qt.tolerant {
+				mask[ti/64] |= 1 << (ti % 64)
+				mask[nw+ti/64] |= 1 << (ti % 64)
+			}
+		}
+	}
+	masked := make([]uint64, 2*nw)
+	exact.hits = make([]textHit, 0, len(accs))
 	for k, a := range accs {
-		if skip[iids[k]] {
-			continue
-		}
-		h := textHit{iid: iids[k], score: a.score}
-		if tol != nil && !s.plan.strict && bits.OnesCount64(a.leaves) < min(tp.words, 64) {
-			// The tolerant pass asks for every word, each exactly or
-			// approximately: one approximate word alone is mostly noise.
-			continue
-		}
-		if !s.plan.strict && tp.words > 1 {
-			h.score *= coord[bits.OnesCount64(a.leaves)]
-		}
+		var id string
 		if s.filter.active || positional {
-			id, err := s.textR.ExternalID(bleveindex.IndexInternalID(h.iid))
-			if err != nil {
-				return nil, err
+			var err error
+			if id, err = s.textR.ExternalID(bleveindex.IndexInternalID(iids[k])); err != nil {
+				return nil, nil, err
 			}
 			if s.filter.active && !s.keep(id) {
 				continue
 			}
-			h.id = id
 		}
+		p := pres[k*2*nw : (k+1)*2*nw]
+		isExact := a.exactLeaves != 0
 		if s.plan.strict {
-			ok, err := s.textMatch(tp, h.id, pres[k*2*nw:(k+1)*2*nw], nw)
-			if err != nil {
-				return nil, err
+			if mask != nil {
+				for i := range masked {
+					masked[i] = p[i] & mask[i]
+				}
+				p = masked
 			}
-			if !ok {
-				continue
+			ok, err := s.textMatch(tp, id, p, nw)
+			if err != nil {
+				return nil, nil, err
+			}
+			isExact = ok
+		}
+		if isExact {
+			h := textHit{iid: iids[k], id: id, score: a.exact}
+			if !s.plan.strict && tp.words > 1 {
+				h.score *= coord[bits.OnesCount64(a.exactLeaves)]
+			}
+			exact.hits = append(exact.hits, h)
+			continue
+		}
+		if tol == nil || skip[iids[k]] {
+			continue
+		}
+		// A tolerant match needs every word, each exactly or
+		// approximately: one approximate word alone is mostly noise.
+		ok := bits.OnesCount64(a.leaves) >= min(tp.words, 64)
+		if s.plan.strict {
+			var err error
+			if ok, err = s.textMatch(tp, id, pres[k*2*nw:(k+1)*2*nw], nw); err != nil {
+				return nil, nil, err
 			}
 		}
-		list.hits = append(list.hits, h)
+		if ok {
+			h := textHit{iid: iids[k], id: id, score: a.score}
+			if !s.plan.strict && tp.words > 1 {
+				h.score *= coord[bits.OnesCount64(a.leaves)]
+			}
+			tolerant.hits = append(tolerant.hits, h)
+		}
 	}
-	return list, nil
+	return exact, tolerant, nil
 }
 
 // textMatch judges one document against a strict plan, reading its

@@ -27,6 +27,7 @@ type tterm struct {
 	dict     []string
 	weight   float64
 	positive bool   // some leaf not under a NOT uses it: it creates matches and scores
+	tolerant bool   // a tolerant pass's expansion: its matches are not exact
 	single   bool   // the term of one query word: its df is its posting lists' count
 	leaves   uint64 // bit i: leaf i of the plan uses it (for coordination)
 }
@@ -101,6 +102,18 @@ func (tl *tleaf) present(bits []uint64) bool {
 	return true
 }
 
+// compound reports whether a present compound term covers every group:
+// an identifier's parts are adjacent within it, so no positions are
+// needed (the phrase "types2.Package" or prefix "getUs"*).
+func (tl *tleaf) compound(bits []uint64) bool {
+	for _, c := range tl.covers {
+		if bits[c.term/64]&(1<<(c.term%64)) != 0 && len(c.groups) >= len(tl.groups) {
+			return true
+		}
+	}
+	return false
+}
+
 // occurrences returns where the leaf occurs in a field, as [first, last]
 // positions, given the field's term positions. With initial it must start
 // the field.
@@ -170,6 +183,11 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 		tp.terms = append(tp.terms, tterm{dict: dict, weight: weight})
 		return len(tp.terms) - 1
 	}
+	addTolerant := func(dict []string, weight float64) int {
+		i := addSet(dict, weight)
+		tp.terms[i].tolerant = true
+		return i
+	}
 	for li, l := range s.plan.leaves {
 		toks := s.ix.textA.Analyze([]byte(l.text))
 		// A prefix whose last word the analyzer drops (a stop word: the*)
@@ -210,7 +228,7 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 			prefixes := []string{term, tokenize.Fold(l.text[tok.Start:tok.End])}
 			switch {
 			case l.prefix && last:
-				dict, err := s.expandPrefix(prefixes)
+				dict, err := s.expandPrefix(prefixes, MaxExpansions)
 				if err != nil {
 					return nil, err
 				}
@@ -219,8 +237,8 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 				}
 			default:
 				ids[i] = append(ids[i], use(addExact(term), l, li))
-				if l.typing && last {
-					dict, err := s.expandPrefix(prefixes)
+				if l.typing && last && utf8.RuneCountInString(term) >= minTypingRunes {
+					dict, err := s.expandPrefix(prefixes, typingExpansions)
 					if err != nil {
 						return nil, err
 					}
@@ -235,10 +253,10 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 					return nil, err
 				}
 				if len(near) > 0 {
-					ids[i] = append(ids[i], use(addSet(near, tolerantWeight), l, li))
+					ids[i] = append(ids[i], use(addTolerant(near, tolerantWeight), l, li))
 				}
 				if len(far) > 0 {
-					ids[i] = append(ids[i], use(addSet(far, farWeight), l, li))
+					ids[i] = append(ids[i], use(addTolerant(far, farWeight), l, li))
 				}
 			}
 			tl.groups[g].terms = append(tl.groups[g].terms, ids[i]...)
@@ -264,7 +282,11 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 			if len(tl.groups) > 0 {
 				rel = tl.groups[len(tl.groups)-1].rel + 1
 			}
-			dict, err := s.expandPrefix([]string{tokenize.Fold(tail)})
+			n := MaxExpansions
+			if l.typing {
+				n = typingExpansions
+			}
+			dict, err := s.expandPrefix([]string{tokenize.Fold(tail)}, n)
 			if err != nil {
 				return nil, err
 			}
@@ -315,7 +337,7 @@ func (s *search) tolerate(term string, prefixes []string, tol *tolerance) (near,
 		}
 	}
 	if tol.prefix && utf8.RuneCountInString(term) >= minTypingRunes {
-		more, err := s.expandPrefix(prefixes)
+		more, err := s.expandPrefix(prefixes, typingExpansions)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -358,7 +380,7 @@ func (tp *textPlan) verdict(p *plan, bits func(f int) []uint64, positions func(f
 			if !tl.present(bits(f)) {
 				continue
 			}
-			if !tl.needsPositions() {
+			if !tl.needsPositions() || (!tl.initial && tl.compound(bits(f))) {
 				return yes
 			}
 			pos, perr := positions(f)

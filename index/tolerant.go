@@ -27,27 +27,19 @@ func (s *search) exactIIDs(tri []scored, text *textList) (map[string]bool, error
 	return skip, nil
 }
 
-// tolerantHits runs the tolerant pass, the text leg with every word also
-// standing for its fuzzy matches (and its completions with tol.prefix),
-// leaving out the exact matches in skip. It returns the first n of its
-// hits, ranked after the exact pass's exactTotal hits, and the number of
-// its matches. A tolerant hit's score continues the exact ranking: 1/(K +
-// exactTotal + its rank), times the smaller leg weight, below every exact
-// hit's fused score.
-func (s *search) tolerantHits(tol *tolerance, skip map[string]bool, exactTotal, n int) ([]fusion.Hit, int, error) {
-	list, err := s.textLeg(tol, skip)
-	if err != nil {
-		return nil, 0, err
-	}
-	total := len(list.hits)
+// tolerantHits returns the first n of the tolerant list's hits, ranked
+// after the exact search's exactTotal hits. A tolerant hit's score
+// continues the exact ranking: 1/(K + exactTotal + its rank), times the
+// smaller leg weight, below every exact hit's fused score.
+func (s *search) tolerantHits(list *textList, exactTotal, n int) ([]fusion.Hit, error) {
 	if n <= 0 {
-		return nil, total, nil
+		return nil, nil
 	}
 	if s.req.Order != OrderScore {
-		n = total
+		n = len(list.hits)
 	}
 	if err := list.top(n); err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	rank := ranks(list.scores())
 	w := min(s.ix.opts.TextWeight, s.ix.opts.TrigramWeight)
@@ -56,7 +48,7 @@ func (s *search) tolerantHits(tol *tolerance, skip map[string]bool, exactTotal, 
 	for i := range min(n, len(list.hits)) {
 		id, err := list.resolve(i)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		sc := list.hits[i].score
 		out = append(out, fusion.Hit{
@@ -67,10 +59,10 @@ func (s *search) tolerantHits(tol *tolerance, skip map[string]bool, exactTotal, 
 	}
 	if s.req.Order != OrderScore {
 		if err := s.sortByDate(out); err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 	}
-	return out, total, nil
+	return out, nil
 }
 
 // didYouMean returns the query with each word that no document holds

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,6 +69,9 @@ func (b *Batch) Reset() { b.ops = b.ops[:0] }
 type Applied struct {
 	Written int // documents added or replaced
 	Removed int // documents that existed and were removed
+	// Warnings say what was written in a lesser form: documents stored
+	// without vectors because the Embedder failed.
+	Warnings []string
 }
 
 // Add stores new documents, all or none; it fails with ErrExists if any ID
@@ -99,7 +103,14 @@ func (ix *Index) Remove(ctx context.Context, ids ...string) (int, error) {
 	return a.Removed, err
 }
 
-func (ix *Index) validate(d *Doc) error {
+func (ix *Index) validate(d *Doc) error { return CheckDoc(d, ix.opts.MaxDocBytes) }
+
+// CheckDoc reports, as an ErrInvalidDoc, what in d no index would store:
+// an empty, oversized or non-UTF-8 ID, NUL bytes in IDs and link types,
+// more than maxDocBytes of text, too many links, a vector with NaN or
+// infinity or too many dimensions. It does not know an index's vector
+// dimension, which Apply checks.
+func CheckDoc(d *Doc, maxDocBytes int) error {
 	switch {
 	case d.ID == "":
 		return fmt.Errorf("%w: empty ID", ErrInvalidDoc)
@@ -109,9 +120,80 @@ func (ix *Index) validate(d *Doc) error {
 		return fmt.Errorf("%w: ID %q is not valid UTF-8 or holds a NUL byte", ErrInvalidDoc, d.ID)
 	case strings.IndexByte(d.Parent, 0) >= 0:
 		return fmt.Errorf("%w: document %q: parent holds a NUL byte", ErrInvalidDoc, d.ID)
-	case len(d.Title)+len(d.Body) > ix.opts.MaxDocBytes:
+	case len(d.Title)+len(d.Body) > maxDocBytes:
 		return fmt.Errorf("%w: document %q has %d bytes of text, the limit is %d (Options.MaxDocBytes)",
-			ErrInvalidDoc, d.ID, len(d.Title)+len(d.Body), ix.opts.MaxDocBytes)
+			ErrInvalidDoc, d.ID, len(d.Title)+len(d.Body), maxDocBytes)
+	case len(d.Links) > MaxLinks:
+		return fmt.Errorf("%w: document %q has %d links, the limit is %d", ErrInvalidDoc, d.ID, len(d.Links), MaxLinks)
+	case len(d.Vector) > MaxDimensions:
+		return fmt.Errorf("%w: document %q: vector of %d dimensions, the limit is %d", ErrInvalidDoc, d.ID, len(d.Vector), MaxDimensions)
+	}
+	for _, l := range d.Links {
+		switch {
+		case l.To == "" || len(l.To) > MaxIDBytes || strings.IndexByte(l.To, 0) >= 0 || !utf8.ValidString(l.To):
+			return fmt.Errorf("%w: document %q: link to %q: not a valid ID (1..%d bytes of UTF-8, no NUL)", ErrInvalidDoc, d.ID, l.To, MaxIDBytes)
+		case len(l.Type) > 64 || strings.IndexByte(l.Type, 0) >= 0:
+			return fmt.Errorf("%w: document %q: link type %q: up to 64 bytes, no NUL", ErrInvalidDoc, d.ID, l.Type)
+		}
+	}
+	zero := len(d.Vector) > 0
+	for _, x := range d.Vector {
+		if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
+			return fmt.Errorf("%w: document %q: vector holds NaN or infinity", ErrInvalidDoc, d.ID)
+		}
+		zero = zero && x == 0
+	}
+	if zero {
+		return fmt.Errorf("%w: document %q: a zero vector has no direction", ErrInvalidDoc, d.ID)
+	}
+	return nil
+}
+
+// Limits of a document's links and vector.
+const (
+	MaxLinks      = 10000
+	MaxDimensions = 8192
+)
+
+// checkDimension fixes the index's vector dimension with the first vector
+// written (or Options.Dimensions) and refuses any other.
+func (ix *Index) checkDimension(tx storage.Tx, d *Doc) error {
+	if len(d.Vector) == 0 {
+		return nil
+	}
+	dim := int(getUint(tx, metaDim))
+	if dim == 0 {
+		dim = ix.opts.Dimensions
+	}
+	switch {
+	case dim == 0:
+		return putUint(tx, metaDim, uint64(len(d.Vector)))
+	case dim != len(d.Vector):
+		return fmt.Errorf("%w: document %q: vector of %d dimensions, the index's are %d", ErrInvalidDoc, d.ID, len(d.Vector), dim)
+	}
+	return putUint(tx, metaDim, uint64(dim))
+}
+
+// linkKey is a key of the links bucket, the index of links by target:
+// to 0x00 from 0x00 type.
+func linkKey(to, from, typ string) []byte {
+	k := make([]byte, 0, len(to)+len(from)+len(typ)+2)
+	k = append(append(k, to...), 0)
+	k = append(append(k, from...), 0)
+	return append(k, typ...)
+}
+
+func putLinks(tx storage.Tx, from string, links []Link, put bool) error {
+	for _, l := range links {
+		var err error
+		if put {
+			err = tx.Put(bucketLinks, linkKey(l.To, from, l.Type), nil)
+		} else {
+			err = tx.Delete(bucketLinks, linkKey(l.To, from, l.Type))
+		}
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -141,6 +223,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	if err := ctx.Err(); err != nil {
 		return a, err
 	}
+	warn := ix.embedDocs(ctx, b.ops)
 	lens := ix.countTokens(b.ops)
 
 	ix.mu.Lock()
@@ -183,6 +266,9 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 				if err := tx.Delete(bucketChildren, childKey(h.Parent, o.doc.ID)); err != nil {
 					return err
 				}
+				if err := putLinks(tx, o.doc.ID, h.Links, false); err != nil {
+					return err
+				}
 			}
 			if _, seen := changed[o.doc.ID]; !seen {
 				order = append(order, o.doc.ID)
@@ -198,6 +284,12 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 				continue
 			}
 			d := &o.doc
+			if err := ix.checkDimension(tx, d); err != nil {
+				return err
+			}
+			if err := putLinks(tx, d.ID, d.Links, true); err != nil {
+				return err
+			}
 			changed[d.ID] = d
 			a.Written++
 			if err := tx.Put(bucketDocs, id, encodeDoc(d, seq, lens[i][0], lens[i][1])); err != nil {
@@ -221,6 +313,8 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	if err != nil {
 		return Applied{}, fmt.Errorf("write: %w", err)
 	}
+	a.Warnings = warn
+	ix.updateVectors(order, changed)
 	if err := ix.applyBoth(seq, order, changed); err != nil {
 		ix.stale = err
 		return a, fmt.Errorf("write committed to the store but not to the indexes (they catch up on the next write or Open): %w", err)

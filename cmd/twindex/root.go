@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/twindex/twindex/index"
 )
@@ -104,6 +105,8 @@ func indexErr(err error, dir string) error {
 		hint = "this index was written by a newer twindex: upgrade, or delete " + dir + " and re-index"
 	case errors.Is(err, index.ErrCorrupt):
 		hint = "'twindex rebuild' rebuilds damaged indexes from the document store"
+	case errors.Is(err, syscall.ENOSPC):
+		hint = "free disk space, then run the command again: what was committed stays"
 	default:
 		hint = "if the index is damaged, 'twindex check' tells what drifted and 'twindex rebuild' repairs the indexes from the store"
 	}

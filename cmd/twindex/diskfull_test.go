@@ -1,0 +1,112 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/twindex/twindex/index"
+)
+
+// TestDiskFullCLIIngest runs `twindex index --jsonl` into an index on a
+// small tmpfs that fills up part way. The run must exit 3 naming ENOSPC
+// and the file; every batch it acknowledged ("committed through line N")
+// must be in the store and both indexes; and once a filler file is
+// deleted, `twindex check` passes and the same command finishes the job.
+func TestDiskFullCLIIngest(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("disk-full test mounts a small tmpfs, which needs root")
+	}
+	disk := t.TempDir()
+	const size, free = 20 << 20, 2 << 20
+	if err := syscall.Mount("tmpfs", disk, "tmpfs", 0, fmt.Sprintf("size=%d", size)); err != nil {
+		t.Skipf("disk-full test cannot mount a small tmpfs on %s: %v", disk, err)
+	}
+	t.Cleanup(func() {
+		if err := syscall.Unmount(disk, syscall.MNT_DETACH); err != nil {
+			t.Errorf("unmount %s: %v", disk, err)
+		}
+	})
+	filler := filepath.Join(disk, "filler")
+	if err := os.WriteFile(filler, make([]byte, size-free), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	dir, path := filepath.Join(disk, "idx"), filepath.Join(tmp, "docs.jsonl")
+	const lines = 3 * batchDocs
+	rng := rand.New(rand.NewPCG(1, 2))
+	var b strings.Builder
+	for n := 1; n <= lines; n++ {
+		fmt.Fprintf(&b, `{"id":%q,"title":"line %d","body":"%s %s"}`+"\n", lineID(n), n, lineWord(n), noise(rng, 1000))
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	began := time.Now()
+	r := twindex(t, tmp, "index", "--jsonl", path, "--index", dir).want(t, exitIndex)
+	// Closing must not wait on scorch, which retries a failed persist
+	// forever.
+	if d := time.Since(began); d > time.Minute {
+		t.Errorf("the run on a full disk took %v", d)
+	}
+	if !strings.Contains(r.stderr, "no space left on device") || !strings.Contains(r.stderr, dir) || !strings.Contains(r.stderr, "hint: free disk space") {
+		t.Errorf("stderr does not name ENOSPC and a file in %s, with a hint:\n%s", dir, r.stderr)
+	}
+	acked := 0
+	for _, m := range regexp.MustCompile(`(?m)^twindex: committed through line (\d+)$`).FindAllStringSubmatch(r.stderr, -1) {
+		acked, _ = strconv.Atoi(m[1])
+	}
+	t.Logf("disk full after %d acknowledged lines in %v:\n%s", acked, time.Since(began), r.stderr)
+
+	if err := os.Remove(filler); err != nil {
+		t.Fatal(err)
+	}
+	twindex(t, tmp, "check", "--index", dir).want(t, 0)
+	ix, err := index.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= acked; n++ {
+		if _, err := ix.Get(lineID(n)); err != nil {
+			t.Fatalf("acknowledged line %d lost: %v", n, err)
+		}
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	twindex(t, tmp, "index", "--jsonl", path, "--index", dir).want(t, 0)
+	twindex(t, tmp, "check", "--index", dir).want(t, 0)
+	ix, err = index.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if n, err := ix.Count(); err != nil || n != lines {
+		t.Errorf("after freeing space: %d documents, %v; want %d", n, err, lines)
+	}
+}
+
+// noise returns about n bytes of random words, which neither the store's
+// compression nor the indexes shrink much, in letters no lineWord has.
+func noise(rng *rand.Rand, n int) string {
+	const letters = "klmnoprstuvxyz"
+	var b strings.Builder
+	for b.Len() < n {
+		for range 3 + rng.IntN(6) {
+			b.WriteByte(letters[rng.IntN(len(letters))])
+		}
+		b.WriteByte(' ')
+	}
+	return b.String()
+}

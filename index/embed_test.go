@@ -1,0 +1,342 @@
+//go:build !js && !wasip1
+
+// httptest servers need a listening socket, which js/wasm lacks.
+
+package index_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/twindex/twindex/index"
+)
+
+// embedRequest is what both embedding APIs receive.
+type embedRequest struct {
+	Model string   `json:"model"`
+	Input []string `json:"input"`
+}
+
+// fakeVec is the vector the fake servers return for a text.
+func fakeVec(text string) []float32 { return []float32{float32(len(text)), 1} }
+
+// ollamaOK answers /api/embed like Ollama.
+func ollamaOK(t *testing.T) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var req embedRequest
+		if r.Method != http.MethodPost || r.URL.Path != "/api/embed" || json.NewDecoder(r.Body).Decode(&req) != nil || req.Model != "m" {
+			t.Errorf("bad request %s %s %+v", r.Method, r.URL.Path, req)
+			http.Error(w, "bad", http.StatusBadRequest)
+			return
+		}
+		var resp struct {
+			Embeddings [][]float32 `json:"embeddings"`
+		}
+		for _, s := range req.Input {
+			resp.Embeddings = append(resp.Embeddings, fakeVec(s))
+		}
+		json.NewEncoder(w).Encode(resp)
+	}
+}
+
+// openaiOK answers /v1/embeddings like OpenAI, in reverse order to prove
+// the client places vectors by index.
+func openaiOK(t *testing.T) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var req embedRequest
+		if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil {
+			t.Errorf("bad request %s %+v", r.URL.Path, req)
+			http.Error(w, "bad", http.StatusBadRequest)
+			return
+		}
+		type item struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		var resp struct {
+			Data []item `json:"data"`
+		}
+		for i := len(req.Input) - 1; i >= 0; i-- {
+			resp.Data = append(resp.Data, item{i, fakeVec(req.Input[i])})
+		}
+		json.NewEncoder(w).Encode(resp)
+	}
+}
+
+func TestHTTPEmbedder(t *testing.T) {
+	texts := []string{"a", "bb", "ccc", "dddd", "eeeee", "ffffff", "g"}
+	fail := func(code int, times int32, then http.HandlerFunc) func(*atomic.Int32) http.HandlerFunc {
+		return func(calls *atomic.Int32) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				if calls.Load() <= times {
+					http.Error(w, "busy", code)
+					return
+				}
+				then(w, r)
+			}
+		}
+	}
+	raw := func(body string) func(*atomic.Int32) http.HandlerFunc {
+		return func(*atomic.Int32) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, body) }
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		cfg       index.EmbedderConfig
+		handler   func(calls *atomic.Int32) http.HandlerFunc
+		wantCalls int32
+		wantErr   string // substring; "" means success
+		wantCode  int    // StatusError code, when wantErr is set
+	}{
+		{
+			name:      "ollama",
+			cfg:       index.EmbedderConfig{API: index.EmbedOllama},
+			handler:   func(*atomic.Int32) http.HandlerFunc { return ollamaOK(t) },
+			wantCalls: 1,
+		},
+		{
+			name:      "openai",
+			cfg:       index.EmbedderConfig{API: index.EmbedOpenAI},
+			handler:   func(*atomic.Int32) http.HandlerFunc { return openaiOK(t) },
+			wantCalls: 1,
+		},
+		{
+			name:      "batches of 3",
+			cfg:       index.EmbedderConfig{API: index.EmbedOpenAI, BatchSize: 3},
+			handler:   func(*atomic.Int32) http.HandlerFunc { return openaiOK(t) },
+			wantCalls: 3, // ceil(7/3)
+		},
+		{
+			name:      "retries then success",
+			cfg:       index.EmbedderConfig{API: index.EmbedOllama, Retries: 3},
+			handler:   fail(http.StatusServiceUnavailable, 2, ollamaOK(t)),
+			wantCalls: 3,
+		},
+		{
+			name:      "429 is retried",
+			cfg:       index.EmbedderConfig{API: index.EmbedOllama},
+			handler:   fail(http.StatusTooManyRequests, 1, ollamaOK(t)),
+			wantCalls: 2,
+		},
+		{
+			name:      "retries exhausted",
+			cfg:       index.EmbedderConfig{API: index.EmbedOllama, Retries: 2},
+			handler:   fail(http.StatusInternalServerError, 99, nil),
+			wantCalls: 3,
+			wantErr:   "after 3 attempts",
+			wantCode:  http.StatusInternalServerError,
+		},
+		{
+			name:      "4xx not retried",
+			cfg:       index.EmbedderConfig{API: index.EmbedOllama, Retries: 5},
+			handler:   fail(http.StatusNotFound, 99, nil),
+			wantCalls: 1,
+			wantErr:   "HTTP 404: busy",
+			wantCode:  http.StatusNotFound,
+		},
+		{
+			name:      "malformed json",
+			cfg:       index.EmbedderConfig{API: index.EmbedOllama},
+			handler:   raw(`{"embeddings":[[1,2],`),
+			wantCalls: 1,
+			wantErr:   "decode response",
+		},
+		{
+			name:      "wrong count",
+			cfg:       index.EmbedderConfig{API: index.EmbedOllama},
+			handler:   raw(`{"embeddings":[[1,2]]}`),
+			wantCalls: 1,
+			wantErr:   "got 1 embeddings for 7 texts",
+		},
+		{
+			name:      "mixed dimensions",
+			cfg:       index.EmbedderConfig{API: index.EmbedOllama, BatchSize: 2},
+			handler:   raw(`{"embeddings":[[1,2],[1,2,3]]}`),
+			wantCalls: 1,
+			wantErr:   "embedding 1 has dimension 3, embedding 0 has 2",
+		},
+		{
+			name: "dimension changes between batches",
+			cfg:  index.EmbedderConfig{API: index.EmbedOllama, BatchSize: 4},
+			handler: func(calls *atomic.Int32) http.HandlerFunc {
+				return func(w http.ResponseWriter, r *http.Request) {
+					if calls.Load() == 1 {
+						fmt.Fprint(w, `{"embeddings":[[1],[1],[1],[1]]}`)
+						return
+					}
+					fmt.Fprint(w, `{"embeddings":[[1,2],[1,2],[1,2]]}`)
+				}
+			},
+			wantCalls: 2,
+			wantErr:   "dimension 2, earlier batches had 1",
+		},
+		{
+			name:      "openai index out of range",
+			cfg:       index.EmbedderConfig{API: index.EmbedOpenAI, BatchSize: 1},
+			handler:   raw(`{"data":[{"index":1,"embedding":[1]}]}`),
+			wantCalls: 1,
+			wantErr:   "index 1 out of range",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls atomic.Int32
+			h := tc.handler(&calls)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				h(w, r)
+			}))
+			defer srv.Close()
+			cfg := tc.cfg
+			cfg.URL, cfg.Model, cfg.Backoff = srv.URL, "m", time.Millisecond
+			e, err := index.NewHTTPEmbedder(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := e.Embed(context.Background(), texts)
+			if calls.Load() != tc.wantCalls {
+				t.Errorf("%d requests, want %d", calls.Load(), tc.wantCalls)
+			}
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tc.wantErr)
+				}
+				code := 0
+				var se *index.StatusError
+				if errors.As(err, &se) {
+					code = se.Code
+				}
+				if code != tc.wantCode {
+					t.Errorf("StatusError code %d, want %d", code, tc.wantCode)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(texts) {
+				t.Fatalf("%d vectors for %d texts", len(got), len(texts))
+			}
+			for i, v := range got {
+				if v[0] != fakeVec(texts[i])[0] {
+					t.Errorf("vector %d = %v, want %v", i, v, fakeVec(texts[i]))
+				}
+			}
+		})
+	}
+}
+
+func TestHTTPEmbedderHeadersAndURL(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		path   string // appended to the server URL in the config
+		key    string
+		header string
+		want   func(r *http.Request) bool
+	}{
+		{"bearer", "", "sk", "", func(r *http.Request) bool {
+			return r.Header.Get("Authorization") == "Bearer sk" && r.URL.Path == "/v1/embeddings"
+		}},
+		{"custom header", "", "sk", "X-Api-Key", func(r *http.Request) bool {
+			return r.Header.Get("X-Api-Key") == "sk" && r.Header.Get("Authorization") == ""
+		}},
+		{"no key", "", "", "", func(r *http.Request) bool { return r.Header.Get("Authorization") == "" }},
+		{"explicit path", "/openai/v1/embeddings", "", "", func(r *http.Request) bool {
+			return r.URL.Path == "/openai/v1/embeddings"
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if !tc.want(r) {
+					t.Errorf("unexpected request %s %v", r.URL.Path, r.Header)
+				}
+				fmt.Fprint(w, `{"data":[{"index":0,"embedding":[1]}]}`)
+			}))
+			defer srv.Close()
+			e, err := index.NewHTTPEmbedder(index.EmbedderConfig{
+				API: index.EmbedOpenAI, URL: srv.URL + tc.path, Model: "m", APIKey: tc.key, APIKeyHeader: tc.header,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := e.Embed(context.Background(), []string{"x"}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+func TestHTTPEmbedderTimeout(t *testing.T) {
+	var calls atomic.Int32
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release) // before Close, which waits for the handler
+	e, err := index.NewHTTPEmbedder(index.EmbedderConfig{
+		API: index.EmbedOllama, URL: srv.URL, Model: "m",
+		Timeout: 20 * time.Millisecond, Retries: 1, Backoff: time.Millisecond,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = e.Embed(context.Background(), []string{"x"})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want a deadline", err)
+	}
+	if calls.Load() != 2 {
+		t.Errorf("%d requests, want 2 (a timeout is retried)", calls.Load())
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
+
+	// A canceled caller stops retrying at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := e.Embed(ctx, []string{"x"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled: err = %v", err)
+	}
+}
+
+func TestNewHTTPEmbedderInvalid(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  index.EmbedderConfig
+	}{
+		{"unknown api", index.EmbedderConfig{API: "cohere", URL: "http://x", Model: "m"}},
+		{"no model", index.EmbedderConfig{API: index.EmbedOllama, URL: "http://x"}},
+		{"no url", index.EmbedderConfig{API: index.EmbedOllama, Model: "m"}},
+		{"bad scheme", index.EmbedderConfig{API: index.EmbedOllama, URL: "ftp://x", Model: "m"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := index.NewHTTPEmbedder(tc.cfg); !errors.Is(err, index.ErrInvalidRequest) {
+				t.Errorf("err = %v, want ErrInvalidRequest", err)
+			}
+		})
+	}
+}
+
+func TestHTTPEmbedderEmpty(t *testing.T) {
+	e, err := index.NewHTTPEmbedder(index.EmbedderConfig{API: index.EmbedOllama, URL: "http://127.0.0.1:1", Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := e.Embed(context.Background(), nil); err != nil || len(got) != 0 {
+		t.Errorf("Embed(nil) = %v, %v; want no vectors and no request", got, err)
+	}
+}

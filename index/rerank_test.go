@@ -1,0 +1,136 @@
+//go:build !js && !wasip1
+
+// httptest servers need a listening socket, which js/wasm lacks.
+
+package index_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/twindex/twindex/index"
+)
+
+func TestHTTPReranker(t *testing.T) {
+	docs := []string{"a", "bbb", "cc"}
+	// byLength scores longer documents higher and lists results best
+	// first, as rerank servers do.
+	byLength := func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model     string   `json:"model"`
+			Query     string   `json:"query"`
+			Documents []string `json:"documents"`
+			TopN      int      `json:"top_n"`
+		}
+		if r.URL.Path != "/v1/rerank" || json.NewDecoder(r.Body).Decode(&req) != nil ||
+			req.Model != "m" || req.Query != "q" || req.TopN != len(req.Documents) {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		type result struct {
+			Index int     `json:"index"`
+			Score float64 `json:"relevance_score"`
+		}
+		var resp struct {
+			Results []result `json:"results"`
+		}
+		for i, d := range req.Documents {
+			resp.Results = append(resp.Results, result{i, float64(len(d)) / 10})
+		}
+		slices.SortFunc(resp.Results, func(a, b result) int { return len(req.Documents[b.Index]) - len(req.Documents[a.Index]) })
+		json.NewEncoder(w).Encode(resp)
+	}
+	raw := func(code int, body string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(code)
+			fmt.Fprint(w, body)
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		handler   http.HandlerFunc
+		retries   int
+		wantCalls int32
+		want      []float64
+		wantErr   string
+	}{
+		{"scores in document order", byLength, 0, 1, []float64{0.1, 0.3, 0.2}, ""},
+		{"server error not retried by default", raw(503, "loading"), 0, 1, nil, "HTTP 503: loading"},
+		{"server error retried when asked", raw(503, "loading"), 2, 3, nil, "after 3 attempts"},
+		{"client error", raw(422, `{"error":"too long"}`), 2, 1, nil, "HTTP 422"},
+		{"malformed json", raw(200, `{"results":[`), 0, 1, nil, "decode response"},
+		{"missing score", raw(200, `{"results":[{"index":0},{"index":1},{"index":2}]}`), 0, 1, nil, "without index or relevance_score"},
+		{"wrong count", raw(200, `{"results":[{"index":0,"relevance_score":1}]}`), 0, 1, nil, "got 1 scores for 3 documents"},
+		{"repeated index", raw(200, `{"results":[{"index":0,"relevance_score":1},{"index":0,"relevance_score":1},{"index":1,"relevance_score":1}]}`), 0, 1, nil, "index 0 repeated"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var calls atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				tc.handler(w, r)
+			}))
+			defer srv.Close()
+			rr, err := index.NewHTTPReranker(index.RerankerConfig{URL: srv.URL, Model: "m", Retries: tc.retries, Backoff: time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := rr.Rerank(context.Background(), "q", docs)
+			if calls.Load() != tc.wantCalls {
+				t.Errorf("%d requests, want %d", calls.Load(), tc.wantCalls)
+			}
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("scores %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestHTTPRerankerTimeout(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	defer close(release) // before Close, which waits for the handler
+	rr, err := index.NewHTTPReranker(index.RerankerConfig{URL: srv.URL, Timeout: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rr.Rerank(context.Background(), "q", []string{"d"}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want a deadline", err)
+	}
+}
+
+func TestHTTPRerankerNoDocs(t *testing.T) {
+	rr, err := index.NewHTTPReranker(index.RerankerConfig{URL: "http://127.0.0.1:1/rerank"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := rr.Rerank(context.Background(), "q", nil); err != nil || got != nil {
+		t.Errorf("Rerank(no docs) = %v, %v; want nothing and no request", got, err)
+	}
+	if _, err := index.NewHTTPReranker(index.RerankerConfig{URL: "localhost:8080"}); !errors.Is(err, index.ErrInvalidRequest) {
+		t.Errorf("URL without scheme: err = %v, want ErrInvalidRequest", err)
+	}
+}
