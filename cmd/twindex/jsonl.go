@@ -30,6 +30,9 @@ type jsonDoc struct {
 	Source  string            `json:"source"`
 	TS      *string           `json:"ts"`
 	Meta    map[string]string `json:"meta"`
+	Session string            `json:"session"`
+	Links   []index.Link      `json:"links"`
+	Vector  []float32         `json:"vector"`
 }
 
 // parseDocLine parses one JSONL line into a document and checks it as the
@@ -45,7 +48,7 @@ func parseDocLine(line []byte, maxText int) (index.Doc, error) {
 		return index.Doc{}, errors.New("more than one JSON value on the line")
 	}
 	d := index.Doc{Kind: j.Kind, Title: j.Title, Parent: j.Parent, Tags: j.Tags, Role: j.Role,
-		Project: j.Project, Source: j.Source, Meta: j.Meta}
+		Project: j.Project, Source: j.Source, Meta: j.Meta, Session: j.Session, Links: j.Links, Vector: j.Vector}
 	switch {
 	case j.ID != nil:
 		d.ID = *j.ID
@@ -82,6 +85,9 @@ func checkDoc(d index.Doc, maxText int) error {
 		return errors.New("parent holds a NUL byte")
 	case len(d.Title)+len(d.Body) > maxText:
 		return fmt.Errorf("title and body hold %d bytes, the limit is %d", len(d.Title)+len(d.Body), maxText)
+	}
+	if err := index.CheckDoc(&d, maxText); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), index.ErrInvalidDoc.Error()+": "))
 	}
 	return nil
 }

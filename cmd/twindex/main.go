@@ -50,6 +50,8 @@ func commands() []command {
 		{"search", "search a folder (indexing it first) or an index", runSearch},
 		{"index", "index folders or JSONL documents", runIndex},
 		{"get", "print a stored document", runGet},
+		{"links", "print the links of a document", runLinks},
+		{"backlinks", "print the documents that link to an ID", runBacklinks},
 		{"rm", "remove documents by ID", runRm},
 		{"stats", "document counts and index sizes", runStats},
 		{"check", "verify the store and both indexes agree", runCheck},

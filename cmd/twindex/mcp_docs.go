@@ -39,6 +39,8 @@ type docOut struct {
 	Source    string            `json:"source,omitempty"`
 	TS        string            `json:"ts,omitempty" jsonschema:"RFC 3339 time (files: modification time)"`
 	Meta      map[string]string `json:"meta,omitempty"`
+	Session   string            `json:"session,omitempty"`
+	Links     []index.Link      `json:"links,omitempty" jsonschema:"the document's typed links: [{to, type}]"`
 	Body      string            `json:"body" jsonschema:"the body from offset, at most maxBytes (cut at a character boundary)"`
 	BodyBytes int               `json:"bodyBytes" jsonschema:"length of the whole body in bytes"`
 	Offset    int               `json:"offset" jsonschema:"byte offset of body within the whole body"`
@@ -95,7 +97,7 @@ func (s *mcpServer) get(_ context.Context, _ *mcp.CallToolRequest, in getInput) 
 
 func toDocOut(d *index.Doc, offset, maxBytes int) docOut {
 	o := docOut{ID: d.ID, Kind: d.Kind, Title: d.Title, Parent: d.Parent, Tags: d.Tags, Role: d.Role,
-		Project: d.Project, Source: d.Source, Meta: d.Meta, BodyBytes: len(d.Body)}
+		Project: d.Project, Source: d.Source, Meta: d.Meta, Session: d.Session, Links: d.Links, BodyBytes: len(d.Body)}
 	if !d.Time.IsZero() {
 		o.TS = d.Time.Format(time.RFC3339Nano)
 	}
@@ -191,6 +193,9 @@ type docIn struct {
 	Source  string            `json:"source,omitempty" jsonschema:"where the document came from (a path or URL), returned as is"`
 	TS      string            `json:"ts,omitempty" jsonschema:"time: RFC 3339 (2024-05-01T12:00:00Z) or a date (2024-05-01), for since/until and date order"`
 	Meta    map[string]string `json:"meta,omitempty" jsonschema:"extra string fields, returned by get"`
+	Session string            `json:"session,omitempty" jsonschema:"session the document belongs to, for search boost"`
+	Links   []index.Link      `json:"links,omitempty" jsonschema:"typed links to other documents (which need not exist yet): [{to, type}], e.g. type imports, contains, mentions"`
+	Vector  []float32         `json:"vector,omitempty" jsonschema:"embedding; every vector of an index has the same dimension"`
 }
 
 type upsertInput struct {
@@ -203,7 +208,7 @@ type upsertOutput struct {
 
 var upsertArgs = map[string]arg{
 	"docs": {minItems: count(1), maxItems: count(writeMaxDocs),
-		fix: fmt.Sprintf("docs is a list of 1 to %d documents, each an object with a non-empty id and any of kind, title, body, parent, tags, role, project, source, ts (RFC 3339 or YYYY-MM-DD), meta", writeMaxDocs)},
+		fix: fmt.Sprintf("docs is a list of 1 to %d documents, each an object with a non-empty id and any of kind, title, body, parent, tags, role, project, source, ts (RFC 3339 or YYYY-MM-DD), meta, session, links [{to, type}], vector", writeMaxDocs)},
 }
 
 func (s *mcpServer) addUpsert() {
@@ -225,7 +230,7 @@ func (s *mcpServer) upsert(ctx context.Context, _ *mcp.CallToolRequest, in upser
 	limit := docLimit(s.maxSize)
 	for i, j := range in.Docs {
 		d := index.Doc{ID: j.ID, Kind: j.Kind, Title: j.Title, Body: j.Body, Parent: j.Parent, Tags: j.Tags, Role: j.Role,
-			Project: j.Project, Source: j.Source, Meta: j.Meta}
+			Project: j.Project, Source: j.Source, Meta: j.Meta, Session: j.Session, Links: j.Links, Vector: j.Vector}
 		if j.TS != "" {
 			t, err := parseTime(j.TS)
 			if err != nil {

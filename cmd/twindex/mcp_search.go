@@ -22,23 +22,26 @@ const (
 )
 
 type searchInput struct {
-	Query    string   `json:"query" jsonschema:"words or a code fragment; \"double quotes\" make a phrase"`
-	Mode     string   `json:"mode,omitempty" jsonschema:"auto: stemmed words and exact substrings, fused (best default); substring: exact case-insensitive text, for identifiers and code; text: stemmed words ranked by BM25, for prose"`
-	Syntax   string   `json:"syntax,omitempty" jsonschema:"simple (default): every character literal, \"quotes\" make a phrase; raw: SQLite FTS5 query syntax: AND OR NOT (uppercase), parentheses, \"phrase\", prefix*, NEAR(a b, 10), title:word, {title body}:word, -title:word, ^word (starts the field)"`
-	Fuzzy    string   `json:"fuzzy,omitempty" jsonschema:"off (default), auto, 1 or 2: also return documents matching the words within that many typos (auto: 0 for words up to 2 letters, 1 up to 5, 2 beyond), ranked after every exact hit and marked matchedIn fuzzy"`
-	Fallback *int     `json:"fallback,omitempty" jsonschema:"when fewer hits than this match exactly, add fuzzy and prefix matches after them (default 3; 0 turns it off)"`
-	Kinds    []string `json:"kinds,omitempty" jsonschema:"only these kinds (any of); files are code, test, doc, config or other"`
-	Projects []string `json:"projects,omitempty" jsonschema:"only these projects (any of)"`
-	Tags     []string `json:"tags,omitempty" jsonschema:"only documents with any of these tags"`
-	Role     string   `json:"role,omitempty" jsonschema:"only documents with this role"`
-	Under    string   `json:"under,omitempty" jsonschema:"only the document with this ID and everything below it through parent links (a folder: src/index)"`
-	IDs      []string `json:"ids,omitempty" jsonschema:"only these document IDs"`
-	Since    string   `json:"since,omitempty" jsonschema:"only documents at or after this time: RFC 3339 (2024-05-01T12:00:00Z) or a date (2024-05-01); files use their modification time"`
-	Until    string   `json:"until,omitempty" jsonschema:"only documents before this time: RFC 3339 or a date (YYYY-MM-DD)"`
-	Order    string   `json:"order,omitempty" jsonschema:"score (best first), date_desc (newest first) or date_asc"`
-	Limit    int      `json:"limit,omitempty" jsonschema:"hits per page"`
-	Offset   int      `json:"offset,omitempty" jsonschema:"hits to skip: the nextOffset of the previous page"`
-	Explain  bool     `json:"explain,omitempty" jsonschema:"add to each hit how it was ranked in each leg"`
+	Query        string   `json:"query" jsonschema:"words or a code fragment; \"double quotes\" make a phrase"`
+	Mode         string   `json:"mode,omitempty" jsonschema:"auto: stemmed words and exact substrings, fused (best default); substring: exact case-insensitive text, for identifiers and code; text: stemmed words ranked by BM25, for prose"`
+	Syntax       string   `json:"syntax,omitempty" jsonschema:"simple (default): every character literal, \"quotes\" make a phrase; raw: SQLite FTS5 query syntax: AND OR NOT (uppercase), parentheses, \"phrase\", prefix*, NEAR(a b, 10), title:word, {title body}:word, -title:word, ^word (starts the field)"`
+	Fuzzy        string   `json:"fuzzy,omitempty" jsonschema:"off (default), auto, 1 or 2: also return documents matching the words within that many typos (auto: 0 for words up to 2 letters, 1 up to 5, 2 beyond), ranked after every exact hit and marked matchedIn fuzzy"`
+	Expand       int      `json:"expand,omitempty" jsonschema:"also return the documents linked to the top 5 hits (upsert links), up to this many hops away, marked matchedIn graph with via"`
+	BoostProject string   `json:"boostProject,omitempty" jsonschema:"rank hits from this project higher (x1.5), without filtering"`
+	BoostSession string   `json:"boostSession,omitempty" jsonschema:"rank hits from this session higher (x1.2), without filtering"`
+	Fallback     *int     `json:"fallback,omitempty" jsonschema:"when fewer hits than this match exactly, add fuzzy and prefix matches after them (default 3; 0 turns it off)"`
+	Kinds        []string `json:"kinds,omitempty" jsonschema:"only these kinds (any of); files are code, test, doc, config or other"`
+	Projects     []string `json:"projects,omitempty" jsonschema:"only these projects (any of)"`
+	Tags         []string `json:"tags,omitempty" jsonschema:"only documents with any of these tags"`
+	Role         string   `json:"role,omitempty" jsonschema:"only documents with this role"`
+	Under        string   `json:"under,omitempty" jsonschema:"only the document with this ID and everything below it through parent links (a folder: src/index)"`
+	IDs          []string `json:"ids,omitempty" jsonschema:"only these document IDs"`
+	Since        string   `json:"since,omitempty" jsonschema:"only documents at or after this time: RFC 3339 (2024-05-01T12:00:00Z) or a date (2024-05-01); files use their modification time"`
+	Until        string   `json:"until,omitempty" jsonschema:"only documents before this time: RFC 3339 or a date (YYYY-MM-DD)"`
+	Order        string   `json:"order,omitempty" jsonschema:"score (best first), date_desc (newest first) or date_asc"`
+	Limit        int      `json:"limit,omitempty" jsonschema:"hits per page"`
+	Offset       int      `json:"offset,omitempty" jsonschema:"hits to skip: the nextOffset of the previous page"`
+	Explain      bool     `json:"explain,omitempty" jsonschema:"add to each hit how it was ranked in each leg"`
 }
 
 type searchOutput struct {
@@ -58,6 +61,7 @@ var searchArgs = map[string]arg{
 		fix: "syntax is simple (default: every character literal) or raw (SQLite FTS5 query syntax)"},
 	"fuzzy": {enum: []string{"off", "auto", "1", "2"}, def: "off",
 		fix: "fuzzy is off (default), auto, 1 or 2 (a string)"},
+	"expand": {min: num(0), max: num(3), fix: "expand is a number of link hops from 0 (default) to 3"},
 	"fallback": {min: num(0), def: index.DefaultFallback,
 		fix: fmt.Sprintf("fallback is an integer, 0 or more (default %d; 0 turns it off)", index.DefaultFallback)},
 	"order": {enum: []string{"score", "date_asc", "date_desc"}, def: "score",
@@ -130,6 +134,12 @@ func (in *searchInput) request() (index.Request, error) {
 	var err error
 	if req.Fuzzy, err = index.ParseFuzzy(in.Fuzzy); err != nil {
 		return req, badArg(tool, "unknown fuzzy %q: %s", in.Fuzzy, searchArgs["fuzzy"].fix)
+	}
+	if in.Expand > 0 {
+		req.Expand = &index.Expand{Depth: in.Expand}
+	}
+	if in.BoostProject != "" || in.BoostSession != "" {
+		req.Boost = &index.Boost{Project: in.BoostProject, Session: in.BoostSession}
 	}
 	if in.Fallback != nil {
 		switch {
@@ -227,6 +237,9 @@ func searchText(in searchInput, out *searchOutput) string {
 		fmt.Fprintf(&b, "\n%d. %s [%s] score %.4f", in.Offset+i+1, h.ID, orDash(h.Kind), h.Score)
 		if slices.Contains(h.MatchedIn, index.LegFuzzy) {
 			b.WriteString(" (fuzzy)")
+		}
+		if h.Via != nil {
+			fmt.Fprintf(&b, " (linked from %s: %s)", h.Via.Seed, orDash(h.Via.Type))
 		}
 		if h.Title != "" && h.Title != pathBase(h.ID) {
 			fmt.Fprintf(&b, " - %s", clean(h.Title))

@@ -74,6 +74,7 @@ func newMCPServer(ix *index.Index, loc location, o *mcpOptions) *mcpServer {
 	s.addSearch()
 	s.addGet()
 	s.addUpsert()
+	s.addBacklinks()
 	s.addRemove()
 	s.addIndexPath()
 	s.addStats()

@@ -129,7 +129,7 @@ func TestMCPListTools(t *testing.T) {
 		names = append(names, tl.Name)
 	}
 	slices.Sort(names)
-	if want := []string{"get", "index_path", "remove", "search", "stats", "upsert"}; !slices.Equal(names, want) {
+	if want := []string{"backlinks", "get", "index_path", "remove", "search", "stats", "upsert"}; !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
 
@@ -152,6 +152,8 @@ func TestMCPListTools(t *testing.T) {
 			{name: "syntax", enum: []any{"simple", "raw"}, def: `"simple"`},
 			{name: "fuzzy", enum: []any{"off", "auto", "1", "2"}, def: `"off"`},
 			{name: "fallback", min: num(0), def: "3"},
+			{name: "expand", min: num(0), max: num(3)},
+			{name: "boostProject"}, {name: "boostSession"},
 			{name: "order", enum: []any{"score", "date_asc", "date_desc"}, def: `"score"`},
 			{name: "limit", min: num(1), max: num(50), def: "10"},
 			{name: "offset", min: num(0)},
@@ -164,6 +166,7 @@ func TestMCPListTools(t *testing.T) {
 			{name: "offset", min: num(0)},
 		}},
 		{"upsert", false, []string{"docs"}, []prop{{name: "docs", minItems: count(1)}}},
+		{"backlinks", true, []string{"id"}, []prop{{name: "id"}, {name: "types"}}},
 		{"remove", false, []string{"ids"}, []prop{{name: "ids", minItems: count(1)}}},
 		{"index_path", false, []string{"path"}, []prop{{name: "path"}}},
 		{"stats", true, nil, nil},
@@ -627,5 +630,42 @@ func TestMCPSearchSyntaxAndTolerance(t *testing.T) {
 	res = mt.ok("search", object{"query": "lmeno"}, &out)
 	if out.Total != 0 || out.DidYouMean != "lemon" || !strings.Contains(resultText(res), `Did you mean "lemon"?`) {
 		t.Errorf("did you mean: %+v %s", out, resultText(res))
+	}
+}
+
+func TestMCPBacklinks(t *testing.T) {
+	mt := newMCPTest(t)
+	mt.upsert(
+		object{"id": "a", "body": "x", "links": []object{{"to": "b", "type": "imports"}}},
+		object{"id": "c", "body": "y", "links": []object{{"to": "b", "type": "mentions"}}},
+	)
+	var out backlinksOutput
+	mt.ok("backlinks", object{"id": "b", "types": []string{"imports"}}, &out)
+	if len(out.Backlinks) != 1 || out.Backlinks[0].From != "a" {
+		t.Errorf("backlinks: %+v", out)
+	}
+	if res := mt.call("backlinks", object{"id": ""}); !res.IsError {
+		t.Error("empty id accepted")
+	}
+	var g getOutput
+	mt.ok("get", object{"ids": []string{"a"}}, &g)
+	if len(g.Documents) != 1 || len(g.Documents[0].Links) != 1 || g.Documents[0].Links[0].To != "b" {
+		t.Errorf("get: %+v", g)
+	}
+}
+
+func TestMCPSearchExpand(t *testing.T) {
+	mt := newMCPTest(t)
+	mt.upsert(
+		object{"id": "a", "body": "parser", "links": []object{{"to": "b", "type": "imports"}}},
+		object{"id": "b", "body": "lexer"},
+	)
+	var out searchOutput
+	mt.ok("search", object{"query": "parser ", "expand": 1, "fallback": 0}, &out)
+	if out.Total != 2 || len(out.Hits) != 2 || out.Hits[1].Via == nil || out.Hits[1].Via.Seed != "a" || out.Hits[0].Norm != 1 {
+		t.Errorf("expand: %+v", out)
+	}
+	if res := mt.call("search", object{"query": "x", "expand": 9}); !res.IsError {
+		t.Error("expand 9 accepted")
 	}
 }

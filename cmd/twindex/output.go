@@ -23,6 +23,8 @@ type jsonHit struct {
 	Field     string         `json:"field" jsonschema:"field the snippet comes from: title or body"`
 	Snippet   string         `json:"snippet" jsonschema:"HTML-escaped text around the best match, matches wrapped in <mark></mark>"`
 	Score     float64        `json:"score" jsonschema:"relative rank score (RRF in auto mode): orders hits within this result only, no absolute meaning"`
+	Norm      float64        `json:"norm" jsonschema:"score divided by the best hit's: 1 for the first hit; use this scale for thresholds"`
+	Via       *index.Via     `json:"via,omitempty" jsonschema:"set when expand added the hit: the matched hit (seed) and link that reached it"`
 	MatchedIn []string       `json:"matchedIn" jsonschema:"legs that matched: text (stemmed words) and/or trigram (exact substring), or fuzzy (only approximately: a typo or a completion, ranked after every exact hit)"`
 	Explain   *index.Explain `json:"explain,omitempty" jsonschema:"how the hit was ranked, when explain was set"`
 }
@@ -76,7 +78,8 @@ func toJSONHit(h index.Hit) jsonHit {
 	if m == nil {
 		m = []string{}
 	}
-	return jsonHit{ID: h.ID, Kind: h.Kind, Title: h.Title, Field: h.Field, Snippet: h.Snippet, Score: h.Score, MatchedIn: m, Explain: h.Explain}
+	return jsonHit{ID: h.ID, Kind: h.Kind, Title: h.Title, Field: h.Field, Snippet: h.Snippet, Score: h.Score, Norm: h.Norm,
+		Via: h.Via, MatchedIn: m, Explain: h.Explain}
 }
 
 // result prints one query's result; qid names it in batch and TREC output.
@@ -142,6 +145,9 @@ func (o *output) text(w *bufio.Writer, res *index.Result) {
 		meta := fmt.Sprintf("%s  %.4f", orDash(h.Kind), h.Score)
 		if slices.Contains(h.MatchedIn, index.LegFuzzy) {
 			meta += "  (fuzzy)"
+		}
+		if h.Via != nil {
+			meta += fmt.Sprintf("  (via %s, %s)", clean(h.Via.Seed), orDash(h.Via.Type))
 		}
 		if o.color {
 			fmt.Fprintf(w, "%s%s%s  %s%s%s\n", ansiPath, name, ansiReset, ansiDim, meta, ansiReset)

@@ -17,9 +17,9 @@ import (
 // searchFlags are the flags of `twindex search`.
 type searchFlags struct {
 	index, mode, role, under, since, until, order, format, queries string
-	syntax, fuzzy                                                  string
+	syntax, fuzzy, boostProject, boostSession                      string
 	kinds, projects, tags                                          stringList
-	limit, offset, fallback                                        int
+	limit, offset, fallback, expand                                int
 	explain, json, noSync, quiet                                   bool
 	maxSize                                                        int64
 }
@@ -67,6 +67,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.syntax, "syntax", "simple", "simple (every character literal) or raw (SQLite FTS5 syntax: AND OR NOT NEAR ( ) \"phrase\" prefix* title: ^)")
 	fs.StringVar(&f.fuzzy, "fuzzy", "off", "off, auto, 1 or 2: also match words within that many edits, ranked after the exact hits")
 	fs.IntVar(&f.fallback, "fallback", index.DefaultFallback, "when fewer hits than this match exactly, add fuzzy and prefix matches; 0 turns it off")
+	fs.IntVar(&f.expand, "expand", 0, "add the documents linked to the top 5 hits, up to `N` hops away (JSONL \"links\")")
+	fs.StringVar(&f.boostProject, "boost-project", "", "rank hits from this `project` higher (x1.5)")
+	fs.StringVar(&f.boostSession, "boost-session", "", "rank hits from this `session` higher (x1.2)")
 	fs.Var(&f.kinds, "kind", "only documents of this `kind` (code, test, doc, config, other, ...); repeatable")
 	fs.Var(&f.projects, "project", "only this `project`; repeatable")
 	fs.Var(&f.tags, "tag", "only documents with this `tag`; repeatable (any of)")
@@ -190,6 +193,15 @@ func (f *searchFlags) request() (index.Request, error) {
 	var err error
 	if req.Fuzzy, err = index.ParseFuzzy(f.fuzzy); err != nil {
 		return req, usageErr(hint, "unknown --fuzzy %q (want off, auto, 1 or 2)", f.fuzzy)
+	}
+	if f.expand < 0 {
+		return req, usageErr(hint, "--expand must not be negative")
+	}
+	if f.expand > 0 {
+		req.Expand = &index.Expand{Depth: f.expand}
+	}
+	if f.boostProject != "" || f.boostSession != "" {
+		req.Boost = &index.Boost{Project: f.boostProject, Session: f.boostSession}
 	}
 	switch {
 	case f.fallback == 0:

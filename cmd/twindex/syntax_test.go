@@ -60,3 +60,32 @@ func TestSearchSyntaxAndTolerance(t *testing.T) {
 		t.Errorf("no didYouMean in json:\n%s", r.stdout)
 	}
 }
+
+// links and backlinks through the real binary, from JSONL links.
+func TestLinksCommands(t *testing.T) {
+	dir := t.TempDir()
+	ixDir := dir + "/ix"
+	jsonl := `{"id": "main.go", "body": "package main", "links": [{"to": "util.go", "type": "imports"}, {"to": "todo.md", "type": "mentions"}]}
+{"id": "util.go", "body": "package util"}
+{"id": "bad", "links": [{"to": ""}]}
+`
+	r := twindexIn(t, dir, jsonl, "index", "--index", ixDir, "--jsonl", "-")
+	if r.code != 2 || !strings.Contains(r.stderr, "link to") {
+		t.Fatalf("bad link line: exit %d\n%s", r.code, r.stderr)
+	}
+	r = twindex(t, dir, "links", "--index", ixDir, "main.go").want(t, 0)
+	if r.stdout != "util.go\timports\ntodo.md\tmentions\n" {
+		t.Errorf("links:\n%s", r.stdout)
+	}
+	r = twindex(t, dir, "backlinks", "--index", ixDir, "util.go", "--format", "json").want(t, 0)
+	var out struct {
+		ID        string `json:"id"`
+		Backlinks []struct{ ID, Type string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || len(out.Backlinks) != 1 || out.Backlinks[0].ID != "main.go" {
+		t.Errorf("backlinks json: %v\n%s", err, r.stdout)
+	}
+	twindex(t, dir, "backlinks", "--index", ixDir, "util.go", "--type", "mentions").want(t, 1)
+	twindex(t, dir, "backlinks", "--index", ixDir, "todo.md").want(t, 0)
+	twindex(t, dir, "links", "--index", ixDir, "nope").want(t, 1)
+}

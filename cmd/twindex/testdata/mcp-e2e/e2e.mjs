@@ -55,7 +55,7 @@ async function main() {
   // Tools and their schemas.
   const { tools } = await client.listTools();
   const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-  assert.deepEqual(Object.keys(byName).sort(), ["get", "index_path", "remove", "search", "stats", "upsert"]);
+  assert.deepEqual(Object.keys(byName).sort(), ["backlinks", "get", "index_path", "remove", "search", "stats", "upsert"]);
   const search = byName.search;
   assert.equal(search.annotations.readOnlyHint, true);
   assert.equal(search.annotations.destructiveHint, false);

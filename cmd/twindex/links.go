@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/twindex/twindex/index"
+)
+
+const linksHelp = `  twindex links main.go
+  twindex backlinks util.go --type imports --format json
+
+links prints the links a document was written with (JSONL "links":
+[{"to": "id", "type": "imports"}]); backlinks prints the documents that
+link to an ID, read from the index of links by target. A link may point to
+a document not written yet. Exit status 1 when there are none.`
+
+func runLinks(_ context.Context, e *env, args []string) error { return linksCmd(e, "links", args) }
+
+func runBacklinks(_ context.Context, e *env, args []string) error {
+	return linksCmd(e, "backlinks", args)
+}
+
+// linksCmd is both commands: they differ in direction only.
+func linksCmd(e *env, name string, args []string) error {
+	fs := newFlagSet(e, name, "twindex "+name+" ID [flags]", linksHelp)
+	idx := fs.indexFlag()
+	format := fs.String("format", "text", "text or json")
+	var types stringList
+	if name == "backlinks" {
+		fs.Var(&types, "type", "only links of this `type`; repeatable")
+	}
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	hint := fmt.Sprintf("run 'twindex %s --help'", name)
+	if len(pos) != 1 {
+		return usageErr(hint, "want exactly one ID, got %d", len(pos))
+	}
+	if *format != "text" && *format != "json" {
+		return usageErr(hint, "unknown --format %q (want text or json)", *format)
+	}
+	ix, loc, err := openAt(e, *idx)
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	id := pos[0]
+	type row struct {
+		ID   string `json:"id"`
+		Type string `json:"type,omitempty"`
+	}
+	var rows []row
+	if name == "links" {
+		links, err := ix.Links(id)
+		if errors.Is(err, index.ErrNotFound) {
+			fmt.Fprintf(e.stderr, "twindex links: no document %q\n", id)
+			return errNoResults
+		}
+		if err != nil {
+			return indexErr(err, loc.dir)
+		}
+		for _, l := range links {
+			rows = append(rows, row{l.To, l.Type})
+		}
+	} else {
+		bl, err := ix.Backlinks(id, types...)
+		if err != nil {
+			return indexErr(err, loc.dir)
+		}
+		for _, b := range bl {
+			rows = append(rows, row{b.From, b.Type})
+		}
+	}
+	if *format == "json" {
+		if rows == nil {
+			rows = []row{}
+		}
+		b, _ := json.MarshalIndent(map[string]any{"id": id, name: rows}, "", "  ")
+		fmt.Fprintf(e.stdout, "%s\n", b)
+	} else {
+		var b strings.Builder
+		for _, r := range rows {
+			fmt.Fprintf(&b, "%s\t%s\n", clean(r.ID), orDash(r.Type))
+		}
+		fmt.Fprint(e.stdout, b.String())
+	}
+	if len(rows) == 0 {
+		return errNoResults
+	}
+	return nil
+}
