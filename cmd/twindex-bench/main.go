@@ -21,6 +21,8 @@ Commands:
              a summary in the shapes of shared/bench/fts5_ref.py
   scifact    index the SciFact collection in memory, write TREC runs (top 100)
              per mode and score them with shared/eval/score.py
+  typos      measure fuzzy matching's precision on title words of a collection
+             with one injected typo each
 
 Run "twindex-bench <command> -h" for a command's flags.
 
@@ -53,6 +55,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = yardstickCmd(ctx, args[1:], stdout, stderr)
 	case "scifact":
 		err = scifactCmd(ctx, args[1:], stdout, stderr)
+	case "typos":
+		err = typosCmd(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -75,6 +75,7 @@ func printYardstick(w io.Writer, s *summary, ref *fts5Summary) {
 			fmt.Fprintf(w, "| %s | %s | %s | `%s` | %d | %d |\n", m, q.QID, q.Class, q.Text, q.Total, q.Median)
 		}
 	}
+	printTolerance(w, s.Tolerance)
 	if ref != nil {
 		printRatios(w, s, ref)
 	}

@@ -31,6 +31,8 @@ type yardstickConfig struct {
 	Passes  int    // timed passes after the warm-up
 	Top     int    // hits per query
 	NoSync  bool   // index.Options.NoSync
+	// Tolerance also times text mode with prefixes and fuzzy matching.
+	Tolerance bool
 }
 
 func yardstickCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -46,13 +48,15 @@ func yardstickCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.IntVar(&cfg.Passes, "passes", 3, "timed passes over the queries after one warm-up pass")
 	fs.IntVar(&cfg.Top, "top", 20, "hits per query (1..100)")
 	fs.BoolVar(&cfg.NoSync, "nosync", false, "skip fsync of the store on commit (index.Options.NoSync)")
+	fs.BoolVar(&cfg.Tolerance, "tolerance", false, "also time text mode as typed, with a raw prefix and with fuzzy auto, against exact")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: twindex-bench yardstick --corpus NAME.jsonl --queries queries.jsonl --out DIR [flags]
 
 Builds an on-disk index from the corpus in batches (timed: Apply, then Optimize),
 measures its size and the peak RSS, then runs one warm-up pass and --passes timed
 passes over every query in the modes substring, text and auto (top 20, snippets
-always built). Per query the median of the passes, then p50/p95 per mode and
+always built), as complete words (no as-you-type prefix) without the fuzzy
+fallback, since FTS5 matches exactly. Per query the median of the passes, then p50/p95 per mode and
 class, as shared/bench/fts5_ref.py reports. Writes OUT/NAME.twindex.results.jsonl
 (for shared/bench/compare.py) and OUT/NAME.twindex.summary.json; prints markdown.
 
@@ -119,6 +123,7 @@ type summary struct {
 	PeakRSSBuild  int64                  `json:"peak_rss_build_bytes"` // VmHWM after Optimize
 	Errors        int                    `json:"errors"`
 	Latency       []latencyRow           `json:"latency"`
+	Tolerance     []toleranceRow         `json:"tolerance,omitempty"`
 	Slowest       map[string][]slowQuery `json:"slowest"`
 }
 
@@ -245,6 +250,11 @@ func yardstick(ctx context.Context, cfg yardstickConfig, log io.Writer) (*summar
 	if err != nil {
 		return nil, err
 	}
+	if cfg.Tolerance {
+		if sum.Tolerance, err = tolerance(ctx, ix, qs, cfg, log); err != nil {
+			return nil, err
+		}
+	}
 	closed = true
 	if err := ix.Close(); err != nil {
 		return nil, fmt.Errorf("close: %w", err)
@@ -289,7 +299,7 @@ func runQueries(ctx context.Context, ix *index.Index, qs []benchQuery, cfg yards
 		for _, q := range qs {
 			for _, m := range modes {
 				w0, c0 := time.Now(), processCPU()
-				res, err := ix.Search(ctx, index.Request{Query: q.Text, Mode: m, Limit: cfg.Top})
+				res, err := ix.Search(ctx, exactRequest(q.Text, m, cfg.Top))
 				s := sample{time.Since(w0).Microseconds(), (processCPU() - c0).Microseconds()}
 				if ctx.Err() != nil {
 					return nil, nil, ctx.Err()
