@@ -79,3 +79,17 @@ func guard(path string, err *error) {
 // segment next (a search, a write, the flush in Close) blocks forever;
 // Close skips its flush for such an index (the next Open replays the log).
 var poisoned sync.Map // directory -> *CorruptError
+
+// poisoned returns the damage a search or write of this index ran into,
+// if any: touching the damaged segment again could block on its lock, so
+// every later call fails with it until the index is reopened (Options.
+// RebuildCorrupt, twindex rebuild).
+func (ix *Index) poisoned() error {
+	if ix.dir == "" {
+		return nil
+	}
+	if ce, ok := poisoned.Load(ix.dir); ok {
+		return ce.(error)
+	}
+	return nil
+}

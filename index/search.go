@@ -167,6 +167,9 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	if ix.closed {
 		return nil, ErrClosed
 	}
+	if err := ix.poisoned(); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
 	if ix.stale != nil {
 		return nil, fmt.Errorf("search: index out of step with its store after a failed write (the next write or Open repairs it): %w", ix.stale)
 	}

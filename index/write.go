@@ -231,6 +231,9 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	if ix.closed {
 		return a, ErrClosed
 	}
+	if err := ix.poisoned(); err != nil {
+		return a, fmt.Errorf("write: %w", err)
+	}
 	if ix.stale != nil {
 		if err := ix.recover(ctx); err != nil {
 			return a, fmt.Errorf("catch up after an earlier failure: %w", err)
