@@ -34,8 +34,10 @@ func (s *search) expandPrefix(prefixes []string, n int) ([]string, error) {
 		return nil, err
 	}
 	found := map[string]uint64{}
-	for _, p := range prefixes {
-		if p == "" {
+	for i, p := range prefixes {
+		// A prefix that another one starts with adds nothing to its range.
+		if p == "" || slices.ContainsFunc(prefixes[:i], func(o string) bool { return strings.HasPrefix(p, o) }) ||
+			slices.ContainsFunc(prefixes[i+1:], func(o string) bool { return o != p && strings.HasPrefix(p, o) }) {
 			continue
 		}
 		for _, f := range []string{fieldTitle, fieldBody} {

@@ -92,7 +92,10 @@ func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 							continue
 						}
 						q.terms[t] = k
-						q.probes = append(q.probes, probe{t[:runePrefix(t, 3)], k})
+						// A prefix's completions share their probe.
+						if p := (probe{t[:runePrefix(t, 3)], k}); !slices.Contains(q.probes, p) {
+							q.probes = append(q.probes, p)
+						}
 					}
 				}
 			}

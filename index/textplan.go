@@ -316,6 +316,10 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 // and expansion sets), whose presence bits each match carries.
 const maxTextTerms = 256
 
+// knownWordDocs is the fewest documents (at least 1 in 1,000) that make a
+// query word known: the tolerant pass does not fuzz it.
+const knownWordDocs = 3
+
 // tolerate returns the indexed terms a query word also stands for in the
 // tolerant pass: near, those one edit away and, with tol.prefix, its
 // completions; far, those two edits away, weighed much lower so that
@@ -324,6 +328,17 @@ func (s *search) tolerate(term string, prefixes []string, tol *tolerance) (near,
 	dist := int(tol.fuzzy)
 	if tol.fuzzy == FuzzyAuto {
 		dist = autoFuzzy(utf8.RuneCountInString(term))
+	}
+	if dist > 0 {
+		// A word that many documents hold is taken as spelled right: its
+		// neighbours would be other words, not the one meant.
+		n, err := s.docFreq(term)
+		if err != nil {
+			return nil, nil, err
+		}
+		if float64(n) >= max(knownWordDocs, s.n/1000) {
+			dist = 0
+		}
 	}
 	fz, err := s.expandFuzzy(term, dist)
 	if err != nil {
