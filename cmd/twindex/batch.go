@@ -28,6 +28,7 @@ type batcher struct {
 	removes []string
 	bytes   int
 	invalid func(label string, err error)
+	warn    func(msg string) // a write done in a lesser form (no vectors)
 
 	written, removed, failed int
 	onFlush                  func()
@@ -72,6 +73,11 @@ func (bt *batcher) flush(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("write batch: %w", err)
 	}
+	for _, w := range a.Warnings {
+		if bt.warn != nil {
+			bt.warn(w)
+		}
+	}
 	bt.written += a.Written
 	bt.removed += a.Removed
 	bt.docs, bt.labels, bt.removes, bt.bytes = bt.docs[:0], bt.labels[:0], bt.removes[:0], 0
@@ -98,6 +104,7 @@ func (bt *batcher) oneByOne(ctx context.Context) (index.Applied, error) {
 			return total, err
 		}
 		total.Written += a.Written
+		total.Warnings = append(total.Warnings, a.Warnings...)
 	}
 	if len(bt.removes) == 0 {
 		return total, nil

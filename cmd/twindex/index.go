@@ -38,6 +38,7 @@ searchable, even if the process dies right after.`)
 	jsonl := fs.String("jsonl", "", "read documents from a JSONL `FILE` (- for stdin)")
 	maxSize := fs.Int64("max-size", defaultMaxSize, "skip files larger than this many `bytes`")
 	quiet := fs.Bool("quiet", false, "no progress or summary on stderr")
+	emb := fs.embedFlags(e)
 	paths, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -49,6 +50,9 @@ searchable, even if the process dies right after.`)
 		return usageErr("", "--max-size must be positive")
 	}
 	opts := &index.Options{MaxDocBytes: docLimit(*maxSize)}
+	if err := emb.options(e, opts); err != nil {
+		return err
+	}
 
 	base := "."
 	if len(paths) > 0 {
@@ -159,7 +163,8 @@ func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxT
 		bad++
 		fmt.Fprintf(e.stderr, "%s: %s\n", where, reason)
 	}
-	bt := &batcher{ix: ix, invalid: func(where string, err error) { report(where, err.Error()) }}
+	bt := &batcher{ix: ix, invalid: func(where string, err error) { report(where, err.Error()) },
+		warn: func(msg string) { fmt.Fprintf(e.stderr, "twindex: warning: %s\n", msg) }}
 	lr := newLineReader(r, 6*maxText+(1<<20))
 	prog := newProgress(e, quiet, "indexing", total)
 	defer prog.done()

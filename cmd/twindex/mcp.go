@@ -33,6 +33,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	idx := fs.indexFlag()
 	level := fs.String("log-level", "info", "log to stderr at this `level`: debug, info, warn or error")
 	maxSize := fs.Int64("max-size", defaultMaxSize, "index_path skips files larger than this many `bytes`")
+	emb := fs.embedFlags(e)
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -58,7 +59,11 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		// relative to that folder, as when it was found by walking up.
 		loc.root = filepath.Dir(loc.dir)
 	}
-	ix, err := loc.open(&index.Options{MaxDocBytes: docLimit(*maxSize)}, true)
+	opts := &index.Options{MaxDocBytes: docLimit(*maxSize)}
+	if err := emb.options(e, opts); err != nil {
+		return err
+	}
+	ix, err := loc.open(opts, true)
 	if err != nil {
 		return err
 	}

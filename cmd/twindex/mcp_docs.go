@@ -203,7 +203,8 @@ type upsertInput struct {
 }
 
 type upsertOutput struct {
-	IDs []string `json:"ids" jsonschema:"IDs written, in the order given"`
+	IDs      []string `json:"ids" jsonschema:"IDs written, in the order given"`
+	Warnings []string `json:"warnings,omitempty" jsonschema:"what was written in a lesser form, e.g. without vectors because the embedding server failed"`
 }
 
 var upsertArgs = map[string]arg{
@@ -244,14 +245,23 @@ func (s *mcpServer) upsert(ctx context.Context, _ *mcp.CallToolRequest, in upser
 		docs = append(docs, d)
 		out.IDs = append(out.IDs, d.ID)
 	}
-	if err := s.ix.Upsert(ctx, docs...); err != nil {
+	var b index.Batch
+	for _, d := range docs {
+		b.Upsert(d)
+	}
+	a, err := s.ix.Apply(ctx, &b)
+	if err != nil {
 		if errors.Is(err, index.ErrInvalidDoc) {
 			return nil, upsertOutput{}, badArg("upsert", "%s; nothing was written", strings.TrimPrefix(err.Error(), "index: "))
 		}
 		s.log.Error("upsert failed", "docs", len(docs), "error", err)
 		return nil, upsertOutput{}, fmt.Errorf("upsert failed, nothing was written: %w", err)
 	}
+	out.Warnings = a.Warnings
 	text := fmt.Sprintf("Wrote %d document(s): %s", len(out.IDs), quoteAll(out.IDs))
+	for _, w := range a.Warnings {
+		text += "\nWarning: " + w
+	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
 }
 

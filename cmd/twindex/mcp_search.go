@@ -26,6 +26,7 @@ type searchInput struct {
 	Mode         string   `json:"mode,omitempty" jsonschema:"auto: stemmed words and exact substrings, fused (best default); substring: exact case-insensitive text, for identifiers and code; text: stemmed words ranked by BM25, for prose"`
 	Syntax       string   `json:"syntax,omitempty" jsonschema:"simple (default): every character literal, \"quotes\" make a phrase; raw: SQLite FTS5 query syntax: AND OR NOT (uppercase), parentheses, \"phrase\", prefix*, NEAR(a b, 10), title:word, {title body}:word, -title:word, ^word (starts the field)"`
 	Fuzzy        string   `json:"fuzzy,omitempty" jsonschema:"off (default), auto, 1 or 2: also return documents matching the words within that many typos (auto: 0 for words up to 2 letters, 1 up to 5, 2 beyond), ranked after every exact hit and marked matchedIn fuzzy"`
+	SearchMode   string   `json:"searchMode,omitempty" jsonschema:"keyword (default), vector (documents nearest to the query's embedding) or hybrid (both, fused); vector and hybrid need the server started with --embed-url"`
 	Expand       int      `json:"expand,omitempty" jsonschema:"also return the documents linked to the top 5 hits (upsert links), up to this many hops away, marked matchedIn graph with via"`
 	BoostProject string   `json:"boostProject,omitempty" jsonschema:"rank hits from this project higher (x1.5), without filtering"`
 	BoostSession string   `json:"boostSession,omitempty" jsonschema:"rank hits from this session higher (x1.2), without filtering"`
@@ -51,6 +52,7 @@ type searchOutput struct {
 	Truncated  bool      `json:"truncated" jsonschema:"true when more hits follow this page"`
 	Tolerant   bool      `json:"tolerant,omitempty" jsonschema:"true when fuzzy or prefix matches were added after the exact hits (fuzzy, or fewer exact hits than fallback)"`
 	DidYouMean string    `json:"didYouMean,omitempty" jsonschema:"when nothing matched: the query with its words replaced by the nearest indexed words"`
+	Warnings   []string  `json:"warnings,omitempty" jsonschema:"what the search did in a lesser form, e.g. keywords only because embedding the query failed"`
 }
 
 var searchArgs = map[string]arg{
@@ -62,6 +64,8 @@ var searchArgs = map[string]arg{
 	"fuzzy": {enum: []string{"off", "auto", "1", "2"}, def: "off",
 		fix: "fuzzy is off (default), auto, 1 or 2 (a string)"},
 	"expand": {min: num(0), max: num(3), fix: "expand is a number of link hops from 0 (default) to 3"},
+	"searchMode": {enum: []string{"keyword", "vector", "hybrid"}, def: "keyword",
+		fix: "searchMode is keyword (default), vector or hybrid"},
 	"fallback": {min: num(0), def: index.DefaultFallback,
 		fix: fmt.Sprintf("fallback is an integer, 0 or more (default %d; 0 turns it off)", index.DefaultFallback)},
 	"order": {enum: []string{"score", "date_asc", "date_desc"}, def: "score",
@@ -100,7 +104,7 @@ func (s *mcpServer) search(ctx context.Context, _ *mcp.CallToolRequest, in searc
 		return nil, searchOutput{}, s.searchErr(err, in.Query)
 	}
 	out := searchOutput{Hits: []jsonHit{}, Total: res.Total, NextOffset: res.NextOffset, Truncated: res.NextOffset != nil,
-		Tolerant: res.Tolerant, DidYouMean: res.DidYouMean}
+		Tolerant: res.Tolerant, DidYouMean: res.DidYouMean, Warnings: res.Warnings}
 	snippets := 0
 	for _, h := range res.Hits {
 		out.Hits = append(out.Hits, toJSONHit(h))
@@ -134,6 +138,11 @@ func (in *searchInput) request() (index.Request, error) {
 	var err error
 	if req.Fuzzy, err = index.ParseFuzzy(in.Fuzzy); err != nil {
 		return req, badArg(tool, "unknown fuzzy %q: %s", in.Fuzzy, searchArgs["fuzzy"].fix)
+	}
+	if in.SearchMode != "" {
+		if req.SearchMode, err = parseSearchMode(in.SearchMode); err != nil {
+			return req, badArg(tool, "%s: %s", err, searchArgs["searchMode"].fix)
+		}
 	}
 	if in.Expand > 0 {
 		req.Expand = &index.Expand{Depth: in.Expand}

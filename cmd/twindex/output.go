@@ -40,6 +40,7 @@ type jsonResult struct {
 	Truncated  bool       `json:"truncated"`
 	Tolerant   bool       `json:"tolerant,omitempty"`
 	DidYouMean string     `json:"didYouMean,omitempty"`
+	Warnings   []string   `json:"warnings,omitempty"`
 	TookMs     float64    `json:"tookMs"`
 }
 
@@ -65,7 +66,7 @@ func jsonUnmarshal(data []byte, v any) error {
 
 func toJSONResult(id, q string, res *index.Result, took time.Duration) jsonResult {
 	jr := jsonResult{ID: id, Query: q, Mode: res.Mode, Hits: []jsonHit{}, Total: res.Total, NextOffset: res.NextOffset,
-		Truncated: res.NextOffset != nil, Tolerant: res.Tolerant, DidYouMean: res.DidYouMean,
+		Truncated: res.NextOffset != nil, Tolerant: res.Tolerant, DidYouMean: res.DidYouMean, Warnings: res.Warnings,
 		TookMs: math.Round(float64(took.Microseconds())) / 1000}
 	for _, h := range res.Hits {
 		jr.Hits = append(jr.Hits, toJSONHit(h))
@@ -174,6 +175,9 @@ func (o *output) text(w *bufio.Writer, res *index.Result) {
 	}
 	if res.DidYouMean != "" {
 		fmt.Fprintf(o.e.stderr, "no results; did you mean: %s\n", clean(res.DidYouMean))
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(o.e.stderr, "warning: %s\n", clean(w))
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 // searchFlags are the flags of `twindex search`.
 type searchFlags struct {
 	index, mode, role, under, since, until, order, format, queries string
-	syntax, fuzzy, boostProject, boostSession                      string
+	syntax, fuzzy, boostProject, boostSession, searchMode          string
 	kinds, projects, tags                                          stringList
 	limit, offset, fallback, expand                                int
 	explain, json, noSync, quiet                                   bool
@@ -70,6 +70,8 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&f.expand, "expand", 0, "add the documents linked to the top 5 hits, up to `N` hops away (JSONL \"links\")")
 	fs.StringVar(&f.boostProject, "boost-project", "", "rank hits from this `project` higher (x1.5)")
 	fs.StringVar(&f.boostSession, "boost-session", "", "rank hits from this `session` higher (x1.2)")
+	fs.StringVar(&f.searchMode, "search-mode", "keyword", "keyword, vector (nearest document vectors to the embedded query) or hybrid (both, fused); needs --embed-url")
+	emb := fs.embedFlags(e)
 	fs.Var(&f.kinds, "kind", "only documents of this `kind` (code, test, doc, config, other, ...); repeatable")
 	fs.Var(&f.projects, "project", "only this `project`; repeatable")
 	fs.Var(&f.tags, "tag", "only documents with this `tag`; repeatable (any of)")
@@ -137,7 +139,11 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 			}
 		}
 	}
-	ix, err := loc.open(&index.Options{MaxDocBytes: docLimit(f.maxSize)}, doSync)
+	opts := &index.Options{MaxDocBytes: docLimit(f.maxSize)}
+	if err := emb.options(e, opts); err != nil {
+		return err
+	}
+	ix, err := loc.open(opts, doSync)
 	if err != nil {
 		return err
 	}
@@ -193,6 +199,9 @@ func (f *searchFlags) request() (index.Request, error) {
 	var err error
 	if req.Fuzzy, err = index.ParseFuzzy(f.fuzzy); err != nil {
 		return req, usageErr(hint, "unknown --fuzzy %q (want off, auto, 1 or 2)", f.fuzzy)
+	}
+	if req.SearchMode, err = parseSearchMode(f.searchMode); err != nil {
+		return req, usageErr(hint, "--search-mode: %w", err)
 	}
 	if f.expand < 0 {
 		return req, usageErr(hint, "--expand must not be negative")

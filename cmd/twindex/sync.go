@@ -95,7 +95,7 @@ func syncFolder(ctx context.Context, e *env, ix *index.Index, o syncOptions) (sy
 	seen := map[string]bool{}
 	bt := &batcher{ix: ix, invalid: func(label string, err error) {
 		fmt.Fprintf(e.stderr, "twindex: skipped %s: %s\n", label, err)
-	}}
+	}, warn: func(msg string) { fmt.Fprintf(e.stderr, "twindex: warning: %s\n", msg) }}
 
 	// Folder documents: every walked folder, plus the folders from the
 	// root down to scope so the Parent chain is unbroken.

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/twindex/twindex/index"
+)
+
+// embedFlags configure an embedding server for the commands that write
+// or search: documents written without a vector are embedded, and vector
+// and hybrid searches embed the query. Unset, nothing is embedded.
+type embedFlags struct {
+	url, model, api, keyEnv string
+}
+
+func (fs *flagSet) embedFlags(e *env) *embedFlags {
+	f := &embedFlags{}
+	fs.StringVar(&f.url, "embed-url", e.getenv("TWINDEX_EMBED_URL"), "embedding server `URL`, e.g. http://localhost:11434 (env TWINDEX_EMBED_URL); unset: no embedding")
+	fs.StringVar(&f.model, "embed-model", e.getenv("TWINDEX_EMBED_MODEL"), "embedding `model`, e.g. nomic-embed-text (env TWINDEX_EMBED_MODEL)")
+	fs.StringVar(&f.api, "embed-api", orDefault(e.getenv("TWINDEX_EMBED_API"), index.EmbedOllama), "ollama (/api/embed) or openai (/v1/embeddings)")
+	fs.StringVar(&f.keyEnv, "embed-key-env", "TWINDEX_EMBED_KEY", "the environment `variable` holding the API key, if any")
+	return f
+}
+
+// options sets opts.Embedder from the flags.
+func (f *embedFlags) options(e *env, opts *index.Options) error {
+	if f.url == "" {
+		if f.model != "" {
+			return usageErr("", "--embed-model needs --embed-url")
+		}
+		return nil
+	}
+	emb, err := index.NewHTTPEmbedder(index.EmbedderConfig{API: f.api, URL: f.url, Model: f.model, APIKey: e.getenv(f.keyEnv)})
+	if err != nil {
+		return usageErr("", "embedder: %w", err)
+	}
+	opts.Embedder = emb
+	return nil
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// parseSearchMode reads keyword, vector or hybrid.
+func parseSearchMode(s string) (index.SearchMode, error) {
+	switch m := index.SearchMode(s); m {
+	case index.SearchKeyword, index.SearchVector, index.SearchHybrid:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown search mode %q (want keyword, vector or hybrid)", s)
+}
