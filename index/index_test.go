@@ -55,7 +55,7 @@ func mustUpsert(t *testing.T, ix *index.Index, docs ...index.Doc) {
 	}
 }
 
-func search(t *testing.T, ix *index.Index, req index.Request) *index.Result {
+func search(t testing.TB, ix *index.Index, req index.Request) *index.Result {
 	t.Helper()
 	r, err := ix.Search(ctx, req)
 	if err != nil {
