@@ -255,8 +255,8 @@ func (s *search) run() (*Result, error) {
 			return nil, fmt.Errorf("vector leg: %w", err)
 		}
 	}
-	if s.req.Order == OrderScore && vec == nil {
-		fused, total, err = s.fuseTop(tri, text, need)
+	if s.req.Order == OrderScore {
+		fused, total, err = s.fuseTop(tri, text, vec, need)
 	} else {
 		fused, err = s.fuseAll(tri, text, vec)
 		if err == nil && s.req.Order != OrderScore {
@@ -329,18 +329,15 @@ func (s *search) finish(res *Result, fused []fusion.Hit, total int) (*Result, er
 // fuseTop returns the first need hits of the fused ranking, exactly, and
 // the number of matching documents. Within a leg, documents with equal
 // scores share a rank (fusion.Options.TiesShareRank), so the order of
-// ties never changes a fused score. In auto mode, the substring leg's
-// matches (usually few, with IDs at hand) are placed in the text leg's
-// ranking; the text-only documents of the top are then a prefix of the
-// text leg in rank order, so only that prefix needs its IDs resolved.
-func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, int, error) {
+// ties never changes a fused score. In auto and hybrid mode, the
+// substring and vector legs' documents (usually few, with IDs at hand)
+// are placed in the text leg's ranking; the text-only documents of the
+// top are then a prefix of the text leg in rank order, so only that
+// prefix needs its IDs resolved.
+func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) ([]fusion.Hit, int, error) {
 	k := float64(s.ix.opts.K)
-	triScores := make([]float64, len(tri))
-	for i, t := range tri {
-		triScores[i] = t.score
-	}
-	triRank := ranks(triScores)
-	if text == nil {
+	if text == nil && vec == nil {
+		triRank := ranks(scoresOf(tri))
 		n := min(need, len(tri))
 		out := make([]fusion.Hit, n)
 		for i := range n {
@@ -348,7 +345,7 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 		}
 		return out, len(tri), nil
 	}
-	if tri == nil {
+	if tri == nil && vec == nil {
 		if err := text.top(need); err != nil {
 			return nil, 0, err
 		}
@@ -366,13 +363,40 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 		return out, text.count(), nil
 	}
 
+	// The legs whose documents come with IDs (substring, vector) are
+	// fused in full; then their documents are placed in the text leg's
+	// ranking.
+	out := make([]fusion.Hit, 0, len(tri)+len(vec)+need)
+	at := map[string]int{}
+	for _, l := range []struct {
+		leg  string
+		list []scored
+		w    float64
+	}{{LegTrigram, tri, s.ix.opts.TrigramWeight}, {LegVector, vec, s.req.VectorWeight}} {
+		rank := ranks(scoresOf(l.list))
+		for i, x := range l.list {
+			j, ok := at[x.id]
+			if !ok {
+				j = len(out)
+				at[x.id] = j
+				out = append(out, fusion.Hit{ID: x.id})
+			}
+			out[j].Score += l.w / (k + float64(rank[i]))
+			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: l.leg, Rank: rank[i], Score: x.score})
+		}
+	}
+	known := len(out)
+	if text == nil {
+		sortHits(out)
+		return out, known, nil
+	}
 	slices.SortFunc(text.hits, byScore)
 	textRank := ranks(text.scores())
-	wTri, wText := s.ix.opts.TrigramWeight, s.ix.opts.TextWeight
-	// Match the legs' documents by resolving the smaller side.
+	wText := s.ix.opts.TextWeight
+	// Match the documents by resolving the smaller side.
 	var byID map[string]int
 	var pos map[string]int
-	if len(tri) > len(text.hits) {
+	if known > len(text.hits) {
 		byID = make(map[string]int, len(text.hits))
 		for p := range text.hits {
 			id, err := text.resolve(p)
@@ -385,14 +409,12 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 		pos = text.positions()
 	}
 	inBoth := map[int]bool{}
-	out := make([]fusion.Hit, 0, len(tri)+need)
-	for i, t := range tri {
-		h := fusion.Hit{ID: t.id, Score: wTri / (k + float64(triRank[i])), Legs: []fusion.LegRank{{Leg: LegTrigram, Rank: triRank[i], Score: t.score}}}
+	for j := range out[:known] {
 		p, ok := -1, false
 		if byID != nil {
-			p, ok = byID[t.id]
+			p, ok = byID[out[j].ID]
 		} else {
-			iid, err := s.textR.InternalID(t.id)
+			iid, err := s.textR.InternalID(out[j].ID)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -402,10 +424,9 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 		}
 		if ok {
 			inBoth[p] = true
-			h.Score += wText / (k + float64(textRank[p]))
-			h.Legs = append(h.Legs, fusion.LegRank{Leg: LegText, Rank: textRank[p], Score: text.hits[p].score})
+			out[j].Score += wText / (k + float64(textRank[p]))
+			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: LegText, Rank: textRank[p], Score: text.hits[p].score})
 		}
-		out = append(out, h)
 	}
 	// The text-only prefix: the first need of them, and the rest of the
 	// last one's tie group, whose members share its fused score and are
@@ -425,13 +446,25 @@ func (s *search) fuseTop(tri []scored, text *textList, need int) ([]fusion.Hit, 
 		out = append(out, fusion.Hit{ID: id, Score: wText / (k + float64(textRank[p])), Legs: []fusion.LegRank{{Leg: LegText, Rank: textRank[p], Score: text.hits[p].score}}})
 		taken++
 	}
-	slices.SortFunc(out, func(a, b fusion.Hit) int {
+	sortHits(out)
+	return out, known + len(text.hits) - len(inBoth), nil
+}
+
+func scoresOf(l []scored) []float64 {
+	out := make([]float64, len(l))
+	for i, x := range l {
+		out[i] = x.score
+	}
+	return out
+}
+
+func sortHits(hits []fusion.Hit) {
+	slices.SortFunc(hits, func(a, b fusion.Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})
-	return out, len(tri) + len(text.hits) - len(inBoth), nil
 }
 
 // ranks returns the 1-based rank of each of a leg's scores, sorted best
