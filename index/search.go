@@ -395,7 +395,6 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 	wText := s.ix.opts.TextWeight
 	// Match the documents by resolving the smaller side.
 	var byID map[string]int
-	var pos map[string]int
 	if known > len(text.hits) {
 		byID = make(map[string]int, len(text.hits))
 		for p := range text.hits {
@@ -405,8 +404,6 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 			}
 			byID[id] = p
 		}
-	} else {
-		pos = text.positions()
 	}
 	inBoth := map[int]bool{}
 	for j := range out[:known] {
@@ -419,7 +416,7 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 				return nil, 0, err
 			}
 			if iid != nil {
-				p, ok = pos[string(iid)]
+				p, ok = text.position(string(iid))
 			}
 		}
 		if ok {

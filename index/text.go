@@ -51,12 +51,19 @@ type textList struct {
 	r     bleveindex.IndexReader
 	hits  []textHit // by score descending, ties by external ID
 	total int       // matches, when top dropped hits beyond the first n; else 0
+	// slot maps internal IDs to accumulators (accs of them), shared by
+	// the lists of one pass; rankOf maps accumulators to ranks, built on
+	// first use by position.
+	slot   map[string]int32
+	accs   int
+	rankOf []int32
 }
 
 type textHit struct {
 	iid   string // bleve internal ID
 	id    string // external ID, "" until resolved
 	score float64
+	acc   int32 // the document's accumulator in the text leg, for position
 }
 
 func (l *textList) resolve(i int) (string, error) {
@@ -168,12 +175,25 @@ func (l *textList) settleTies(n int) error {
 }
 
 // positions maps internal IDs to ranks (0-based) of a fully sorted list.
-func (l *textList) positions() map[string]int {
-	pos := make(map[string]int, len(l.hits))
-	for i, h := range l.hits {
-		pos[h.iid] = i
+// position returns the rank (0-based) of the document with internal ID
+// iid in a fully sorted list, or false. It reuses the text leg's map of
+// matches instead of building another one per search.
+func (l *textList) position(iid string) (int, bool) {
+	k, ok := l.slot[iid]
+	if !ok {
+		return 0, false
 	}
-	return pos
+	if l.rankOf == nil {
+		l.rankOf = make([]int32, l.accs)
+		for i := range l.rankOf {
+			l.rankOf[i] = -1
+		}
+		for p, h := range l.hits {
+			l.rankOf[h.acc] = int32(p)
+		}
+	}
+	p := l.rankOf[k]
+	return int(p), p >= 0
 }
 
 // scores returns the hits' scores, in order.
@@ -371,6 +391,10 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 			}
 		}
 	}
+	exact.slot, exact.accs = slot, len(accs)
+	if tolerant != nil {
+		tolerant.slot, tolerant.accs = slot, len(accs)
+	}
 	masked := make([]uint64, 2*nw)
 	exact.hits = make([]textHit, 0, len(accs))
 	for k, a := range accs {
@@ -400,7 +424,7 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 			isExact = ok
 		}
 		if isExact {
-			h := textHit{iid: iids[k], id: id, score: a.exact}
+			h := textHit{iid: iids[k], id: id, score: a.exact, acc: int32(k)}
 			if !s.plan.strict && tp.words > 1 {
 				h.score *= coord[bits.OnesCount64(a.exactLeaves)]
 			}
@@ -420,7 +444,7 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 			}
 		}
 		if ok {
-			h := textHit{iid: iids[k], id: id, score: a.score}
+			h := textHit{iid: iids[k], id: id, score: a.score, acc: int32(k)}
 			if !s.plan.strict && tp.words > 1 {
 				h.score *= coord[bits.OnesCount64(a.leaves)]
 			}
