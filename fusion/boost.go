@@ -97,7 +97,7 @@ func ApplyBoost(hits []Hit, b Boost, attrs func(id string) (Attrs, error)) ([]Hi
 		out[i].Score = r.Base * r.Factor()
 		out[i].Boosted = r
 	}
-	sortHits(out)
+	Sort(out)
 	return out, nil
 }
 

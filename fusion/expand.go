@@ -108,7 +108,7 @@ func Expand(hits []Hit, neighbors Neighbors, opts ExpandOptions) ([]Hit, error) 
 		depth = DefaultDepth
 	}
 	if depth < 0 || neighbors == nil || len(hits) == 0 {
-		sortHits(out)
+		Sort(out)
 		return out, nil
 	}
 	topK := opts.TopK
@@ -244,7 +244,7 @@ func Expand(hits []Hit, neighbors Neighbors, opts ExpandOptions) ([]Hit, error) 
 		vias = append(vias, r.via)
 		out = append(out, Hit{ID: r.id, Score: r.score, Via: &vias[len(vias)-1]})
 	}
-	sortHits(out)
+	Sort(out)
 	return out, nil
 }
 

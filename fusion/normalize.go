@@ -51,8 +51,8 @@ func bestScore(hits []Hit) float64 {
 	return best
 }
 
-// sortHits sorts hits like RRF does: by Score descending, then by ID.
-func sortHits(hits []Hit) {
+// Sort orders hits as RRF does: by Score descending, then by ID.
+func Sort(hits []Hit) {
 	slices.SortStableFunc(hits, func(a, b Hit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c

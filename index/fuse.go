@@ -1,7 +1,6 @@
 package index
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/twindex/twindex/fusion"
@@ -68,7 +67,7 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 	}
 	known := len(out)
 	if text == nil {
-		sortHits(out)
+		fusion.Sort(out)
 		return out, known, nil
 	}
 	slices.SortFunc(text.hits, byScore)
@@ -124,7 +123,7 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 		out = append(out, fusion.Hit{ID: id, Score: wText / (k + float64(textRank[p])), Legs: []fusion.LegRank{{Leg: LegText, Rank: textRank[p], Score: text.hits[p].score}}})
 		taken++
 	}
-	sortHits(out)
+	fusion.Sort(out)
 	return out, known + len(text.hits) - len(inBoth), nil
 }
 
@@ -134,15 +133,6 @@ func scoresOf(l []scored) []float64 {
 		out[i] = x.score
 	}
 	return out
-}
-
-func sortHits(hits []fusion.Hit) {
-	slices.SortFunc(hits, func(a, b fusion.Hit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
 }
 
 // ranks returns the 1-based rank of each of a leg's scores, sorted best
@@ -179,7 +169,7 @@ func (s *search) fuseAll(tri []scored, text *textList, vec []scored) ([]fusion.H
 		lists = append(lists, toList(LegText, l))
 	}
 	if vec != nil {
-		lists = append(lists, vectorList(vec))
+		lists = append(lists, toList(LegVector, vec))
 	}
 	opts := fusion.Options{K: s.ix.opts.K, TiesShareRank: true, Weights: map[string]float64{
 		LegText: s.ix.opts.TextWeight, LegTrigram: s.ix.opts.TrigramWeight, LegVector: s.req.VectorWeight,

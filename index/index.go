@@ -285,6 +285,16 @@ const (
 	flushPoll    = 100 * time.Millisecond
 )
 
+// storedSeq is the sequence number of the store's last write.
+func (ix *Index) storedSeq() (uint64, error) {
+	var seq uint64
+	err := ix.store.View(func(tx storage.Tx) error {
+		seq = getUint(tx, metaSeq)
+		return nil
+	})
+	return seq, err
+}
+
 // flush waits until both on-disk bleve indexes have persisted everything
 // applied so far, so that the next Open has nothing to replay. scorch
 // persists in the background and its Close does not wait for that; a
@@ -293,11 +303,8 @@ func (ix *Index) flush() error {
 	if ix.dir == "" || ix.stale != nil {
 		return nil
 	}
-	var seq uint64
-	if err := ix.store.View(func(tx storage.Tx) error {
-		seq = getUint(tx, metaSeq)
-		return nil
-	}); err != nil {
+	seq, err := ix.storedSeq()
+	if err != nil {
 		return err
 	}
 	errs := make([]error, 2)

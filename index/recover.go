@@ -24,11 +24,8 @@ import (
 // The caller holds ix.mu for writing (or owns ix exclusively).
 func (ix *Index) recover(ctx context.Context) (err error) {
 	defer guard(ix.dir, &err)
-	var storeSeq uint64
-	if err := ix.store.View(func(tx storage.Tx) error {
-		storeSeq = getUint(tx, metaSeq)
-		return nil
-	}); err != nil {
+	storeSeq, err := ix.storedSeq()
+	if err != nil {
 		return fmt.Errorf("recover: %w", err)
 	}
 	minSeq := storeSeq
@@ -212,11 +209,8 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 	if ix.tri, err = newBackend(ix.opts.Backend, ix.subdir(trigramDir), ix.queue); err != nil {
 		return fmt.Errorf("rebuild trigram index: %w", err)
 	}
-	var seq uint64
-	if err := ix.store.View(func(tx storage.Tx) error {
-		seq = getUint(tx, metaSeq)
-		return nil
-	}); err != nil {
+	seq, err := ix.storedSeq()
+	if err != nil {
 		return fmt.Errorf("rebuild: %w", err)
 	}
 	if err := ix.reindex(ctx, ix.text, ix.textDoc, seq); err != nil {

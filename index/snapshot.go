@@ -275,11 +275,8 @@ func (ix *Index) adopt(st storage.Store, snap *snapshot) (err error) {
 // checkSnapshotSeq makes sure both indexes have applied every write of
 // the store: a snapshot has no log to catch up from.
 func (ix *Index) checkSnapshotSeq() error {
-	var seq uint64
-	if err := ix.store.View(func(tx storage.Tx) error {
-		seq = getUint(tx, metaSeq)
-		return nil
-	}); err != nil {
+	seq, err := ix.storedSeq()
+	if err != nil {
 		return err
 	}
 	for _, idx := range []bleveindex.Index{ix.text, ix.tri} {

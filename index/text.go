@@ -454,23 +454,35 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 	return exact, tolerant, nil
 }
 
+// docText returns the stored title and body of a document, ok false when
+// the store has no such document.
+func (s *search) docText(id string) (title, body []byte, ok bool, err error) {
+	rec := s.tx.Get(bucketDocs, []byte(id))
+	if rec == nil {
+		return nil, nil, false, nil
+	}
+	_, rest, err := decodeHeader(rec)
+	if err == nil {
+		title, body, err = decodeText(rest)
+	}
+	if err != nil {
+		return nil, nil, false, fmt.Errorf("document %q: %w", id, err)
+	}
+	return title, body, true, nil
+}
+
 // textMatch judges one document against a strict plan, reading its
 // stored text only when a phrase, NEAR or ^ needs word positions.
 func (s *search) textMatch(tp *textPlan, id string, pres []uint64, nw int) (bool, error) {
 	var pos [2]map[string][]int
 	positions := func(f int) (map[string][]int, error) {
 		if pos[0] == nil {
-			rec := s.tx.Get(bucketDocs, []byte(id))
-			if rec == nil {
+			title, body, ok, err := s.docText(id)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
 				return nil, fmt.Errorf("document %q is in an index but not in the store", id)
-			}
-			_, rest, err := decodeHeader(rec)
-			if err != nil {
-				return nil, fmt.Errorf("document %q: %w", id, err)
-			}
-			title, body, err := decodeText(rest)
-			if err != nil {
-				return nil, fmt.Errorf("document %q: %w", id, err)
 			}
 			for i, text := range [][]byte{title, body} {
 				pos[i] = map[string][]int{}

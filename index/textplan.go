@@ -225,10 +225,12 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 			// CJK text is already indexed by its characters and pairs:
 			// no completions for it.
 			last := tok.End == end && tok.Type != analysis.Ideographic
-			prefixes := []string{term, tokenize.Fold(l.text[tok.Start:tok.End])}
+			// What the word's completions start with: its term and, as a
+			// stem may end otherwise (happi), its folded spelling.
+			prefixes := func() []string { return []string{term, tokenize.Fold(l.text[tok.Start:tok.End])} }
 			switch {
 			case l.prefix && last:
-				dict, err := s.expandPrefix(prefixes, MaxExpansions)
+				dict, err := s.expandPrefix(prefixes(), MaxExpansions)
 				if err != nil {
 					return nil, err
 				}
@@ -238,7 +240,7 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 			default:
 				ids[i] = append(ids[i], use(addExact(term), l, li))
 				if l.typing && last && utf8.RuneCountInString(term) >= minTypingRunes {
-					dict, err := s.expandPrefix(prefixes, typingExpansions)
+					dict, err := s.expandPrefix(prefixes(), typingExpansions)
 					if err != nil {
 						return nil, err
 					}
@@ -248,7 +250,7 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 				}
 			}
 			if tol != nil && !l.negated && !(l.prefix && last) {
-				near, far, err := s.tolerate(term, prefixes, tol)
+				near, far, err := s.tolerate(term, prefixes(), tol)
 				if err != nil {
 					return nil, err
 				}

@@ -167,17 +167,12 @@ func (s *search) surface(term string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		rec := s.tx.Get(bucketDocs, []byte(id))
-		if rec == nil {
+		title, body, ok, err := s.docText(id)
+		if err != nil {
+			return "", err
+		}
+		if !ok {
 			continue
-		}
-		_, rest, err := decodeHeader(rec)
-		if err != nil {
-			return "", err
-		}
-		title, body, err := decodeText(rest)
-		if err != nil {
-			return "", err
 		}
 		text := body
 		if f == fieldTitle {

@@ -202,9 +202,6 @@ func (ix *Index) rerank(ctx context.Context, q string, hits []Hit, n int) string
 	return ""
 }
 
-// vectorList is the vector leg as a list for RRF.
-func vectorList(l []scored) fusion.List { return toList(LegVector, l) }
-
 // runVector is a vector search: the nearest documents that pass the
 // filters, scored by cosine similarity.
 func (s *search) runVector() (*Result, error) {

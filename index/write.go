@@ -164,14 +164,17 @@ func (ix *Index) checkDimension(tx storage.Tx, d *Doc) error {
 	dim := int(getUint(tx, metaDim))
 	if dim == 0 {
 		dim = ix.opts.Dimensions
+		if dim == 0 {
+			dim = len(d.Vector)
+		}
+		if err := putUint(tx, metaDim, uint64(dim)); err != nil {
+			return err
+		}
 	}
-	switch {
-	case dim == 0:
-		return putUint(tx, metaDim, uint64(len(d.Vector)))
-	case dim != len(d.Vector):
+	if dim != len(d.Vector) {
 		return fmt.Errorf("%w: document %q: vector of %d dimensions, the index's are %d", ErrInvalidDoc, d.ID, len(d.Vector), dim)
 	}
-	return putUint(tx, metaDim, uint64(dim))
+	return nil
 }
 
 // linkKey is a key of the links bucket, the index of links by target:

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,12 +66,7 @@ Exit status 1 if no document has the ID.`)
 	if !d.Time.IsZero() {
 		field("ts", d.Time.Format(time.RFC3339Nano))
 	}
-	keys := make([]string, 0, len(d.Meta))
-	for k := range d.Meta {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(d.Meta)) {
 		field("meta."+k, d.Meta[k])
 	}
 	if d.Body != "" {

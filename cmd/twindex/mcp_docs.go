@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -148,12 +149,7 @@ func getText(out *getOutput) string {
 		field("project", d.Project)
 		field("source", d.Source)
 		field("ts", d.TS)
-		keys := make([]string, 0, len(d.Meta))
-		for k := range d.Meta {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(d.Meta)) {
 			field("meta."+k, d.Meta[k])
 		}
 		if d.Body != "" {
