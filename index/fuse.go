@@ -96,7 +96,7 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 				return nil, 0, err
 			}
 			if iid != nil {
-				p, ok = text.position(string(iid))
+				p, ok = text.position(iid)
 			}
 		}
 		if ok {

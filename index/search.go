@@ -47,6 +47,7 @@ type search struct {
 	best               float64          // the first hit's score, for Hit.Norm
 	probed             bool             // probeDicts has run
 	qvec               []float32        // the query vector of a vector or hybrid search
+	slots              []*slots         // the text leg's, released when the search ends
 }
 
 func (ix *Index) normalize(req Request) (Request, error) {
@@ -154,6 +155,11 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	s := &search{ix: ix, ctx: ctx, req: req, plan: p, qvec: qvec}
+	defer func() {
+		for _, sl := range s.slots {
+			sl.release()
+		}
+	}()
 
 	ix.mu.RLock()
 	locked := true

@@ -51,11 +51,10 @@ type textList struct {
 	r     bleveindex.IndexReader
 	hits  []textHit // by score descending, ties by external ID
 	total int       // matches, when top dropped hits beyond the first n; else 0
-	// slot maps internal IDs to accumulators (accs of them), shared by
-	// the lists of one pass; rankOf maps accumulators to ranks, built on
-	// first use by position.
-	slot   map[string]int32
-	accs   int
+	// slot maps internal IDs to accumulators, shared by the lists of one
+	// pass; rankOf maps accumulators to ranks, built on first use by
+	// position.
+	slot   *slots
 	rankOf []int32
 }
 
@@ -174,17 +173,16 @@ func (l *textList) settleTies(n int) error {
 	return nil
 }
 
-// positions maps internal IDs to ranks (0-based) of a fully sorted list.
 // position returns the rank (0-based) of the document with internal ID
 // iid in a fully sorted list, or false. It reuses the text leg's map of
 // matches instead of building another one per search.
-func (l *textList) position(iid string) (int, bool) {
-	k, ok := l.slot[iid]
+func (l *textList) position(iid []byte) (int, bool) {
+	k, ok := l.slot.get(iid)
 	if !ok {
 		return 0, false
 	}
 	if l.rankOf == nil {
-		l.rankOf = make([]int32, l.accs)
+		l.rankOf = make([]int32, l.slot.len())
 		for i := range l.rankOf {
 			l.rankOf[i] = -1
 		}
@@ -287,9 +285,9 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 		}
 	}
 	nw := (len(terms) + 63) / 64
-	slot := make(map[string]int32, hint) // internal ID -> index in accs
+	slot := newSlots(s.ix.opts.Backend == Scorch, hint) // internal ID -> index in accs
+	s.slots = append(s.slots, slot)
 	accs := make([]textAcc, 0, hint)
-	iids := make([]string, 0, hint)
 	tfw := make([]float64, 0, hint*len(terms)) // weighted term frequency, by acc*len(terms)+term
 	lens := make([]float64, 0, hint*2)         // field lengths seen, by acc*2+field; 0 unknown
 	pres := make([]uint64, 0, hint*2*nw)       // terms present, by (acc*2+field)*nw
@@ -312,16 +310,13 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 					if d == nil {
 						break
 					}
-					k, ok := slot[string(d.ID)]
+					k, ok := slot.get(d.ID)
 					if !ok {
 						if !pass {
 							continue
 						}
-						k = int32(len(accs))
-						iid := string(d.ID)
-						slot[iid] = k
+						k = slot.add(d.ID)
 						accs = append(accs, textAcc{})
-						iids = append(iids, iid)
 						tfw = append(tfw, make([]float64, len(terms))...)
 						lens = append(lens, 0, 0)
 						pres = append(pres, make([]uint64, 2*nw)...)
@@ -391,17 +386,19 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 			}
 		}
 	}
-	exact.slot, exact.accs = slot, len(accs)
+	slot.freeze()
+	exact.slot = slot
 	if tolerant != nil {
-		tolerant.slot, tolerant.accs = slot, len(accs)
+		tolerant.slot = slot
 	}
 	masked := make([]uint64, 2*nw)
 	exact.hits = make([]textHit, 0, len(accs))
 	for k, a := range accs {
+		iid := slot.id(int32(k))
 		var id string
 		if s.filter.active || positional {
 			var err error
-			if id, err = s.textR.ExternalID(bleveindex.IndexInternalID(iids[k])); err != nil {
+			if id, err = s.textR.ExternalID(bleveindex.IndexInternalID(iid)); err != nil {
 				return nil, nil, err
 			}
 			if s.filter.active && !s.keep(id) {
@@ -424,14 +421,14 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 			isExact = ok
 		}
 		if isExact {
-			h := textHit{iid: iids[k], id: id, score: a.exact, acc: int32(k)}
+			h := textHit{iid: iid, id: id, score: a.exact, acc: int32(k)}
 			if !s.plan.strict && tp.words > 1 {
 				h.score *= coord[bits.OnesCount64(a.exactLeaves)]
 			}
 			exact.hits = append(exact.hits, h)
 			continue
 		}
-		if tol == nil || skip[iids[k]] {
+		if tol == nil || skip[iid] {
 			continue
 		}
 		// A tolerant match needs every word, each exactly or
@@ -444,7 +441,7 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 			}
 		}
 		if ok {
-			h := textHit{iid: iids[k], id: id, score: a.score, acc: int32(k)}
+			h := textHit{iid: iid, id: id, score: a.score, acc: int32(k)}
 			if !s.plan.strict && tp.words > 1 {
 				h.score *= coord[bits.OnesCount64(a.leaves)]
 			}
