@@ -39,25 +39,28 @@ func newFinder(needle string) finder {
 }
 
 // in reports whether the needle occurs in s.
-func (f finder) in(s string) bool {
+func (f finder) in(s string) bool { return f.index(s) >= 0 }
+
+// index returns the index of the needle's first occurrence in s, or -1.
+func (f finder) index(s string) int {
 	n, r := len(f.needle), f.rare
 	if n == 0 {
-		return true
+		return 0
 	}
 	if n == 1 || len(s) < 64 {
-		return strings.Contains(s, f.needle)
+		return strings.Index(s, f.needle)
 	}
 	c := f.needle[r]
 	for i := r; i <= len(s)-n+r; {
 		j := strings.IndexByte(s[i:len(s)-n+r+1], c)
 		if j < 0 {
-			return false
+			return -1
 		}
 		start := i + j - r
 		if s[start:start+n] == f.needle {
-			return true
+			return start
 		}
 		i += j + 1
 	}
-	return false
+	return -1
 }

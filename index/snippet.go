@@ -51,13 +51,13 @@ func (s *search) snippet(d *Doc, f *folded, tolerant bool) (field, snip string) 
 // substrings (keys 0..n-1) and its analyzed terms (keys n..), each with a
 // probe, its first three characters.
 type snippetQuery struct {
-	subs   []string
+	subs   []finder
 	terms  map[string]int
 	probes []probe
 }
 
 type probe struct {
-	text string
+	find finder
 	key  int
 }
 
@@ -66,7 +66,7 @@ func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 	leaves := s.plan.positive()
 	if s.req.Mode != ModeText {
 		for _, l := range leaves {
-			q.subs = append(q.subs, l.folded)
+			q.subs = append(q.subs, newFinder(l.folded))
 		}
 	}
 	key := map[*leaf]int{}
@@ -93,8 +93,9 @@ func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 						}
 						q.terms[t] = k
 						// A prefix's completions share their probe.
-						if p := (probe{t[:runePrefix(t, 3)], k}); !slices.Contains(q.probes, p) {
-							q.probes = append(q.probes, p)
+						p := t[:runePrefix(t, 3)]
+						if !slices.ContainsFunc(q.probes, func(o probe) bool { return o.find.needle == p && o.key == k }) {
+							q.probes = append(q.probes, probe{newFinder(p), k})
 						}
 					}
 				}
@@ -118,29 +119,31 @@ func (s *search) render(q *snippetQuery, text, ftext string, fmap []int) string 
 	}
 	var exact, guess []span
 	for key, sub := range q.subs {
-		if sub == "" {
+		n := len(sub.needle)
+		if n == 0 {
 			continue
 		}
-		for i, n := 0, 0; n < snippetSpans; n++ {
-			j := strings.Index(ftext[i:], sub)
+		for i, k := 0, 0; k < snippetSpans; k++ {
+			j := sub.index(ftext[i:])
 			if j < 0 {
 				break
 			}
-			exact = append(exact, span{orig(i + j), orig(i + j + len(sub)), key})
-			i += j + len(sub)
+			exact = append(exact, span{orig(i + j), orig(i + j + n), key})
+			i += j + n
 		}
 	}
 	for _, p := range q.probes {
-		for i, n := 0, 0; n < snippetSpans; {
-			j := strings.Index(ftext[i:], p.text)
+		n := len(p.find.needle)
+		for i, k := 0, 0; k < snippetSpans; {
+			j := p.find.index(ftext[i:])
 			if j < 0 {
 				break
 			}
 			if at := orig(i + j); partStart(text, at) {
-				guess = append(guess, span{at, orig(i + j + len(p.text)), p.key})
-				n++
+				guess = append(guess, span{at, orig(i + j + n), p.key})
+				k++
 			}
-			i += j + len(p.text)
+			i += j + n
 		}
 	}
 	if len(exact)+len(guess) == 0 {
@@ -209,10 +212,13 @@ func window(text string, spans []span) (lo, hi int) {
 	lo, hi = 0, min(len(text), snippetBytes)
 	if len(spans) > 0 {
 		best, bestKeys := 0, -1
+		var keys []int
 		for i := range spans {
-			keys := map[int]bool{}
+			keys = keys[:0]
 			for j := i; j < len(spans) && spans[j].end <= spans[i].start+snippetBytes-snippetBefore; j++ {
-				keys[spans[j].key] = true
+				if !slices.Contains(keys, spans[j].key) {
+					keys = append(keys, spans[j].key)
+				}
 			}
 			if len(keys) > bestKeys {
 				best, bestKeys = i, len(keys)
