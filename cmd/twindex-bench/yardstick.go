@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"time"
@@ -33,6 +34,10 @@ type yardstickConfig struct {
 	NoSync  bool   // index.Options.NoSync
 	// Tolerance also times text mode with prefixes and fuzzy matching.
 	Tolerance bool
+	// CPUProfile, when set, is the prefix of two CPU profiles:
+	// PREFIX.build.pprof (Apply and Optimize) and PREFIX.query.pprof (the
+	// timed passes).
+	CPUProfile string
 }
 
 func yardstickCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -49,6 +54,7 @@ func yardstickCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.IntVar(&cfg.Top, "top", 20, "hits per query (1..100)")
 	fs.BoolVar(&cfg.NoSync, "nosync", false, "skip fsync of the store on commit (index.Options.NoSync)")
 	fs.BoolVar(&cfg.Tolerance, "tolerance", false, "also time text mode as typed, with a raw prefix and with fuzzy auto, against exact")
+	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write CPU profiles of the build and of the timed passes to `PREFIX`.build.pprof and PREFIX.query.pprof")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: twindex-bench yardstick --corpus NAME.jsonl --queries queries.jsonl --out DIR [flags]
 
@@ -205,6 +211,10 @@ func yardstick(ctx context.Context, cfg yardstickConfig, log io.Writer) (*summar
 		}
 		return nil
 	}
+	stopProfile, err := startCPUProfile(cfg.CPUProfile, "build")
+	if err != nil {
+		return nil, err
+	}
 	err = eachJSONL(cfg.Corpus, func(bd *benchDoc) error {
 		d, err := bd.doc()
 		if err != nil {
@@ -230,6 +240,9 @@ func yardstick(ctx context.Context, cfg yardstickConfig, log io.Writer) (*summar
 		return nil, fmt.Errorf("optimize: %w", err)
 	}
 	sum.OptimizeS = round2(time.Since(t0).Seconds())
+	if err := stopProfile(); err != nil {
+		return nil, err
+	}
 	sum.BuildTotalS = round2(build.Seconds() + time.Since(t0).Seconds())
 	sum.PeakRSSBuild = procStatusBytes("VmHWM")
 	st, err := ix.Stats()
@@ -246,8 +259,14 @@ func yardstick(ctx context.Context, cfg yardstickConfig, log io.Writer) (*summar
 	fmt.Fprintf(log, "  built %d docs: apply %.2f s + optimize %.2f s (reading %.2f s untimed); %.1f MiB\n",
 		sum.Docs, sum.BuildS, sum.OptimizeS, sum.ReadS, mib(sum.DiskOptimized))
 
+	if stopProfile, err = startCPUProfile(cfg.CPUProfile, "query"); err != nil {
+		return nil, err
+	}
 	results, lat, err := runQueries(ctx, ix, qs, cfg, log)
 	if err != nil {
+		return nil, err
+	}
+	if err := stopProfile(); err != nil {
 		return nil, err
 	}
 	if cfg.Tolerance {
@@ -417,3 +436,23 @@ func writeJSONL[T any](path string, rows []T) error {
 func round2(x float64) float64 { return float64(int64(x*100+0.5)) / 100 }
 
 func mib(n int64) float64 { return float64(n) / (1 << 20) }
+
+// startCPUProfile writes a CPU profile to PREFIX.PHASE.pprof until the
+// returned stop is called; with no prefix it does nothing.
+func startCPUProfile(prefix, phase string) (stop func() error, err error) {
+	if prefix == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(prefix + "." + phase + ".pprof")
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
+}
