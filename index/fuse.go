@@ -1,8 +1,6 @@
 package index
 
 import (
-	"slices"
-
 	"github.com/twindex/twindex/fusion"
 )
 
@@ -70,8 +68,6 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 		fusion.Sort(out)
 		return out, known, nil
 	}
-	slices.SortFunc(text.hits, byScore)
-	textRank := ranks(text.scores())
 	wText := s.ix.opts.TextWeight
 	// Match the documents by resolving the smaller side.
 	var byID map[string]int
@@ -85,6 +81,7 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 			byID[id] = p
 		}
 	}
+	rank := text.ranker(known)
 	inBoth := map[int]bool{}
 	for j := range out[:known] {
 		p, ok := -1, false
@@ -96,22 +93,30 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 				return nil, 0, err
 			}
 			if iid != nil {
-				p, ok = text.position(iid)
+				p, ok = text.hitIndex(iid)
 			}
 		}
 		if ok {
 			inBoth[p] = true
-			out[j].Score += wText / (k + float64(textRank[p]))
-			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: LegText, Rank: textRank[p], Score: text.hits[p].score})
+			sc := text.hits[p].score
+			r := rank(sc)
+			out[j].Score += wText / (k + float64(r))
+			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: LegText, Rank: r, Score: sc})
 		}
 	}
 	// The text-only prefix: the first need of them, and the rest of the
 	// last one's tie group, whose members share its fused score and are
-	// ordered by ID below.
-	taken := 0
-	for p := 0; p < len(text.hits); p++ {
-		if taken >= need && text.hits[p].score != text.hits[p-1].score {
-			break
+	// ordered by ID below. A hit's rank is one more than the number of
+	// better hits, all of which come before it in order.
+	order := text.best(need + len(inBoth))
+	taken, r := 0, 0
+	for i, p := range order {
+		sc := text.hits[p].score
+		if i == 0 || sc != text.hits[order[i-1]].score {
+			if taken >= need {
+				break
+			}
+			r = i + 1
 		}
 		if inBoth[p] {
 			continue
@@ -120,7 +125,7 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 		if err != nil {
 			return nil, 0, err
 		}
-		out = append(out, fusion.Hit{ID: id, Score: wText / (k + float64(textRank[p])), Legs: []fusion.LegRank{{Leg: LegText, Rank: textRank[p], Score: text.hits[p].score}}})
+		out = append(out, fusion.Hit{ID: id, Score: wText / (k + float64(r)), Legs: []fusion.LegRank{{Leg: LegText, Rank: r, Score: sc}}})
 		taken++
 	}
 	fusion.Sort(out)

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
@@ -52,10 +53,10 @@ type textList struct {
 	hits  []textHit // by score descending, ties by external ID
 	total int       // matches, when top dropped hits beyond the first n; else 0
 	// slot maps internal IDs to accumulators, shared by the lists of one
-	// pass; rankOf maps accumulators to ranks, built on first use by
-	// position.
-	slot   *slots
-	rankOf []int32
+	// pass; byAcc maps accumulators to indexes in hits, built on first
+	// use by hitIndex.
+	slot  *slots
+	byAcc []int32
 }
 
 type textHit struct {
@@ -102,40 +103,9 @@ func (l *textList) top(n int) error {
 	if n >= len(l.hits) {
 		return l.sort()
 	}
-	// h is a heap of the best n seen so far, worst at the root.
-	h := l.hits[:0:0]
-	worse := func(i, j int) bool { return byScore(h[i], h[j]) > 0 }
-	down := func(i int) {
-		for {
-			w, c := i, 2*i+1
-			if c < len(h) && worse(c, w) {
-				w = c
-			}
-			if c+1 < len(h) && worse(c+1, w) {
-				w = c + 1
-			}
-			if w == i {
-				return
-			}
-			h[i], h[w] = h[w], h[i]
-			i = w
-		}
-	}
-	for _, x := range l.hits {
-		switch {
-		case len(h) < n:
-			h = append(h, x)
-			for i := len(h) - 1; i > 0 && worse(i, (i-1)/2); i = (i - 1) / 2 {
-				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
-			}
-		case byScore(x, h[0]) < 0:
-			h[0] = x
-			down(0)
-		}
-	}
 	// Hits tied with the n-th may belong before it once ties are broken
 	// by external ID: keep every hit scoring at least as well.
-	cut := h[0].score
+	cut := l.cutoff(n)
 	kept := make([]textHit, 0, n+8)
 	for _, x := range l.hits {
 		if x.score >= cut {
@@ -150,6 +120,84 @@ func (l *textList) top(n int) error {
 	}
 	l.hits = l.hits[:n]
 	return nil
+}
+
+// cutoff returns the n-th best score (n >= 1), or the lowest when there
+// are fewer hits: O(len · log n).
+func (l *textList) cutoff(n int) float64 {
+	// h is a min-heap of the best n scores seen so far.
+	h := make([]float64, 0, n)
+	for _, x := range l.hits {
+		switch {
+		case len(h) < n:
+			h = append(h, x.score)
+			for i := len(h) - 1; i > 0 && h[i] < h[(i-1)/2]; i = (i - 1) / 2 {
+				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
+			}
+		case x.score > h[0]:
+			h[0] = x.score
+			for i := 0; ; {
+				w, c := i, 2*i+1
+				if c < len(h) && h[c] < h[w] {
+					w = c
+				}
+				if c+1 < len(h) && h[c+1] < h[w] {
+					w = c + 1
+				}
+				if w == i {
+					break
+				}
+				h[i], h[w] = h[w], h[i]
+				i = w
+			}
+		}
+	}
+	if len(h) == 0 {
+		return 0
+	}
+	return h[0]
+}
+
+// best returns the indexes of the n best hits and of every hit tied with
+// the n-th, ordered by score (ties by internal ID), leaving l.hits as it is.
+func (l *textList) best(n int) []int {
+	if n <= 0 || len(l.hits) == 0 {
+		return nil
+	}
+	cut := l.cutoff(n)
+	var out []int
+	for i, x := range l.hits {
+		if x.score >= cut {
+			out = append(out, i)
+		}
+	}
+	slices.SortFunc(out, func(a, b int) int { return byScore(l.hits[a], l.hits[b]) })
+	return out
+}
+
+// ranker returns the 1-based rank that a score of the list has (ties
+// share the rank of the first of them), for about lookups calls: by
+// counting higher scores when they are few, else by binary search in the
+// sorted scores.
+func (l *textList) ranker(lookups int) func(score float64) int {
+	if lookups <= 16 {
+		return func(score float64) int {
+			r := 1
+			for _, x := range l.hits {
+				if x.score > score {
+					r++
+				}
+			}
+			return r
+		}
+	}
+	desc := l.scores()
+	slices.SortFunc(desc, func(a, b float64) int { return cmp.Compare(b, a) })
+	return func(score float64) int {
+		// The first position holding a score not above it.
+		i, _ := slices.BinarySearchFunc(desc, score, func(x, t float64) int { return cmp.Compare(t, x) })
+		return i + 1
+	}
 }
 
 // settleTies sorts each run of equal scores among the first n hits by
@@ -173,24 +221,24 @@ func (l *textList) settleTies(n int) error {
 	return nil
 }
 
-// position returns the rank (0-based) of the document with internal ID
-// iid in a fully sorted list, or false. It reuses the text leg's map of
-// matches instead of building another one per search.
-func (l *textList) position(iid []byte) (int, bool) {
+// hitIndex returns the index in l.hits of the document with internal ID
+// iid, or false. It reuses the text leg's map of matches instead of
+// building another one per search.
+func (l *textList) hitIndex(iid []byte) (int, bool) {
 	k, ok := l.slot.get(iid)
 	if !ok {
 		return 0, false
 	}
-	if l.rankOf == nil {
-		l.rankOf = make([]int32, l.slot.len())
-		for i := range l.rankOf {
-			l.rankOf[i] = -1
+	if l.byAcc == nil {
+		l.byAcc = make([]int32, l.slot.len())
+		for i := range l.byAcc {
+			l.byAcc[i] = -1
 		}
 		for p, h := range l.hits {
-			l.rankOf[h.acc] = int32(p)
+			l.byAcc[h.acc] = int32(p)
 		}
 	}
-	p := l.rankOf[k]
+	p := l.byAcc[k]
 	return int(p), p >= 0
 }
 
