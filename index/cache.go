@@ -1,6 +1,7 @@
 package index
 
 import (
+	mathbits "math/bits"
 	"sync"
 
 	"github.com/twindex/twindex/tokenize"
@@ -13,10 +14,54 @@ type folded struct {
 	seq               uint64 // the write that stored the record folded here
 	title, body       string
 	titleMap, bodyMap []int
+	// titleUpper and bodyUpper restore the original text of a field whose
+	// folding only lowercased ASCII letters (most text, and code): a bit
+	// per byte marks the upper-case letters. nil for other fields.
+	titleUpper, bodyUpper []uint64
 }
 
 func (f *folded) size() int {
-	return len(f.title) + len(f.body) + 8*(len(f.titleMap)+len(f.bodyMap)) + 64
+	return len(f.title) + len(f.body) + 8*(len(f.titleMap)+len(f.bodyMap)+len(f.titleUpper)+len(f.bodyUpper)) + 64
+}
+
+// original returns the title and body as stored, when both can be
+// restored from their folded text: a snippet then needs no decoding.
+func (f *folded) original() (title, body string, ok bool) {
+	if f.titleUpper == nil || f.bodyUpper == nil {
+		return "", "", false
+	}
+	return restoreCase(f.title, f.titleUpper), restoreCase(f.body, f.bodyUpper), true
+}
+
+// caseMask returns a bit per byte of text marking its upper-case ASCII
+// letters, when folding text changed nothing else (folded is text with
+// those letters lowered); nil otherwise.
+func caseMask(text []byte, folded string) []uint64 {
+	if len(text) != len(folded) {
+		return nil
+	}
+	m := make([]uint64, (len(text)+63)/64)
+	for i, c := range text {
+		switch {
+		case c == folded[i]:
+		case 'A' <= c && c <= 'Z' && folded[i] == c+('a'-'A'):
+			m[i/64] |= 1 << (i % 64)
+		default:
+			return nil
+		}
+	}
+	return m
+}
+
+// restoreCase raises the letters of folded that mask marks.
+func restoreCase(folded string, mask []uint64) string {
+	b := []byte(folded)
+	for w, bits := range mask {
+		for ; bits != 0; bits &= bits - 1 {
+			b[w*64+mathbits.TrailingZeros64(bits)] -= 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // foldCache keeps folded text between searches so that verifying
@@ -54,6 +99,7 @@ func (c *foldCache) get(id string, seq uint64, load func() (title, body []byte, 
 	f = &folded{seq: seq}
 	f.title, f.titleMap = tokenize.FoldMap(string(title))
 	f.body, f.bodyMap = tokenize.FoldMap(string(body))
+	f.titleUpper, f.bodyUpper = caseMask(title, f.title), caseMask(body, f.body)
 	if c.max <= 0 {
 		return f, nil
 	}

@@ -372,13 +372,27 @@ func (s *search) hit(f fusion.Hit) (Hit, error) {
 	if v == nil {
 		return Hit{}, fmt.Errorf("document %q is in an index but not in the store", f.ID)
 	}
-	d, hd, err := decodeDoc(f.ID, v)
+	hd, rest, err := decodeHeader(v)
 	if err != nil {
-		return Hit{}, err
+		return Hit{}, fmt.Errorf("document %q: %w", f.ID, err)
+	}
+	// The folded text is usually cached, and the original restored from
+	// it costs less than decompressing the record.
+	fd, err := s.ix.fold.get(f.ID, hd.Seq, func() ([]byte, []byte, error) { return decodeText(rest) })
+	if err != nil {
+		return Hit{}, fmt.Errorf("document %q: %w", f.ID, err)
+	}
+	title, body, ok := fd.original()
+	if !ok {
+		t, b, err := decodeText(rest)
+		if err != nil {
+			return Hit{}, fmt.Errorf("document %q: %w", f.ID, err)
+		}
+		title, body = string(t), string(b)
 	}
 	h := Hit{
-		ID: d.ID, Kind: d.Kind, Title: d.Title, Parent: d.Parent, Tags: d.Tags, Role: d.Role,
-		Project: d.Project, Source: d.Source, Time: d.Time, Meta: d.Meta, Score: f.Score,
+		ID: f.ID, Kind: hd.Kind, Title: title, Parent: hd.Parent, Tags: hd.Tags, Role: hd.Role,
+		Project: hd.Project, Source: hd.Source, Time: hd.Time, Meta: hd.Meta, Score: f.Score,
 	}
 	for _, l := range f.Legs {
 		h.MatchedIn = append(h.MatchedIn, l.Leg)
@@ -402,10 +416,6 @@ func (s *search) hit(f fusion.Hit) (Hit, error) {
 			h.Explain.Boost = &Boosted{Base: b.Base, Project: b.Project, Session: b.Session, Recency: b.Recency}
 		}
 	}
-	fd, err := s.ix.fold.get(d.ID, hd.Seq, func() ([]byte, []byte, error) { return []byte(d.Title), []byte(d.Body), nil })
-	if err != nil {
-		return Hit{}, err
-	}
-	h.Field, h.Snippet = s.snippet(d, fd, slices.Contains(h.MatchedIn, LegFuzzy))
+	h.Field, h.Snippet = s.snippet(title, body, fd, slices.Contains(h.MatchedIn, LegFuzzy))
 	return h, nil
 }

@@ -28,7 +28,7 @@ type span struct{ start, end, key int }
 // words inside the shown window are analyzed; the window is chosen from
 // cheap candidates: the places where a term's first three characters start
 // a word or a camelCase part.
-func (s *search) snippet(d *Doc, f *folded, tolerant bool) (field, snip string) {
+func (s *search) snippet(title, body string, f *folded, tolerant bool) (field, snip string) {
 	i := 0
 	if tolerant {
 		i = 1
@@ -37,14 +37,14 @@ func (s *search) snippet(d *Doc, f *folded, tolerant bool) (field, snip string) 
 		s.snip[i] = s.snippetTerms(tolerant)
 	}
 	q := s.snip[i]
-	if body := s.render(q, d.Body, f.body, f.bodyMap); body != "" || d.Title == "" {
-		return fieldBody, body
+	if snip := s.render(q, body, f.body, f.bodyMap); snip != "" || title == "" {
+		return fieldBody, snip
 	}
-	if title := s.render(q, d.Title, f.title, f.titleMap); title != "" {
-		return fieldTitle, title
+	if snip := s.render(q, title, f.title, f.titleMap); snip != "" {
+		return fieldTitle, snip
 	}
-	lo, hi := window(d.Body, nil)
-	return fieldBody, s.mark(d.Body, lo, hi, nil)
+	lo, hi := window(body, nil)
+	return fieldBody, s.mark(body, lo, hi, nil)
 }
 
 // snippetQuery is what snippets look for: the query's folded terms as
