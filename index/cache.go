@@ -3,6 +3,7 @@ package index
 import (
 	mathbits "math/bits"
 	"sync"
+	"unsafe"
 
 	"github.com/twindex/twindex/tokenize"
 )
@@ -55,13 +56,18 @@ func caseMask(text []byte, folded string) []uint64 {
 
 // restoreCase raises the letters of folded that mask marks.
 func restoreCase(folded string, mask []uint64) string {
+	if len(folded) == 0 {
+		return ""
+	}
 	b := []byte(folded)
 	for w, bits := range mask {
 		for ; bits != 0; bits &= bits - 1 {
 			b[w*64+mathbits.TrailingZeros64(bits)] -= 'a' - 'A'
 		}
 	}
-	return string(b)
+	// b is not written again: the string shares it instead of copying
+	// it, as strings.Builder does.
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // foldCache keeps folded text between searches so that verifying
