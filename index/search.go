@@ -285,7 +285,7 @@ func (s *search) run() (*Result, error) {
 		}
 	}
 	if tolerant != nil {
-		tolerant.hits = slices.DeleteFunc(tolerant.hits, func(h textHit) bool { return skip[h.iid] })
+		tolerant.hits = slices.DeleteFunc(tolerant.hits, func(h textHit) bool { return skip[tolerant.iid(&h)] })
 		matches := len(tolerant.hits)
 		more, err := s.tolerantHits(tolerant, total, need-len(fused))
 		if err != nil {

@@ -60,16 +60,18 @@ type textList struct {
 }
 
 type textHit struct {
-	iid   string // bleve internal ID
 	id    string // external ID, "" until resolved
 	score float64
-	acc   int32 // the document's accumulator in the text leg, for position
+	acc   int32 // the document's accumulator in the text leg: its slot
 }
+
+// iid returns a hit's bleve internal ID.
+func (l *textList) iid(h *textHit) string { return l.slot.id(h.acc) }
 
 func (l *textList) resolve(i int) (string, error) {
 	h := &l.hits[i]
 	if h.id == "" {
-		id, err := l.r.ExternalID(bleveindex.IndexInternalID(h.iid))
+		id, err := l.r.ExternalID(bleveindex.IndexInternalID(l.iid(h)))
 		if err != nil {
 			return "", err
 		}
@@ -78,8 +80,8 @@ func (l *textList) resolve(i int) (string, error) {
 	return h.id, nil
 }
 
-// byScore orders hits by score, best first, then by internal ID; ties
-// are settled by external ID afterwards (settleTies).
+// byScore orders hits by score, best first, then by slot; ties are
+// settled by external ID afterwards (settleTies).
 func byScore(a, b textHit) int {
 	switch {
 	case a.score > b.score:
@@ -87,7 +89,7 @@ func byScore(a, b textHit) int {
 	case a.score < b.score:
 		return 1
 	}
-	return strings.Compare(a.iid, b.iid)
+	return cmp.Compare(a.acc, b.acc)
 }
 
 // sort orders all hits by score and breaks ties by external ID, resolving
@@ -159,7 +161,7 @@ func (l *textList) cutoff(n int) float64 {
 }
 
 // best returns the indexes of the n best hits and of every hit tied with
-// the n-th, ordered by score (ties by internal ID), leaving l.hits as it is.
+// the n-th, ordered by score (ties by slot), leaving l.hits as it is.
 func (l *textList) best(n int) []int {
 	if n <= 0 || len(l.hits) == 0 {
 		return nil
@@ -299,8 +301,10 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 	}{{fieldTitle, s.ix.opts.TitleWeight, avgTitle}, {fieldBody, s.ix.opts.BodyWeight, avgBody}}
 
 	// Open every posting list first: their counts give each term's idf and
-	// a size for the accumulators (the largest list is a lower bound on the
-	// matches), which avoids most map growth.
+	// a size for the accumulators: the matches are at least the largest
+	// count and at most the counts' sum and the documents; twice the
+	// largest keeps most queries from growing them without allocating
+	// what a query of many terms would never fill.
 	type reader struct {
 		field int
 		r     bleveindex.TermFieldReader
@@ -314,7 +318,7 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 		}
 	}()
 	idfs := make([]float64, len(terms))
-	hint := 0
+	hint, maxDF := 0, 0
 	for ti, qt := range terms {
 		df := 0.0
 		for i, f := range fields {
@@ -325,13 +329,15 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 				}
 				readers[ti] = append(readers[ti], reader{i, r})
 				df = max(df, float64(r.Count()))
+				if qt.positive {
+					hint += int(r.Count())
+					maxDF = max(maxDF, int(r.Count()))
+				}
 			}
 		}
 		idfs[ti] = idf(s.n, df)
-		if qt.positive {
-			hint = max(hint, int(df))
-		}
 	}
+	hint = min(hint, int(s.n), 2*maxDF)
 	nw := (len(terms) + 63) / 64
 	slot := newSlots(s.ix.opts.Backend == Scorch, hint) // internal ID -> index in accs
 	s.slots = append(s.slots, slot)
@@ -469,7 +475,7 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 			isExact = ok
 		}
 		if isExact {
-			h := textHit{iid: iid, id: id, score: a.exact, acc: int32(k)}
+			h := textHit{id: id, score: a.exact, acc: int32(k)}
 			if !s.plan.strict && tp.words > 1 {
 				h.score *= coord[bits.OnesCount64(a.exactLeaves)]
 			}
@@ -489,7 +495,7 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 			}
 		}
 		if ok {
-			h := textHit{iid: iid, id: id, score: a.score, acc: int32(k)}
+			h := textHit{id: id, score: a.score, acc: int32(k)}
 			if !s.plan.strict && tp.words > 1 {
 				h.score *= coord[bits.OnesCount64(a.leaves)]
 			}

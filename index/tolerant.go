@@ -12,8 +12,8 @@ import (
 // matches in both legs.
 func (s *search) exactIIDs(tri []scored, text *textList) (map[string]bool, error) {
 	skip := make(map[string]bool, len(tri)+len(text.hits))
-	for _, h := range text.hits {
-		skip[h.iid] = true
+	for i := range text.hits {
+		skip[text.iid(&text.hits[i])] = true
 	}
 	for _, t := range tri {
 		iid, err := s.textR.InternalID(t.id)
