@@ -227,7 +227,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 		return a, err
 	}
 	warn := ix.embedDocs(ctx, b.ops)
-	lens := ix.countTokens(b.ops)
+	pre := ix.analyzeDocs(b.ops)
 
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -298,10 +298,11 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 			}
 			changed[d.ID] = d
 			a.Written++
-			if err := tx.Put(bucketDocs, id, encodeDoc(d, seq, lens[i][0], lens[i][1])); err != nil {
+			titleTokens, bodyTokens := pre[i].title.length, pre[i].body.length
+			if err := tx.Put(bucketDocs, id, encodeDoc(d, seq, titleTokens, bodyTokens)); err != nil {
 				return err
 			}
-			if err := addCounters(tx, 1, lens[i][0], lens[i][1], len(d.Title), len(d.Body)); err != nil {
+			if err := addCounters(tx, 1, titleTokens, bodyTokens, len(d.Title), len(d.Body)); err != nil {
 				return err
 			}
 			if err := tx.Put(bucketChildren, childKey(d.Parent, d.ID), nil); err != nil {
@@ -321,30 +322,39 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	}
 	a.Warnings = warn
 	ix.updateVectors(order, changed)
-	if err := ix.applyBoth(seq, order, changed); err != nil {
+	analyzed := make(map[*Doc]textFields, len(changed))
+	for i := range b.ops {
+		if d := &b.ops[i].doc; changed[d.ID] == d {
+			analyzed[d] = pre[i]
+		}
+	}
+	if err := ix.applyBoth(seq, order, changed, analyzed); err != nil {
 		ix.stale = err
 		return a, fmt.Errorf("write committed to the store but not to the indexes (they catch up on the next write or Open): %w", err)
 	}
 	return a, nil
 }
 
-// countTokens returns the analyzed title and body lengths of every
-// non-remove op, computed on all cores.
-func (ix *Index) countTokens(ops []op) [][2]int {
-	lens := make([][2]int, len(ops))
+// textFields are a document's text-index fields, analyzed before its
+// write: the store records their lengths, the text index their terms.
+type textFields struct{ title, body *analyzedField }
+
+// analyzeDocs analyzes the text of every non-remove op, on all cores.
+func (ix *Index) analyzeDocs(ops []op) []textFields {
+	out := make([]textFields, len(ops))
 	var wg sync.WaitGroup
 	n := ix.opts.Workers
 	for w := range n {
 		wg.Go(func() {
 			for i := w; i < len(ops); i += n {
-				if ops[i].kind != opRemove {
-					lens[i] = [2]int{ix.textA.Count([]byte(ops[i].doc.Title)), ix.textA.Count([]byte(ops[i].doc.Body))}
+				if d := &ops[i].doc; ops[i].kind != opRemove {
+					out[i] = textFields{ix.textField(fieldTitle, d.Title), ix.textField(fieldBody, d.Body)}
 				}
 			}
 		})
 	}
 	wg.Wait()
-	return lens
+	return out
 }
 
 func addCounters(tx storage.Tx, docs, titleTokens, bodyTokens, titleBytes, bodyBytes int) error {
@@ -394,10 +404,23 @@ const (
 	fieldHash  = "h"     // both: stored content hash, not indexed
 )
 
+// textDoc is a document of the text index, analyzed when bleve indexes it.
 func (ix *Index) textDoc(d *Doc, hash []byte) bleveindex.Document {
+	return ix.analyzedTextDoc(d, hash, textFields{})
+}
+
+// analyzedTextDoc is textDoc with the fields analyzed beforehand, when
+// tf has them.
+func (ix *Index) analyzedTextDoc(d *Doc, hash []byte, tf textFields) bleveindex.Document {
+	if tf.title == nil {
+		tf = textFields{
+			&analyzedField{name: fieldTitle, text: []byte(d.Title), analyze: ix.analyzeText},
+			&analyzedField{name: fieldBody, text: []byte(d.Body), analyze: ix.analyzeText},
+		}
+	}
 	bd := document.NewDocument(d.ID)
-	bd.AddField(document.NewTextFieldCustom(fieldTitle, nil, []byte(d.Title), bleveindex.IndexField, ix.textA))
-	bd.AddField(document.NewTextFieldCustom(fieldBody, nil, []byte(d.Body), bleveindex.IndexField, ix.textA))
+	bd.AddField(tf.title)
+	bd.AddField(tf.body)
 	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
 	return bd
 }
@@ -408,17 +431,18 @@ func (ix *Index) trigramDoc(d *Doc, hash []byte) bleveindex.Document {
 	// candidates, which verification removes.
 	text := make([]byte, 0, len(d.Title)+1+len(d.Body))
 	text = append(append(append(text, d.Title...), '\n'), d.Body...)
-	bd.AddField(document.NewTextFieldCustom(fieldGrams, nil, text, bleveindex.IndexField, ix.triA))
+	bd.AddField(&analyzedField{name: fieldGrams, text: text, analyze: ix.triA.Frequencies})
 	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
 	return bd
 }
 
 // applyBoth writes the current state of the given documents (nil: removed)
 // to both bleve indexes concurrently, recording seq in each.
-func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc) error {
+func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analyzed map[*Doc]textFields) error {
 	var errText, errTri error
 	var wg sync.WaitGroup
-	wg.Go(func() { errText = ix.applyOne(ix.text, ix.textDoc, seq, ids, docs) })
+	textDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.analyzedTextDoc(d, hash, analyzed[d]) }
+	wg.Go(func() { errText = ix.applyOne(ix.text, textDoc, seq, ids, docs) })
 	wg.Go(func() { errTri = ix.applyOne(ix.tri, ix.trigramDoc, seq, ids, docs) })
 	wg.Wait()
 	if errText != nil {

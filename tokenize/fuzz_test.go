@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 	"github.com/kljensen/snowball/english"
 
 	"github.com/twindex/twindex/tokenize"
@@ -199,6 +200,7 @@ func FuzzTrigram(f *testing.F) {
 	tri := tokenize.NewTrigram()
 	f.Fuzz(func(t *testing.T, in []byte) {
 		checkTrigramStream(t, in, tri.Analyze(in))
+		checkFrequencies(t, tri, in)
 		grams := tokenize.Grams(string(in))
 		seen := make(map[string]bool, len(grams))
 		for _, g := range grams {
@@ -217,4 +219,26 @@ func FuzzFold(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		checkFold(t, s)
 	})
+}
+
+// checkFrequencies checks that Trigram.Frequencies gives what bleve's
+// TokenFrequency makes of the token stream, which it stands in for when
+// documents are indexed.
+func checkFrequencies(t *testing.T, tri *tokenize.Trigram, in []byte) {
+	t.Helper()
+	ts := tri.Analyze(in)
+	want := analysis.TokenFrequency(ts, nil, bleveindex.IndexField)
+	got, n := tri.Frequencies(in)
+	if n != len(ts) {
+		t.Fatalf("Frequencies(%q): %d tokens, Analyze gives %d", in, n, len(ts))
+	}
+	if len(got) != len(want) {
+		t.Fatalf("Frequencies(%q): %d distinct trigrams, want %d", in, len(got), len(want))
+	}
+	for term, w := range want {
+		g := got[term]
+		if g == nil || string(g.Term) != term || g.Frequency() != w.Frequency() {
+			t.Fatalf("Frequencies(%q)[%q] = %+v, want frequency %d", in, term, g, w.Frequency())
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 )
 
 // Trigram is the analyzer for substring search. It folds the whole text
@@ -131,4 +132,53 @@ func Grams(s string) []string {
 		}
 	}
 	return out
+}
+
+// Frequencies returns what bleve's analysis.TokenFrequency makes of
+// Analyze(input) for a field indexed without term vectors, and the number
+// of tokens: each distinct trigram once, with its count. For ASCII input
+// it counts the windows by their three bytes without building a token per
+// window, which is most of the cost of indexing a document's trigrams.
+func (t *Trigram) Frequencies(input []byte) (bleveindex.TokenFrequencies, int) {
+	if i, _ := asciiPrefix(bytesString(input)); i < len(input) {
+		ts := t.Analyze(input)
+		return analysis.TokenFrequency(ts, nil, bleveindex.IndexField), len(ts)
+	}
+	n := len(input) - 2
+	if n <= 0 {
+		return bleveindex.TokenFrequencies{}, 0
+	}
+	lower := func(c byte) uint32 {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		return uint32(c)
+	}
+	// slot numbers the distinct windows in order of first occurrence;
+	// terms holds them, three bytes each.
+	slot := make(map[uint32]int32, min(n, 1<<12))
+	terms := make([]byte, 0, 3*min(n, 1<<12))
+	var counts []int
+	key := lower(input[0])<<8 | lower(input[1])
+	for _, c := range input[2:] {
+		key = (key<<8 | lower(c)) & 0xffffff
+		k, ok := slot[key]
+		if !ok {
+			k = int32(len(counts))
+			slot[key] = k
+			terms = append(terms, byte(key>>16), byte(key>>8), byte(key))
+			counts = append(counts, 0)
+		}
+		counts[k]++
+	}
+	keys := string(terms)
+	tfs := make([]bleveindex.TokenFreq, len(counts))
+	out := make(bleveindex.TokenFrequencies, len(counts))
+	for k, c := range counts {
+		tf := &tfs[k]
+		tf.Term = terms[3*k : 3*k+3 : 3*k+3]
+		tf.SetFrequency(c)
+		out[keys[3*k:3*k+3]] = tf
+	}
+	return out, n
 }

@@ -40,8 +40,28 @@ func TestTrigram(t *testing.T) {
 				t.Errorf("Analyze(%q)\n got  %q\n want %q", tt.input, got, tt.want)
 			}
 			checkTrigramStream(t, []byte(tt.input), ts)
+			checkFrequencies(t, tri, []byte(tt.input))
 		})
 	}
+}
+
+func TestTrigramFrequencies(t *testing.T) {
+	tri := tokenize.NewTrigram()
+	got, n := tri.Frequencies([]byte("ABab abAB"))
+	if n != 7 {
+		t.Errorf("tokens = %d, want 7", n)
+	}
+	want := map[string]int{"aba": 2, "bab": 2, "ab ": 1, "b a": 1, " ab": 1}
+	if len(got) != len(want) {
+		t.Fatalf("%d distinct trigrams, want %d: %v", len(got), len(want), got)
+	}
+	for term, c := range want {
+		if got[term] == nil || got[term].Frequency() != c {
+			t.Errorf("frequency of %q = %v, want %d", term, got[term], c)
+		}
+	}
+	checkFrequencies(t, tri, []byte("long ASCII text, Mixed Case, repeated: abcabcabcabc"))
+	checkFrequencies(t, tri, []byte("mostly ASCII but one Café"))
 }
 
 // TestTrigramOffsets checks on longer texts that every gram's input span
