@@ -57,6 +57,18 @@ func BenchmarkTrigram(b *testing.B) {
 	}
 }
 
+// BenchmarkTrigramFrequencies is what indexing a document's trigrams
+// costs the analyzer.
+func BenchmarkTrigramFrequencies(b *testing.B) {
+	in := benchInput(b)
+	tri := tokenize.NewTrigram()
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		tri.Frequencies(in)
+	}
+}
+
 func BenchmarkFold(b *testing.B) {
 	in := benchInput(b)
 	tests := []struct {

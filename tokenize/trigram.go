@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"sync"
 	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -134,6 +135,10 @@ func Grams(s string) []string {
 	return out
 }
 
+// slotPool holds Frequencies' tables of ASCII trigrams, 8 MiB each, kept
+// zeroed between uses.
+var slotPool = sync.Pool{New: func() any { return new([1 << 21]int32) }}
+
 // Frequencies returns what bleve's analysis.TokenFrequency makes of
 // Analyze(input) for a field indexed without term vectors, and the number
 // of tokens: each distinct trigram once, with its count. For ASCII input
@@ -154,22 +159,27 @@ func (t *Trigram) Frequencies(input []byte) (bleveindex.TokenFrequencies, int) {
 		}
 		return uint32(c)
 	}
-	// slot numbers the distinct windows in order of first occurrence;
-	// terms holds them, three bytes each.
-	slot := make(map[uint32]int32, min(n, 1<<12))
+	// slot numbers the distinct windows (slot+1, by their 21 bits) in
+	// order of first occurrence; terms holds them, three bytes each.
+	slot := slotPool.Get().(*[1 << 21]int32)
+	defer slotPool.Put(slot)
 	terms := make([]byte, 0, 3*min(n, 1<<12))
 	var counts []int
-	key := lower(input[0])<<8 | lower(input[1])
+	key := lower(input[0])<<7 | lower(input[1])
 	for _, c := range input[2:] {
-		key = (key<<8 | lower(c)) & 0xffffff
-		k, ok := slot[key]
-		if !ok {
+		key = (key<<7 | lower(c)) & (1<<21 - 1)
+		k := slot[key] - 1
+		if k < 0 {
 			k = int32(len(counts))
-			slot[key] = k
-			terms = append(terms, byte(key>>16), byte(key>>8), byte(key))
+			slot[key] = k + 1
+			terms = append(terms, byte(key>>14), byte(key>>7&0x7f), byte(key&0x7f))
 			counts = append(counts, 0)
 		}
 		counts[k]++
+	}
+	// Clear the table for its next user.
+	for k := range counts {
+		slot[uint32(terms[3*k])<<14|uint32(terms[3*k+1])<<7|uint32(terms[3*k+2])] = 0
 	}
 	keys := string(terms)
 	tfs := make([]bleveindex.TokenFreq, len(counts))
