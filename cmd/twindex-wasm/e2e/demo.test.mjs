@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 const url = process.env.TWINDEX_URL;
@@ -90,6 +91,21 @@ test('loads the engine and the corpus', { timeout: 150_000 }, async () => {
   report('corpus_docs', stats.docs, 'documents');
 });
 
+test('the engine and the index as served: sizes raw and gzipped', async () => {
+  const MiB = 1 << 20;
+  for (const [file, metric] of [['twindex.wasm', 'wasm'], ['index.snap.gz', 'snapshot']]) {
+    const resp = await fetch(new URL(file, url));
+    assert.equal(resp.status, 200, file);
+    const bytes = Buffer.from(await resp.arrayBuffer());
+    // The snapshot is served gzipped; the page inflates it.
+    const raw = metric === 'snapshot' ? zlib.gunzipSync(bytes) : bytes;
+    const gz = metric === 'snapshot' ? bytes : zlib.gzipSync(bytes);
+    report(`${metric}_mib`, raw.length / MiB, `MiB (${file}, raw)`);
+    report(`${metric}_gzip_mib`, gz.length / MiB, `MiB (${file}, gzip)`);
+    if (metric === 'wasm') assert.ok(gz.length < 6 * MiB, `twindex.wasm is ${(gz.length / MiB).toFixed(2)} MiB gzipped, the aim is under 6`);
+  }
+});
+
 test('auto mode: camelCase identifiers, both legs', async () => {
   await search('NewReader', 'auto');
   const hs = await hits();
@@ -146,6 +162,23 @@ test('no results', async () => {
   assert.match(await page.textContent('#summary'), /^0 hits/);
 });
 
+test('did you mean: a misspelling gets the engine\'s suggestion, which searches', async () => {
+  // Substring mode matches exactly, so a typo finds nothing; the engine
+  // suggests the nearest indexed words.
+  await search('marhsal', 'substring');
+  assert.equal((await hits()).length, 0);
+  assert.match(await page.textContent('#empty'), /No results for “marhsal”/);
+  const suggestion = page.locator('#empty .suggestion button');
+  assert.equal(await suggestion.textContent(), 'marshal');
+  await suggestion.click();
+  await rendered('marshal', 'substring');
+  assert.equal(await page.inputValue('#q'), 'marshal');
+  const hs = await hits();
+  assert.ok(hs.length > 0);
+  for (const h of hs) assert.ok(h.marks.some((m) => m.toLowerCase() === 'marshal'), `mark in ${h.id}: ${h.marks}`);
+  assert.equal(await page.isHidden('#empty'), true);
+});
+
 test('a hostile document is shown as text', async () => {
   const title = '<script>window.__pwned = "title"</script><img src=x onerror="window.__pwned = \'img-title\'">';
   const body = 'hostilepayload <script>window.__pwned = "body"</script> and ' +
@@ -170,6 +203,13 @@ test('a hostile document is shown as text', async () => {
   await search('onerror', 'substring');
   assert.ok((await hits()).some((h) => h.id === 'hostile'));
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
+
+  // twindex.remove takes it out of both legs.
+  const before = await page.evaluate(() => twindex.stats());
+  const removed = await page.evaluate(() => twindex.remove(['hostile']));
+  assert.deepEqual(removed, { removed: 1, docs: before.docs - 1 });
+  await search('hostilepayload', 'auto');
+  assert.ok(!(await hits()).some((h) => h.id === 'hostile'));
 });
 
 test('files added through the picker and by drag and drop are searchable', async () => {

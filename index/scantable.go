@@ -1,0 +1,102 @@
+package index
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"weak"
+)
+
+// scanTable is every document of one state of the store, in ID order,
+// with its header and folded text: what the substring leg reads when no
+// trigram narrows a query (all its leaves are shorter than three
+// characters) and it must look at every document. Reading the store
+// instead costs, per document, a lookup in the store, one in the fold
+// cache and a decode of the record's header; in js/wasm, measured on the
+// standard library corpus, those took a third of a one-character search.
+type scanTable struct {
+	seq  uint64 // the store's write sequence number (metaSeq) it reflects
+	docs []scanDoc
+}
+
+type scanDoc struct {
+	id string
+	h  header
+	f  *folded
+}
+
+// scanTables holds the latest table of each index, keyed by its fold
+// cache, weakly: an index's table goes when the index does.
+var scanTables sync.Map // weak.Pointer[foldCache] -> *scanSlot
+
+type scanSlot struct {
+	mu sync.Mutex
+	t  *scanTable
+}
+
+// scanTable returns the table of the search's snapshot, building it when
+// the index has none for that state, or nil when the documents' folded
+// text would not fit the fold cache's budget (Options.CacheBytes): the
+// table keeps it all.
+func (s *search) scanTable() (*scanTable, error) {
+	if s.ix.fold.max <= 0 {
+		return nil, nil
+	}
+	key := weak.Make(s.ix.fold)
+	v, loaded := scanTables.LoadOrStore(key, &scanSlot{})
+	if !loaded {
+		runtime.AddCleanup(s.ix.fold, func(k weak.Pointer[foldCache]) { scanTables.Delete(k) }, key)
+	}
+	slot := v.(*scanSlot)
+	seq := getUint(s.tx, metaSeq)
+	slot.mu.Lock()
+	t := slot.t
+	slot.mu.Unlock()
+	if t != nil && t.seq == seq {
+		return t, nil
+	}
+
+	t = &scanTable{seq: seq}
+	size := 0
+	err := s.tx.Scan(bucketDocs, nil, func(k, rec []byte) error {
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
+		id := string(k)
+		h, rest, err := decodeHeader(rec)
+		if err != nil {
+			return fmt.Errorf("document %q: %w", id, err)
+		}
+		f, err := s.ix.fold.get(id, h.Seq, func() ([]byte, []byte, error) { return decodeText(rest) })
+		if err != nil {
+			return fmt.Errorf("document %q: %w", id, err)
+		}
+		// Filters need none of the vector, which a disk store's record
+		// holds only for the transaction.
+		h.vector = nil
+		if size += f.size() + len(id) + headerBytes; size > s.ix.fold.max {
+			return errTableFull
+		}
+		t.docs = append(t.docs, scanDoc{id: id, h: h, f: f})
+		return nil
+	})
+	if err == errTableFull {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	slot.mu.Lock()
+	if slot.t == nil || slot.t.seq <= seq {
+		slot.t = t
+	}
+	slot.mu.Unlock()
+	return t, nil
+}
+
+// headerBytes is about what a document's entry costs beside its folded
+// text, for the budget.
+const headerBytes = 256
+
+// errTableFull stops building a table that outgrows its budget.
+var errTableFull = fmt.Errorf("scan table over budget")

@@ -1,0 +1,126 @@
+package index_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/tokenize"
+)
+
+// TestSubstringExactOnSkewedGrams checks the substring leg against brute
+// force where its trigram lists differ in length by much (a rare leaf
+// beside a common one: candidates advanced to) and by little (the grams
+// of one common word: lists read through), and for leaves of one and two
+// characters, which no trigram narrows (a scan), alone, together and
+// under a kind filter; again after a write, and with a fold cache too
+// small to keep every document's text.
+func TestSubstringExactOnSkewedGrams(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	common := []string{"the reader", "a writer", "errors", "Brown fox", "Über", "naïve café"}
+	rare := []string{"zqxjv", "qqzx", "xylophone"}
+	kinds := []string{"func", "type", ""}
+	var docs []index.Doc
+	for i := range 400 {
+		var body []string
+		for range 1 + rng.IntN(6) {
+			body = append(body, common[rng.IntN(len(common))])
+		}
+		if i%37 == 0 {
+			body = append(body, rare[rng.IntN(len(rare))])
+		}
+		docs = append(docs, index.Doc{
+			ID: fmt.Sprintf("d%03d", i), Kind: kinds[i%len(kinds)],
+			Title: common[rng.IntN(len(common))], Body: strings.Join(body, " "),
+		})
+	}
+	cases := []substringCase{
+		{"zqxjv reader", nil}, {"xylophone the", nil}, {"qqzx errors", nil},
+		{"reader", nil}, {"errors", nil}, {"brown fox", nil}, {"writer errors", nil},
+		{"e", nil}, {"é", nil}, {"ü", nil}, {"er", nil}, {"r e", nil}, {"x", nil}, {"zq", nil},
+		{"e", []string{"type"}}, {"er", []string{"func", "type"}}, {"reader", []string{"func"}},
+	}
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix, docs...)
+		checkSubstring(t, ix, docs, cases)
+		// A write after a scan: the next scan sees it.
+		changed := slices.Clone(docs)
+		for i := 0; i < len(changed); i += 3 {
+			changed[i].Body = "xylophone zq"
+		}
+		mustUpsert(t, ix, changed...)
+		gone := 0
+		for i := 1; i < len(changed); i += 5 {
+			n, err := ix.Remove(ctx, changed[i].ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gone += n
+		}
+		if gone == 0 {
+			t.Fatal("nothing removed")
+		}
+		var kept []index.Doc
+		for i, d := range changed {
+			if i%5 != 1 {
+				kept = append(kept, d)
+			}
+		}
+		checkSubstring(t, ix, kept, cases)
+	})
+	// A fold cache too small for every document's text, and none.
+	for _, cache := range []int{4096, -1} {
+		t.Run(fmt.Sprint("cache", cache), func(t *testing.T) {
+			ix, err := index.OpenMemory(&index.Options{CacheBytes: cache})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ix.Close() })
+			mustUpsert(t, ix, docs...)
+			checkSubstring(t, ix, docs, cases)
+		})
+	}
+}
+
+type substringCase struct {
+	query string
+	kinds []string
+}
+
+// checkSubstring compares the substring leg's hits and Total with brute
+// force over docs, every page of them.
+func checkSubstring(t *testing.T, ix *index.Index, docs []index.Doc, cases []substringCase) {
+	t.Helper()
+	for _, c := range cases {
+		var want []string
+		for _, d := range docs {
+			if c.kinds != nil && !slices.Contains(c.kinds, d.Kind) {
+				continue
+			}
+			ft, fb := tokenize.Fold(d.Title), tokenize.Fold(d.Body)
+			ok := true
+			for _, term := range strings.Fields(c.query) {
+				f := tokenize.Fold(term)
+				ok = ok && (strings.Contains(ft, f) || strings.Contains(fb, f))
+			}
+			if ok {
+				want = append(want, d.ID)
+			}
+		}
+		var got []string
+		for next := new(int); next != nil; {
+			r := search(t, ix, index.Request{Query: c.query, Mode: index.ModeSubstring, Kinds: c.kinds, Limit: index.MaxLimit, Offset: *next})
+			if r.Total != len(want) {
+				t.Errorf("%q %v: Total %d, want %d", c.query, c.kinds, r.Total, len(want))
+			}
+			got = append(got, ids(r)...)
+			next = r.NextOffset
+		}
+		if got = sorted(got); !slices.Equal(got, want) {
+			t.Errorf("%q %v: %d hits, want %d", c.query, c.kinds, len(got), len(want))
+		}
+	}
+}
