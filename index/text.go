@@ -292,60 +292,12 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 	if len(terms) == 0 {
 		return exact, tolerant, nil
 	}
-	avgTitle := float64(getUint(s.tx, metaTitleTokens)) / max(s.n, 1)
-	avgBody := float64(getUint(s.tx, metaBodyTokens)) / max(s.n, 1)
-	fields := []struct {
-		name   string
-		weight float64
-		avg    float64
-	}{{fieldTitle, s.ix.opts.TitleWeight, avgTitle}, {fieldBody, s.ix.opts.BodyWeight, avgBody}}
-
-	// Open every posting list first: their counts give each term's idf and
-	// a size for the accumulators: the matches are at least the largest
-	// count and at most the counts' sum and the documents; twice the
-	// largest keeps most queries from growing them without allocating
-	// what a query of many terms would never fill.
-	type reader struct {
-		field int
-		r     bleveindex.TermFieldReader
+	readers, idfs, hint, err := s.openTextReaders(tp)
+	defer closeTextReaders(readers)
+	if err != nil {
+		return nil, nil, err
 	}
-	readers := make([][]reader, len(terms))
-	defer func() {
-		for _, rs := range readers {
-			for _, r := range rs {
-				r.r.Close()
-			}
-		}
-	}()
-	idfs := make([]float64, len(terms))
-	hint, maxDF := 0, 0
-	for ti, qt := range terms {
-		df := 0.0
-		for i, f := range fields {
-			for _, term := range qt.dict {
-				r, err := s.textR.TermFieldReader(s.ctx, []byte(term), f.name, true, true, false)
-				if err != nil {
-					return nil, nil, err
-				}
-				readers[ti] = append(readers[ti], reader{i, r})
-				df = max(df, float64(r.Count()))
-				if qt.positive {
-					hint += int(r.Count())
-					maxDF = max(maxDF, int(r.Count()))
-				}
-			}
-		}
-		idfs[ti] = idf(s.n, df)
-	}
-	hint = min(hint, int(s.n), 2*maxDF)
-	nw := (len(terms) + 63) / 64
-	slot := newSlots(s.ix.opts.Backend == Scorch, hint) // internal ID -> index in accs
-	s.slots = append(s.slots, slot)
-	accs := make([]textAcc, 0, hint)
-	tfw := make([]float64, 0, hint*len(terms)) // weighted term frequency, by acc*len(terms)+term
-	lens := make([]float64, 0, hint*2)         // field lengths seen, by acc*2+field; 0 unknown
-	pres := make([]uint64, 0, hint*2*nw)       // terms present, by (acc*2+field)*nw
-	df := make([]float64, len(terms))          // matches per term, for sets of terms
+	a := s.newTextAccum(tp, hint)
 	var tfd bleveindex.TermFieldDoc
 	// Terms that score create matches; those only under a NOT are read
 	// afterwards, onto the matches there are.
@@ -355,7 +307,6 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 				continue
 			}
 			for _, rd := range readers[ti] {
-				f := fields[rd.field]
 				for {
 					d, err := rd.r.Next(tfd.Reset())
 					if err != nil {
@@ -364,29 +315,14 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 					if d == nil {
 						break
 					}
-					k, ok := slot.get(d.ID)
+					k, ok := a.slot.get(d.ID)
 					if !ok {
 						if !pass {
 							continue
 						}
-						k = slot.add(d.ID)
-						accs = append(accs, textAcc{})
-						tfw = append(tfw, make([]float64, len(terms))...)
-						lens = append(lens, 0, 0)
-						pres = append(pres, make([]uint64, 2*nw)...)
+						k = a.add(d.ID)
 					}
-					if d.Norm > 0 {
-						lens[int(k)*2+rd.field] = 1 / (d.Norm * d.Norm)
-					}
-					if tfw[int(k)*len(terms)+ti] == 0 {
-						df[ti]++
-					}
-					tfw[int(k)*len(terms)+ti] += f.weight * float64(d.Freq)
-					pres[(int(k)*2+rd.field)*nw+ti/64] |= 1 << (ti % 64)
-					accs[k].leaves |= qt.leaves
-					if !qt.tolerant {
-						accs[k].exactLeaves |= qt.leaves
-					}
+					a.record(k, ti, rd.field, d)
 				}
 			}
 			if err := s.ctx.Err(); err != nil {
@@ -396,33 +332,13 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 	}
 	for ti, qt := range terms {
 		if !qt.single {
-			idfs[ti] = idf(s.n, df[ti])
+			idfs[ti] = idf(s.n, a.df[ti])
 		}
 	}
-	// BM25 as FTS5 computes it with column weights: per term, the weighted
-	// sum of the fields' frequencies saturates once, against the length of
-	// the whole document. A field whose length no posting told is taken to
-	// be of average length.
-	avgDoc := avgTitle + avgBody
-	for k := range accs {
-		dl := 0.0
-		for i, f := range fields {
-			if l := lens[k*2+i]; l > 0 {
-				dl += l
-			} else {
-				dl += f.avg
-			}
-		}
-		for ti, qt := range terms {
-			if qt.positive {
-				c := qt.weight * idfs[ti] * bm25(tfw[k*len(terms)+ti], dl, avgDoc)
-				accs[k].score += c
-				if !qt.tolerant {
-					accs[k].exact += c
-				}
-			}
-		}
+	for k := range a.accs {
+		a.score(k, idfs)
 	}
+	slot, accs, pres, nw := a.slot, a.accs, a.pres, a.nw
 
 	coord := make([]float64, 65)
 	for m := range coord {
