@@ -17,6 +17,10 @@ import (
 type scanTable struct {
 	seq  uint64 // the store's write sequence number (metaSeq) it reflects
 	docs []scanDoc
+	// over marks an attempt that outgrew the budget, with n documents:
+	// the next is made only when there are fewer.
+	over bool
+	n    float64
 }
 
 type scanDoc struct {
@@ -37,7 +41,8 @@ type scanSlot struct {
 // scanTable returns the table of the search's snapshot, building it when
 // the index has none for that state, or nil when the documents' folded
 // text would not fit the fold cache's budget (Options.CacheBytes): the
-// table keeps it all.
+// table keeps it all. After a build outgrew the budget, the next is tried
+// only once the index holds fewer documents.
 func (s *search) scanTable() (*scanTable, error) {
 	if s.ix.fold.max <= 0 {
 		return nil, nil
@@ -52,7 +57,10 @@ func (s *search) scanTable() (*scanTable, error) {
 	slot.mu.Lock()
 	t := slot.t
 	slot.mu.Unlock()
-	if t != nil && t.seq == seq {
+	switch {
+	case t != nil && t.over && (t.seq == seq || s.n >= t.n):
+		return nil, nil
+	case t != nil && t.seq == seq:
 		return t, nil
 	}
 
@@ -81,9 +89,8 @@ func (s *search) scanTable() (*scanTable, error) {
 		return nil
 	})
 	if err == errTableFull {
-		return nil, nil
-	}
-	if err != nil {
+		t = &scanTable{seq: seq, over: true, n: s.n}
+	} else if err != nil {
 		return nil, err
 	}
 	slot.mu.Lock()
@@ -91,6 +98,9 @@ func (s *search) scanTable() (*scanTable, error) {
 		slot.t = t
 	}
 	slot.mu.Unlock()
+	if t.over {
+		return nil, nil
+	}
 	return t, nil
 }
 
