@@ -145,6 +145,9 @@ type Index struct {
 	textA *tokenize.Text
 	triA  *tokenize.Trigram
 	fold  *foldCache
+	// scan is the latest table of every document for the substring
+	// leg's scans, with its own lock.
+	scan scanSlot
 
 	// mu is held for writing by writes while they change the store and the
 	// indexes, and for reading by searches while they take their snapshots.

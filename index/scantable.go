@@ -2,9 +2,7 @@ package index
 
 import (
 	"fmt"
-	"runtime"
 	"sync"
-	"weak"
 )
 
 // scanTable is every document of one state of the store, in ID order,
@@ -29,10 +27,7 @@ type scanDoc struct {
 	f  *folded
 }
 
-// scanTables holds the latest table of each index, keyed by its fold
-// cache, weakly: an index's table goes when the index does.
-var scanTables sync.Map // weak.Pointer[foldCache] -> *scanSlot
-
+// scanSlot holds an index's latest table.
 type scanSlot struct {
 	mu sync.Mutex
 	t  *scanTable
@@ -47,12 +42,7 @@ func (s *search) scanTable() (*scanTable, error) {
 	if s.ix.fold.max <= 0 {
 		return nil, nil
 	}
-	key := weak.Make(s.ix.fold)
-	v, loaded := scanTables.LoadOrStore(key, &scanSlot{})
-	if !loaded {
-		runtime.AddCleanup(s.ix.fold, func(k weak.Pointer[foldCache]) { scanTables.Delete(k) }, key)
-	}
-	slot := v.(*scanSlot)
+	slot := &s.ix.scan
 	seq := getUint(s.tx, metaSeq)
 	slot.mu.Lock()
 	t := slot.t
