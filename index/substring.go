@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -90,54 +91,57 @@ func (s *search) substringLeg() ([]scored, error) {
 		sl.at = i
 	}
 
-	// The state of the document being verified, shared with leafOK so
-	// that neither is made anew per document.
-	var (
-		f      *folded
-		c      *candidate
-		score  float64
-		dl     float64
-		judged = make([]verdict, len(leaves))
-		seen   = make([]bool, len(leaves))
-	)
-	leafOK := func(l *leaf) verdict {
-		sl := byLeaf[l]
-		if seen[sl.at] {
-			return judged[sl.at]
+	// newCheck returns a function that judges a document whose folded
+	// text is fd (cand is nil for a scanned one), with its own state,
+	// shared with leafOK so that neither is made anew per document: one
+	// per goroutine.
+	newCheck := func() func(id string, fd *folded, cand *candidate) (scored, bool) {
+		var (
+			f      *folded
+			c      *candidate
+			score  float64
+			dl     float64
+			judged = make([]verdict, len(leaves))
+			seen   = make([]bool, len(leaves))
+		)
+		leafOK := func(l *leaf) verdict {
+			sl := byLeaf[l]
+			if seen[sl.at] {
+				return judged[sl.at]
+			}
+			v, tf, ct := s.substringIn(sl, f, c)
+			judged[sl.at], seen[sl.at] = v, true
+			if v == yes && !l.negated && !sl.dup {
+				w := idf(s.n, sl.df)
+				score += w * (s.ix.opts.BodyWeight*bm25(tf, dl, avgAll) + s.ix.opts.TitleWeight*bm25(ct, float64(len(f.title)), avgTitle))
+			}
+			return v
 		}
-		v, tf, ct := s.substringIn(sl, f, c)
-		judged[sl.at], seen[sl.at] = v, true
-		if v == yes && !l.negated && !sl.dup {
-			w := idf(s.n, sl.df)
-			score += w * (s.ix.opts.BodyWeight*bm25(tf, dl, avgAll) + s.ix.opts.TitleWeight*bm25(ct, float64(len(f.title)), avgTitle))
-		}
-		return v
-	}
-	nearOK := func(n *query.Near) verdict { return s.nearIn(n, byLeaf, f, leafOK) }
-
-	out := []scored{}
-	// check judges a document whose folded text is fd; cand is nil for
-	// a scanned one.
-	check := func(id string, fd *folded, cand *candidate) {
-		f, c, score, dl = fd, cand, 0, float64(len(fd.title)+len(fd.body))
-		clear(seen)
-		v := yes
-		if s.plan.strict {
-			v = s.plan.eval(s.plan.root, leafOK, nearOK)
-		} else {
-			for _, sl := range order {
-				if leafOK(sl.leaf) == no {
-					v = no
-					break
+		nearOK := func(n *query.Near) verdict { return s.nearIn(n, byLeaf, f, leafOK) }
+		return func(id string, fd *folded, cand *candidate) (scored, bool) {
+			f, c, score, dl = fd, cand, 0, float64(len(fd.title)+len(fd.body))
+			clear(seen)
+			v := yes
+			if s.plan.strict {
+				v = s.plan.eval(s.plan.root, leafOK, nearOK)
+			} else {
+				for _, sl := range order {
+					if leafOK(sl.leaf) == no {
+						v = no
+						break
+					}
 				}
 			}
-		}
-		if v == yes {
-			out = append(out, scored{id: id, score: score})
+			return scored{id: id, score: score}, v == yes
 		}
 	}
-	// verify filters and checks a stored record. Only a filter on stored
-	// fields needs its header decoded in full.
+	// todo is what to check: the documents that pass the filters, with
+	// their folded text. Reading them takes the store and the trigram
+	// index, which one goroutine uses; checking them is spread over the
+	// workers (checkAll).
+	var todo []checkItem
+	// verify filters a stored record and adds it to todo. Only a filter
+	// on stored fields needs its header decoded in full.
 	verify := func(id string, rec []byte, cand *candidate) error {
 		if s.filter.active && !s.filter.matchID(id) {
 			return nil
@@ -165,7 +169,7 @@ func (s *search) substringLeg() ([]scored, error) {
 		if err != nil {
 			return fmt.Errorf("document %q: %w", id, err)
 		}
-		check(id, fd, cand)
+		todo = append(todo, checkItem{id, fd, cand})
 		return nil
 	}
 
@@ -174,11 +178,11 @@ func (s *search) substringLeg() ([]scored, error) {
 		return nil, err
 	}
 	if all {
-		if err := s.scan(verify, check); err != nil {
+		table, err := s.scan(verify)
+		if err != nil {
 			return nil, err
 		}
-		sortScored(out)
-		return out, nil
+		todo = append(todo, table...)
 	}
 	for i := range cands {
 		if i%256 == 0 {
@@ -198,38 +202,98 @@ func (s *search) substringLeg() ([]scored, error) {
 			return nil, err
 		}
 	}
+	out, err := s.checkAll(todo, newCheck)
+	if err != nil {
+		return nil, err
+	}
 	sortScored(out)
 	return out, nil
 }
 
-// scan checks every document that passes the filters: from the
-// snapshot's scanTable when there is one, else from the store.
-func (s *search) scan(verify func(string, []byte, *candidate) error, check func(string, *folded, *candidate)) error {
+// checkItem is a document to check, with its folded text and, when it
+// came from the trigram index, its candidate entry.
+type checkItem struct {
+	id   string
+	f    *folded
+	cand *candidate
+}
+
+// parallelChecks is the fewest documents checked by more than one goroutine.
+const parallelChecks = 512
+
+// checkAll checks every item, on up to Options.Workers goroutines, each
+// with its own check function, and returns the matches in no set order.
+func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *folded, *candidate) (scored, bool)) ([]scored, error) {
+	workers := min(s.ix.opts.Workers, len(todo)/parallelChecks)
+	if workers <= 1 {
+		check := newCheck()
+		out := []scored{}
+		for i, it := range todo {
+			if i%256 == 0 {
+				if err := s.ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			if m, ok := check(it.id, it.f, it.cand); ok {
+				out = append(out, m)
+			}
+		}
+		return out, nil
+	}
+	outs := make([][]scored, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		check := newCheck()
+		part := todo[w*len(todo)/workers : (w+1)*len(todo)/workers]
+		wg.Go(func() {
+			for i, it := range part {
+				if i%256 == 0 && s.ctx.Err() != nil {
+					return
+				}
+				if m, ok := check(it.id, it.f, it.cand); ok {
+					outs[w] = append(outs[w], m)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := s.ctx.Err(); err != nil {
+		return nil, err
+	}
+	return slices.Concat(outs...), nil
+}
+
+// scan returns every document that passes the filters, to check, from
+// the snapshot's scanTable when there is one; else it gives each stored
+// record to verify and returns nothing.
+func (s *search) scan(verify func(string, []byte, *candidate) error) (todo []checkItem, err error) {
 	t, err := s.scanTable()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if t == nil {
-		return s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
+		err := s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
 			if err := s.ctx.Err(); err != nil {
 				return err
 			}
 			return verify(string(k), v, nil)
 		})
+		return nil, err
 	}
+	todo = make([]checkItem, 0, len(t.docs))
 	for i := range t.docs {
 		d := &t.docs[i]
 		if i%256 == 0 {
 			if err := s.ctx.Err(); err != nil {
-				return err
+				return nil, err
 			}
 		}
 		if s.filter.active && !s.filter.matchID(d.id) || s.filter.byHeader && !s.filter.matchHeader(&d.h) {
 			continue
 		}
-		check(d.id, d.f, nil)
+		todo = append(todo, checkItem{d.id, d.f, nil})
 	}
-	return nil
+	return todo, nil
 }
 
 // substringIn judges one leaf in one document and returns its term

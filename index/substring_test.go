@@ -124,3 +124,45 @@ func checkSubstring(t *testing.T, ix *index.Index, docs []index.Doc, cases []sub
 		}
 	}
 }
+
+// TestSubstringChecksInParallel checks that spreading the checks of many
+// candidates over goroutines changes nothing: the same hits, scores,
+// order and Total as one goroutine gives, and brute force's matches.
+func TestSubstringChecksInParallel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	words := []string{"reader", "writer", "errors", "zq", "buffer", "Über"}
+	var docs []index.Doc
+	for i := range 3000 {
+		var body []string
+		for range 2 + rng.IntN(8) {
+			body = append(body, words[rng.IntN(len(words))])
+		}
+		docs = append(docs, index.Doc{ID: fmt.Sprintf("d%04d", i), Title: words[rng.IntN(len(words))], Body: strings.Join(body, " ")})
+	}
+	open := func(workers int) *index.Index {
+		ix, err := index.OpenMemory(&index.Options{Workers: workers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ix.Close() })
+		mustUpsert(t, ix, docs...)
+		return ix
+	}
+	one, four := open(1), open(4)
+	cases := []substringCase{{"reader", nil}, {"reader zq", nil}, {"e", nil}, {"ub er", nil}, {"rite", nil}}
+	checkSubstring(t, four, docs, cases)
+	for _, c := range cases {
+		for _, mode := range []index.Mode{index.ModeSubstring, index.ModeAuto} {
+			req := index.Request{Query: c.query, Mode: mode, Limit: index.MaxLimit, Offset: 40}
+			want, got := search(t, one, req), search(t, four, req)
+			if got.Total != want.Total || len(got.Hits) != len(want.Hits) {
+				t.Fatalf("%q %s: total %d, %d hits on 4 workers; %d, %d on one", c.query, mode, got.Total, len(got.Hits), want.Total, len(want.Hits))
+			}
+			for i := range got.Hits {
+				if g, w := got.Hits[i], want.Hits[i]; g.ID != w.ID || g.Score != w.Score {
+					t.Fatalf("%q %s: hit %d is %s %v on 4 workers, %s %v on one", c.query, mode, i, g.ID, g.Score, w.ID, w.Score)
+				}
+			}
+		}
+	}
+}
