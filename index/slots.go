@@ -104,6 +104,8 @@ func (s *slots) release() {
 		}
 		start = end
 	}
-	densePool.Put(&s.dense)
+	// The pool gets a pointer of its own: s may still be read.
+	dense := s.dense
 	s.dense = nil
+	densePool.Put(&dense)
 }
