@@ -3,8 +3,10 @@ package index
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
@@ -322,12 +324,17 @@ func (s *search) finish(res *Result, fused []fusion.Hit, total int) (*Result, er
 	if end := s.req.Offset + s.req.Limit; end < total {
 		res.NextOffset = &end
 	}
+	recs := make([]hitRecord, 0, len(page))
 	for _, f := range page {
-		h, err := s.hit(f)
+		h, rec, err := s.hit(f)
 		if err != nil {
 			return nil, err
 		}
 		res.Hits = append(res.Hits, h)
+		recs = append(recs, rec)
+	}
+	if err := s.texts(res.Hits, recs); err != nil {
+		return nil, err
 	}
 	return res, nil
 }
@@ -367,31 +374,26 @@ func (s *search) header(id string) (header, error) {
 	return h, nil
 }
 
-func (s *search) hit(f fusion.Hit) (Hit, error) {
+// hitRecord is the text part of a hit's stored record, from which texts
+// makes its title and snippet; it stays valid for the search's
+// transaction.
+type hitRecord struct {
+	seq  uint64
+	rest []byte
+}
+
+// hit makes a hit of a fused one, but for its title and snippet (texts).
+func (s *search) hit(f fusion.Hit) (Hit, hitRecord, error) {
 	v := s.tx.Get(bucketDocs, []byte(f.ID))
 	if v == nil {
-		return Hit{}, fmt.Errorf("document %q is in an index but not in the store", f.ID)
+		return Hit{}, hitRecord{}, fmt.Errorf("document %q is in an index but not in the store", f.ID)
 	}
 	hd, rest, err := decodeHeader(v)
 	if err != nil {
-		return Hit{}, fmt.Errorf("document %q: %w", f.ID, err)
-	}
-	// The folded text is usually cached, and the original restored from
-	// it costs less than decompressing the record.
-	fd, err := s.ix.fold.get(f.ID, hd.Seq, func() ([]byte, []byte, error) { return decodeText(rest) })
-	if err != nil {
-		return Hit{}, fmt.Errorf("document %q: %w", f.ID, err)
-	}
-	title, body, ok := fd.original()
-	if !ok {
-		t, b, err := decodeText(rest)
-		if err != nil {
-			return Hit{}, fmt.Errorf("document %q: %w", f.ID, err)
-		}
-		title, body = string(t), string(b)
+		return Hit{}, hitRecord{}, fmt.Errorf("document %q: %w", f.ID, err)
 	}
 	h := Hit{
-		ID: f.ID, Kind: hd.Kind, Title: title, Parent: hd.Parent, Tags: hd.Tags, Role: hd.Role,
+		ID: f.ID, Kind: hd.Kind, Parent: hd.Parent, Tags: hd.Tags, Role: hd.Role,
 		Project: hd.Project, Source: hd.Source, Time: hd.Time, Meta: hd.Meta, Score: f.Score,
 	}
 	for _, l := range f.Legs {
@@ -416,6 +418,63 @@ func (s *search) hit(f fusion.Hit) (Hit, error) {
 			h.Explain.Boost = &Boosted{Base: b.Base, Project: b.Project, Session: b.Session, Recency: b.Recency}
 		}
 	}
-	h.Field, h.Snippet = s.snippet(title, body, fd, slices.Contains(h.MatchedIn, LegFuzzy))
-	return h, nil
+	return h, hitRecord{hd.Seq, rest}, nil
 }
+
+// texts sets each hit's title and snippet from its record, on up to
+// Options.Workers goroutines: the snippets are most of a page's cost and
+// need only the fold cache, which is safe for concurrent use, and the
+// records, which nothing writes.
+func (s *search) texts(hits []Hit, recs []hitRecord) error {
+	// The snippets' queries are made first, once.
+	qs := make([]*snippetQuery, len(hits))
+	for i := range hits {
+		qs[i] = s.snippetQuery(slices.Contains(hits[i].MatchedIn, LegFuzzy))
+	}
+	text := func(i int) error {
+		h, rec := &hits[i], recs[i]
+		// The folded text is usually cached, and the original restored
+		// from it costs less than decompressing the record.
+		fd, err := s.ix.fold.get(h.ID, rec.seq, func() ([]byte, []byte, error) { return decodeText(rec.rest) })
+		if err != nil {
+			return fmt.Errorf("document %q: %w", h.ID, err)
+		}
+		title, body, ok := fd.original()
+		if !ok {
+			t, b, err := decodeText(rec.rest)
+			if err != nil {
+				return fmt.Errorf("document %q: %w", h.ID, err)
+			}
+			title, body = string(t), string(b)
+		}
+		h.Title = title
+		h.Field, h.Snippet = s.snippet(qs[i], title, body, fd)
+		return nil
+	}
+	workers := min(s.ix.opts.Workers, len(hits)/parallelTexts)
+	if workers <= 1 {
+		for i := range hits {
+			if err := text(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(hits); i += workers {
+				if err := text(i); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// parallelTexts is the fewest hits per goroutine that texts spreads.
+const parallelTexts = 4

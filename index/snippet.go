@@ -28,15 +28,7 @@ type span struct{ start, end, key int }
 // words inside the shown window are analyzed; the window is chosen from
 // cheap candidates: the places where a term's first three characters start
 // a word or a camelCase part.
-func (s *search) snippet(title, body string, f *folded, tolerant bool) (field, snip string) {
-	i := 0
-	if tolerant {
-		i = 1
-	}
-	if s.snip[i] == nil {
-		s.snip[i] = s.snippetTerms(tolerant)
-	}
-	q := s.snip[i]
+func (s *search) snippet(q *snippetQuery, title, body string, f *folded) (field, snip string) {
 	if snip := s.render(q, body, f.body, f.bodyMap); snip != "" || title == "" {
 		return fieldBody, snip
 	}
@@ -59,6 +51,19 @@ type snippetQuery struct {
 type probe struct {
 	find finder
 	key  int
+}
+
+// snippetQuery returns what the snippets of exact or tolerant hits look
+// for, made on first use.
+func (s *search) snippetQuery(tolerant bool) *snippetQuery {
+	i := 0
+	if tolerant {
+		i = 1
+	}
+	if s.snip[i] == nil {
+		s.snip[i] = s.snippetTerms(tolerant)
+	}
+	return s.snip[i]
 }
 
 func (s *search) snippetTerms(tolerant bool) *snippetQuery {
