@@ -49,6 +49,7 @@ type search struct {
 	best               float64          // the first hit's score, for Hit.Norm
 	probed             bool             // probeDicts has run
 	qvec               []float32        // the query vector of a vector or hybrid search
+	avgTitle, avgBody  float64          // average field lengths in tokens, for BM25
 	slots              []*slots         // the text leg's, released when the search ends
 }
 
@@ -223,23 +224,54 @@ func (s *search) run() (*Result, error) {
 	if s.req.SearchMode == SearchVector {
 		return s.runVector()
 	}
+	s.avgTitle = float64(getUint(s.tx, metaTitleTokens)) / max(s.n, 1)
+	s.avgBody = float64(getUint(s.tx, metaBodyTokens)) / max(s.n, 1)
 	var tri []scored
 	var text, tolerant *textList
-	var err error
-	if s.req.Mode != ModeText {
-		if tri, err = s.substringLeg(); err != nil {
-			return nil, fmt.Errorf("substring leg: %w", err)
+	var triErr, textErr error
+	substring := func() {
+		if tri, triErr = s.substringLeg(); triErr != nil {
+			triErr = fmt.Errorf("substring leg: %w", triErr)
 		}
 	}
-	if s.req.Mode != ModeSubstring {
+	words := func() {
 		// Fuzzy words are read in the same pass as the exact ones.
 		var tol *tolerance
 		if s.req.Fuzzy != FuzzyOff {
 			tol = &tolerance{fuzzy: s.req.Fuzzy}
 		}
-		if text, tolerant, err = s.textLeg(tol, nil); err != nil {
-			return nil, fmt.Errorf("text leg: %w", err)
+		if text, tolerant, textErr = s.textLeg(tol, nil); textErr != nil {
+			textErr = fmt.Errorf("text leg: %w", textErr)
 		}
+	}
+	switch {
+	case s.req.Mode == ModeSubstring:
+		substring()
+	case s.req.Mode == ModeText:
+		words()
+	case s.ix.opts.Workers > 1 && !s.plan.strict && !s.filter.byHeader:
+		// The legs at once: the text leg then reads no record (no
+		// filter on stored fields, no phrase to check), so only the
+		// substring leg uses the store's transaction.
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			defer guard(s.ix.dir, &textErr)
+			words()
+		})
+		// A panic (a damaged index) must not leave before the text leg,
+		// which reads what Search closes when it returns.
+		func() {
+			defer guard(s.ix.dir, &triErr)
+			substring()
+		}()
+		wg.Wait()
+	default:
+		substring()
+		words()
+	}
+	err := errors.Join(triErr, textErr)
+	if err != nil {
+		return nil, err
 	}
 	if err := s.ctx.Err(); err != nil {
 		return nil, err

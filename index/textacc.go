@@ -80,8 +80,8 @@ func (s *search) newTextAccum(tp *textPlan, hint int) *textAccum {
 	a := &textAccum{
 		tp: tp, nw: nw,
 		fields: [2]textFieldInfo{
-			{fieldTitle, s.ix.opts.TitleWeight, float64(getUint(s.tx, metaTitleTokens)) / max(s.n, 1)},
-			{fieldBody, s.ix.opts.BodyWeight, float64(getUint(s.tx, metaBodyTokens)) / max(s.n, 1)},
+			{fieldTitle, s.ix.opts.TitleWeight, s.avgTitle},
+			{fieldBody, s.ix.opts.BodyWeight, s.avgBody},
 		},
 		slot: newSlots(s.ix.opts.Backend == Scorch, hint),
 		accs: make([]textAcc, 0, hint),
