@@ -39,7 +39,10 @@ type Options struct {
 	// Backend is the bleve index implementation: "" means Scorch in native
 	// builds and UpsideDown in js/wasm.
 	Backend Backend
-	// Workers is the number of analysis goroutines; 0 means GOMAXPROCS.
+	// Workers bounds the goroutines of one write's analysis and of one
+	// search (its two legs in auto mode, the checks of many substring
+	// candidates, a page's snippets); 0 means GOMAXPROCS. 1 makes every
+	// search run on the caller's goroutine alone.
 	Workers int
 	// NoSync skips fsync of the store on commit. A crash may then lose
 	// acknowledged writes; use it only for bulk loads that can be redone.
