@@ -2,11 +2,13 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
@@ -234,15 +236,18 @@ func (ix *Index) Optimize(ctx context.Context) error {
 	if ix.dir == "" {
 		return nil
 	}
-	for _, idx := range []bleveindex.Index{ix.text, ix.tri} {
-		if err := forceMerge(ctx, idx); err != nil {
-			return fmt.Errorf("optimize: %w", err)
-		}
+	// The three files are independent: merged and compacted at once.
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i, idx := range []bleveindex.Index{ix.text, ix.tri} {
+		wg.Go(func() { errs[i] = forceMerge(ctx, idx) })
 	}
 	if c, ok := ix.store.(interface{ Compact() error }); ok {
-		if err := c.Compact(); err != nil {
-			return fmt.Errorf("optimize: %w", err)
-		}
+		wg.Go(func() { errs[2] = c.Compact() })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("optimize: %w", err)
 	}
 	return nil
 }
