@@ -107,14 +107,11 @@ func (l *textList) top(n int) error {
 	}
 	// Hits tied with the n-th may belong before it once ties are broken
 	// by external ID: keep every hit scoring at least as well.
-	cut := l.cutoff(n)
-	kept := make([]textHit, 0, n+8)
-	for _, x := range l.hits {
-		if x.score >= cut {
-			kept = append(kept, x)
-		}
+	best := l.best(n)
+	kept := make([]textHit, len(best))
+	for i, p := range best {
+		kept[i] = l.hits[p]
 	}
-	slices.SortFunc(kept, byScore)
 	l.total = len(l.hits)
 	l.hits = kept
 	if err := l.settleTies(len(kept)); err != nil {
