@@ -466,12 +466,22 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 	text := func(i int) error {
 		h, rec := &hits[i], recs[i]
 		// The folded text is usually cached, and the original restored
-		// from it costs less than decompressing the record.
-		fd, err := s.ix.fold.get(h.ID, rec.seq, func() ([]byte, []byte, error) { return decodeText(rec.rest) })
+		// from it costs less than decompressing the record; a record
+		// decompressed for the cache is used as it is.
+		var title, body string
+		decoded := false
+		fd, err := s.ix.fold.get(h.ID, rec.seq, func() ([]byte, []byte, error) {
+			t, b, err := decodeText(rec.rest)
+			title, body, decoded = string(t), string(b), err == nil
+			return t, b, err
+		})
 		if err != nil {
 			return fmt.Errorf("document %q: %w", h.ID, err)
 		}
-		title, body, ok := fd.original()
+		ok := decoded
+		if !ok {
+			title, body, ok = fd.original()
+		}
 		if !ok {
 			t, b, err := decodeText(rec.rest)
 			if err != nil {
