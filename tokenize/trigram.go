@@ -33,14 +33,37 @@ func (*Trigram) Analyze(input []byte) analysis.TokenStream {
 	if i, _ := asciiPrefix(in); i == len(in) {
 		return asciiTrigrams(input)
 	}
-	n := utf8.RuneCount(input)
-	if n < 3 {
+	if utf8.RuneCount(input) < 3 {
 		return nil
 	}
-	folded := make([]byte, 0, len(in)+8)
-	// For each folded rune: where it starts in folded and in the input.
-	fStart := make([]int, 0, n+1)
-	iStart := make([]int, 0, n+1)
+	folded, fStart, iStart := foldRunes(in)
+	runes := len(fStart) - 1
+	if runes < 3 {
+		return nil
+	}
+	tokens := make([]analysis.Token, runes-2)
+	ts := make(analysis.TokenStream, runes-2)
+	for k := range tokens {
+		fs, fe := fStart[k], fStart[k+3]
+		tokens[k] = analysis.Token{
+			Start:    iStart[k],
+			End:      iStart[k+3],
+			Term:     folded[fs:fe:fe],
+			Position: k + 1,
+			Type:     analysis.AlphaNumeric,
+		}
+		ts[k] = &tokens[k]
+	}
+	return ts
+}
+
+// foldRunes returns Fold(in) and, for each folded rune, where it starts in
+// folded and in the input, each list ending with the total length.
+func foldRunes(in string) (folded []byte, fStart, iStart []int) {
+	n := utf8.RuneCountInString(in)
+	folded = make([]byte, 0, len(in)+8)
+	fStart = make([]int, 0, n+1)
+	iStart = make([]int, 0, n+1)
 	for i := 0; i < len(in); {
 		r, size := decodeAt(in, i)
 		if size == 1 && r >= utf8.RuneSelf {
@@ -60,26 +83,7 @@ func (*Trigram) Analyze(input []byte) analysis.TokenStream {
 		}
 		i += size
 	}
-	fStart = append(fStart, len(folded))
-	iStart = append(iStart, len(in))
-	runes := len(fStart) - 1
-	if runes < 3 {
-		return nil
-	}
-	tokens := make([]analysis.Token, runes-2)
-	ts := make(analysis.TokenStream, runes-2)
-	for k := range tokens {
-		fs, fe := fStart[k], fStart[k+3]
-		tokens[k] = analysis.Token{
-			Start:    iStart[k],
-			End:      iStart[k+3],
-			Term:     folded[fs:fe:fe],
-			Position: k + 1,
-			Type:     analysis.AlphaNumeric,
-		}
-		ts[k] = &tokens[k]
-	}
-	return ts
+	return folded, append(fStart, len(folded)), append(iStart, len(in))
 }
 
 // asciiTrigrams is Analyze for ASCII input, where folded and input offsets
@@ -145,50 +149,126 @@ var slotPool = sync.Pool{New: func() any { return new([1 << 21]int32) }}
 // it counts the windows by their three bytes without building a token per
 // window, which is most of the cost of indexing a document's trigrams.
 func (t *Trigram) Frequencies(input []byte) (bleveindex.TokenFrequencies, int) {
-	if i, _ := asciiPrefix(bytesString(input)); i < len(input) {
-		ts := t.Analyze(input)
-		return analysis.TokenFrequency(ts, nil, bleveindex.IndexField), len(ts)
+	in := bytesString(input)
+	if i, _ := asciiPrefix(in); i < len(in) {
+		return foldedFrequencies(in)
 	}
 	n := len(input) - 2
 	if n <= 0 {
 		return bleveindex.TokenFrequencies{}, 0
 	}
-	lower := func(c byte) uint32 {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		return uint32(c)
-	}
-	// slot numbers the distinct windows (slot+1, by their 21 bits) in
-	// order of first occurrence; terms holds them, three bytes each.
-	slot := slotPool.Get().(*[1 << 21]int32)
-	defer slotPool.Put(slot)
-	terms := make([]byte, 0, 3*min(n, 1<<12))
-	var counts []int
+	c := newGramCounter(n)
+	defer c.release()
 	key := lower(input[0])<<7 | lower(input[1])
-	for _, c := range input[2:] {
-		key = (key<<7 | lower(c)) & (1<<21 - 1)
-		k := slot[key] - 1
-		if k < 0 {
-			k = int32(len(counts))
-			slot[key] = k + 1
-			terms = append(terms, byte(key>>14), byte(key>>7&0x7f), byte(key&0x7f))
-			counts = append(counts, 0)
+	for _, b := range input[2:] {
+		key = (key<<7 | lower(b)) & (1<<21 - 1)
+		c.addASCII(key)
+	}
+	return c.frequencies(), n
+}
+
+// foldedFrequencies is Frequencies of input that is not all ASCII: it
+// folds the text once and counts the windows of three ASCII runes in the
+// table, the others by their folded bytes.
+func foldedFrequencies(in string) (bleveindex.TokenFrequencies, int) {
+	folded, starts, _ := foldRunes(in)
+	n := len(starts) - 3 // windows: runes - 2
+	if n <= 0 {
+		return bleveindex.TokenFrequencies{}, 0
+	}
+	c := newGramCounter(n)
+	defer c.release()
+	for k := range n {
+		fs, fe := starts[k], starts[k+3]
+		if fe-fs == 3 { // three one-byte runes
+			c.addASCII(uint32(folded[fs])<<14 | uint32(folded[fs+1])<<7 | uint32(folded[fs+2]))
+		} else {
+			c.addOther(folded[fs:fe:fe])
 		}
-		counts[k]++
 	}
-	// Clear the table for its next user.
-	for k := range counts {
-		slot[uint32(terms[3*k])<<14|uint32(terms[3*k+1])<<7|uint32(terms[3*k+2])] = 0
+	return c.frequencies(), n
+}
+
+func lower(c byte) uint32 {
+	if 'A' <= c && c <= 'Z' {
+		c += 'a' - 'A'
 	}
-	keys := string(terms)
-	tfs := make([]bleveindex.TokenFreq, len(counts))
-	out := make(bleveindex.TokenFrequencies, len(counts))
-	for k, c := range counts {
+	return uint32(c)
+}
+
+// gramCounter counts trigrams in order of first occurrence: ASCII ones
+// in a pooled table by their 21 bits (slot+1), the others in a map.
+type gramCounter struct {
+	slot   *[1 << 21]int32
+	grams  []uint32 // per distinct trigram: its 21 bits, or otherGram|index in others
+	counts []int
+	other  map[string]int32
+	others [][]byte
+	ascii  int // how many grams are ASCII
+}
+
+const otherGram = 1 << 31
+
+func newGramCounter(windows int) *gramCounter {
+	return &gramCounter{
+		slot:   slotPool.Get().(*[1 << 21]int32),
+		grams:  make([]uint32, 0, min(windows, 1<<12)),
+		counts: make([]int, 0, min(windows, 1<<12)),
+	}
+}
+
+func (c *gramCounter) addASCII(key uint32) {
+	k := c.slot[key] - 1
+	if k < 0 {
+		k = int32(len(c.counts))
+		c.slot[key] = k + 1
+		c.grams = append(c.grams, key)
+		c.counts = append(c.counts, 0)
+		c.ascii++
+	}
+	c.counts[k]++
+}
+
+func (c *gramCounter) addOther(term []byte) {
+	k, ok := c.other[bytesString(term)]
+	if !ok {
+		if c.other == nil {
+			c.other = make(map[string]int32)
+		}
+		k = int32(len(c.counts))
+		c.other[bytesString(term)] = k
+		c.grams = append(c.grams, otherGram|uint32(len(c.others)))
+		c.others = append(c.others, term)
+		c.counts = append(c.counts, 0)
+	}
+	c.counts[k]++
+}
+
+func (c *gramCounter) frequencies() bleveindex.TokenFrequencies {
+	buf := make([]byte, 0, 3*c.ascii)
+	tfs := make([]bleveindex.TokenFreq, len(c.counts))
+	out := make(bleveindex.TokenFrequencies, len(c.counts))
+	for k, g := range c.grams {
 		tf := &tfs[k]
-		tf.Term = terms[3*k : 3*k+3 : 3*k+3]
-		tf.SetFrequency(c)
-		out[keys[3*k:3*k+3]] = tf
+		if g&otherGram != 0 {
+			tf.Term = c.others[g&^otherGram]
+		} else {
+			buf = append(buf, byte(g>>14), byte(g>>7&0x7f), byte(g&0x7f))
+			tf.Term = buf[len(buf)-3 : len(buf) : len(buf)]
+		}
+		tf.SetFrequency(c.counts[k])
+		out[bytesString(tf.Term)] = tf
 	}
-	return out, n
+	return out
+}
+
+// release clears the table for its next user and returns it to the pool.
+func (c *gramCounter) release() {
+	for _, g := range c.grams {
+		if g&otherGram == 0 {
+			c.slot[g] = 0
+		}
+	}
+	slotPool.Put(c.slot)
+	c.slot = nil
 }
