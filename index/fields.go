@@ -1,7 +1,6 @@
 package index
 
 import (
-	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/document"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 )
@@ -51,14 +50,7 @@ func (f *analyzedField) Analyze() {
 
 // textField returns a text-index field of the given text, analyzed now.
 func (ix *Index) textField(name, text string) *analyzedField {
-	f := &analyzedField{name: name, text: []byte(text), analyze: ix.analyzeText}
+	f := &analyzedField{name: name, text: []byte(text), analyze: ix.textA.Frequencies}
 	f.Analyze()
 	return f
-}
-
-// analyzeText is the text analyzer's frequencies of text, as bleve's
-// TextField computes them.
-func (ix *Index) analyzeText(text []byte) (bleveindex.TokenFrequencies, int) {
-	ts := ix.textA.Analyze(text)
-	return analysis.TokenFrequency(ts, nil, bleveindex.IndexField), len(ts)
 }

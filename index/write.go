@@ -414,8 +414,8 @@ func (ix *Index) textDoc(d *Doc, hash []byte) bleveindex.Document {
 func (ix *Index) analyzedTextDoc(d *Doc, hash []byte, tf textFields) bleveindex.Document {
 	if tf.title == nil {
 		tf = textFields{
-			&analyzedField{name: fieldTitle, text: []byte(d.Title), analyze: ix.analyzeText},
-			&analyzedField{name: fieldBody, text: []byte(d.Body), analyze: ix.analyzeText},
+			&analyzedField{name: fieldTitle, text: []byte(d.Title), analyze: ix.textA.Frequencies},
+			&analyzedField{name: fieldBody, text: []byte(d.Body), analyze: ix.textA.Frequencies},
 		}
 	}
 	bd := document.NewDocument(d.ID)

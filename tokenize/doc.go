@@ -11,7 +11,9 @@
 //     one rune), with Start < End.
 //   - Folding is rune by rune: each input rune folds to at most one rune,
 //     so folded offsets map back to input offsets (FoldMap).
-//   - Text.Count(b) == len(Text.Analyze(b)) for every input.
+//   - For either analyzer, Frequencies(b) is what bleve's TokenFrequency
+//     makes of Analyze(b) for a field without term vectors, and its count
+//     is len(Analyze(b)), for every input.
 //   - Any input is accepted: invalid UTF-8, NUL bytes, huge tokens. Nothing
 //     panics and no term is longer than MaxTermLen bytes (trigrams are at
 //     most 12).

@@ -74,11 +74,3 @@ func TestFoldASCIIUnchangedNoAlloc(t *testing.T) {
 		t.Errorf("Fold of folded ASCII allocates %v times", n)
 	}
 }
-
-func TestCountNoAlloc(t *testing.T) {
-	text := tokenize.NewText()
-	in := []byte("getUserById parses XMLParser café 東京都 the end")
-	if n := testing.AllocsPerRun(100, func() { _ = text.Count(in) }); n != 0 {
-		t.Errorf("Count allocates %v times", n)
-	}
-}

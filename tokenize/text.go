@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/blevesearch/bleve/v2/analysis"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 )
 
 // MaxTermLen is the longest term, in bytes of folded text, that the Text
@@ -44,17 +45,47 @@ func NewText() *Text { return &Text{} }
 // Analyze returns the tokens of input. Input may be any bytes: invalid
 // UTF-8 separates words like punctuation does.
 func (*Text) Analyze(input []byte) analysis.TokenStream {
-	s := textScanner{build: true}
+	var s textScanner
 	s.run(bytesString(input))
 	return s.stream()
 }
 
-// Count returns len(Analyze(input)) without stemming or building tokens.
-// It allocates nothing.
-func (*Text) Count(input []byte) int {
-	var s textScanner
+// Frequencies returns what bleve's analysis.TokenFrequency makes of
+// Analyze(input) for a field indexed without term vectors, and the number
+// of tokens: each distinct term once, with its count. It counts the terms
+// as it finds them instead of building a token for each.
+func (*Text) Frequencies(input []byte) (bleveindex.TokenFrequencies, int) {
+	c := termCounter{out: make(bleveindex.TokenFrequencies, len(input)/32+1)}
+	s := textScanner{count: &c}
 	s.run(bytesString(input))
-	return s.n
+	return c.out, s.n
+}
+
+// termCounter counts the terms of one text in a TokenFrequencies,
+// allocating the TokenFreqs and the terms' bytes in chunks.
+type termCounter struct {
+	out   bleveindex.TokenFrequencies
+	slab  []bleveindex.TokenFreq
+	arena []byte
+}
+
+func (c *termCounter) add(term string) {
+	if tf := c.out[term]; tf != nil {
+		tf.SetFrequency(tf.Frequency() + 1)
+		return
+	}
+	if len(c.slab) == cap(c.slab) {
+		c.slab = make([]bleveindex.TokenFreq, 0, 256)
+	}
+	if cap(c.arena)-len(c.arena) < len(term) {
+		c.arena = make([]byte, 0, max(4096, len(term)))
+	}
+	start := len(c.arena)
+	c.arena = append(c.arena, term...)
+	c.slab = append(c.slab, bleveindex.TokenFreq{Term: c.arena[start:len(c.arena):len(c.arena)]})
+	tf := &c.slab[len(c.slab)-1]
+	tf.SetFrequency(1)
+	c.out[bytesString(tf.Term)] = tf
 }
 
 // Terms returns the term of every token of s, in order, duplicates kept.
@@ -82,11 +113,12 @@ const (
 	kindCJK                       // a CJK unigram or bigram
 )
 
-// textScanner does the work for both Analyze and Count, so the two agree
-// by construction: Count runs the same decisions with build == false.
+// textScanner does the work for both Analyze and Frequencies, so the two
+// agree by construction: with count set it counts each term instead of
+// building its token.
 type textScanner struct {
 	in    string
-	build bool
+	count *termCounter
 	pos   int
 	n     int
 
@@ -100,7 +132,7 @@ type textScanner struct {
 func (s *textScanner) run(in string) {
 	s.in = in
 	s.pos = 1
-	if s.build {
+	if s.count == nil {
 		s.tokens = make([]analysis.Token, 0, min(len(in)/6+1, 1<<12))
 		s.ends = make([]int, 0, cap(s.tokens))
 		s.arena = make([]byte, 0, min(len(in)/2+16, 1<<15))
@@ -282,8 +314,8 @@ func (s *textScanner) cjk(i int) int {
 	return k
 }
 
-// emit decides whether in[start:end] becomes a token and, when building,
-// appends it.
+// emit decides whether in[start:end] becomes a token and appends or
+// counts it.
 func (s *textScanner) emit(start, end, pos int, kind tokenKind) {
 	folded, ok := appendFold(s.scratch[:0], s.in[start:end], MaxTermLen)
 	if !ok || len(folded) == 0 {
@@ -293,7 +325,12 @@ func (s *textScanner) emit(start, end, pos int, kind tokenKind) {
 		return
 	}
 	s.n++
-	if !s.build {
+	if s.count != nil {
+		if stemmable(folded) {
+			s.count.add(stemCache.stem(folded))
+		} else {
+			s.count.add(bytesString(folded))
+		}
 		return
 	}
 	typ := analysis.AlphaNumeric

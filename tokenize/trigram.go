@@ -139,9 +139,9 @@ func Grams(s string) []string {
 	return out
 }
 
-// slotPool holds Frequencies' tables of ASCII trigrams, 8 MiB each, kept
-// zeroed between uses.
-var slotPool = sync.Pool{New: func() any { return new([1 << 21]int32) }}
+// counterPool holds Frequencies' gramCounters, each with an 8 MiB table
+// of ASCII trigrams kept zeroed between uses.
+var counterPool = sync.Pool{New: func() any { return &gramCounter{slot: new([1 << 21]int32)} }}
 
 // Frequencies returns what bleve's analysis.TokenFrequency makes of
 // Analyze(input) for a field indexed without term vectors, and the number
@@ -157,7 +157,7 @@ func (t *Trigram) Frequencies(input []byte) (bleveindex.TokenFrequencies, int) {
 	if n <= 0 {
 		return bleveindex.TokenFrequencies{}, 0
 	}
-	c := newGramCounter(n)
+	c := newGramCounter()
 	defer c.release()
 	key := lower(input[0])<<7 | lower(input[1])
 	for _, b := range input[2:] {
@@ -176,7 +176,7 @@ func foldedFrequencies(in string) (bleveindex.TokenFrequencies, int) {
 	if n <= 0 {
 		return bleveindex.TokenFrequencies{}, 0
 	}
-	c := newGramCounter(n)
+	c := newGramCounter()
 	defer c.release()
 	for k := range n {
 		fs, fe := starts[k], starts[k+3]
@@ -209,13 +209,7 @@ type gramCounter struct {
 
 const otherGram = 1 << 31
 
-func newGramCounter(windows int) *gramCounter {
-	return &gramCounter{
-		slot:   slotPool.Get().(*[1 << 21]int32),
-		grams:  make([]uint32, 0, min(windows, 1<<12)),
-		counts: make([]int, 0, min(windows, 1<<12)),
-	}
-}
+func newGramCounter() *gramCounter { return counterPool.Get().(*gramCounter) }
 
 func (c *gramCounter) addASCII(key uint32) {
 	k := c.slot[key] - 1
@@ -262,13 +256,16 @@ func (c *gramCounter) frequencies() bleveindex.TokenFrequencies {
 	return out
 }
 
-// release clears the table for its next user and returns it to the pool.
+// release clears the counter for its next user and returns it to the
+// pool.
 func (c *gramCounter) release() {
 	for _, g := range c.grams {
 		if g&otherGram == 0 {
 			c.slot[g] = 0
 		}
 	}
-	slotPool.Put(c.slot)
-	c.slot = nil
+	clear(c.other)
+	clear(c.others)
+	c.grams, c.counts, c.others, c.ascii = c.grams[:0], c.counts[:0], c.others[:0], 0
+	counterPool.Put(c)
 }
