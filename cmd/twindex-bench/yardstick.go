@@ -32,6 +32,9 @@ type yardstickConfig struct {
 	Passes  int    // timed passes after the warm-up
 	Top     int    // hits per query
 	NoSync  bool   // index.Options.NoSync
+	// NoOptimize skips Optimize: the queries run on the segments the
+	// writes and the background merges left.
+	NoOptimize bool
 	// Tolerance also times text mode with prefixes and fuzzy matching.
 	Tolerance bool
 	// CPUProfile, when set, is the prefix of two CPU profiles:
@@ -53,6 +56,7 @@ func yardstickCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.IntVar(&cfg.Passes, "passes", 3, "timed passes over the queries after one warm-up pass")
 	fs.IntVar(&cfg.Top, "top", 20, "hits per query (1..100)")
 	fs.BoolVar(&cfg.NoSync, "nosync", false, "skip fsync of the store on commit (index.Options.NoSync)")
+	fs.BoolVar(&cfg.NoOptimize, "no-optimize", false, "skip Optimize after the writes (optimize_s is then 0)")
 	fs.BoolVar(&cfg.Tolerance, "tolerance", false, "also time text mode as typed, with a raw prefix and with fuzzy auto, against exact")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write CPU profiles of the build and of the timed passes to `PREFIX`.build.pprof and PREFIX.query.pprof")
 	fs.Usage = func() {
@@ -236,8 +240,10 @@ func yardstick(ctx context.Context, cfg yardstickConfig, log io.Writer) (*summar
 	sum.ReadS = round2((time.Since(start) - build).Seconds())
 	sum.BuildS = round2(build.Seconds())
 	t0 := time.Now()
-	if err := ix.Optimize(ctx); err != nil {
-		return nil, fmt.Errorf("optimize: %w", err)
+	if !cfg.NoOptimize {
+		if err := ix.Optimize(ctx); err != nil {
+			return nil, fmt.Errorf("optimize: %w", err)
+		}
 	}
 	sum.OptimizeS = round2(time.Since(t0).Seconds())
 	if err := stopProfile(); err != nil {
