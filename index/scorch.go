@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -141,12 +142,16 @@ func verifyCRC(path string, want uint32) error {
 	return nil
 }
 
-// forceMerge merges a scorch index's segments down to one; other backends
-// have nothing to merge.
+// forceMerge merges a scorch index's segments down to one, in one merge:
+// bleve's single-segment plan merges ten segments at a time, which writes
+// most of an index of more than ten segments twice. Other backends have
+// nothing to merge.
 func forceMerge(ctx context.Context, idx bleveindex.Index) error {
 	s, ok := idx.(*scorch.Scorch)
 	if !ok {
 		return nil
 	}
-	return s.ForceMerge(ctx, &mergeplan.SingleSegmentMergePlanOptions)
+	mo := mergeplan.SingleSegmentMergePlanOptions
+	mo.SegmentsPerMergeTask = math.MaxInt32
+	return s.ForceMerge(ctx, &mo)
 }
