@@ -19,12 +19,16 @@ import (
 )
 
 // The crash child writes batch k as docs "b<k>-0".."b<k>-9", all holding
-// crashWord(k), and removes batch k-removeLag in the same batch, then
+// crashWord(k) (every odd batch over 512 KiB), and removes batch k-removeLag in the same batch, then
 // prints "committed k". The parent kills it with SIGKILL at a random
 // moment, reopens the index and checks every acknowledged batch.
 const (
 	crashBatchDocs = 10
 	removeLag      = 5
+	// crashLargeFiller makes the first document of every odd batch over
+	// 512 KiB, so that half the batches take the path on which the
+	// trigram index builds a batch as two segments.
+	crashLargeFiller = 80000
 )
 
 func crashDocID(k, i int) string { return fmt.Sprintf("b%d-%d", k, i) }
@@ -55,10 +59,14 @@ func crashChild(dir string) int {
 	for k := start; ; k++ {
 		var b index.Batch
 		for i := range crashBatchDocs {
+			filler := 50 + i
+			if k%2 == 1 && i == 0 {
+				filler = crashLargeFiller // a batch the trigram index writes in halves
+			}
 			b.Upsert(index.Doc{
 				ID:    crashDocID(k, i),
 				Title: fmt.Sprintf("batch %d doc %d", k, i),
-				Body:  fmt.Sprintf("%s crash safety %s %d", crashWord(k), strings.Repeat("filler ", 50+i), i),
+				Body:  fmt.Sprintf("%s crash safety %s %d", crashWord(k), strings.Repeat("filler ", filler), i),
 			})
 		}
 		if k-removeLag >= 0 {

@@ -5,6 +5,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
@@ -41,4 +42,73 @@ func TestCloseLeavesNothingToReplay(t *testing.T) {
 			t.Errorf("%s index persisted up to write %d (%v), want 5", name, seq, err)
 		}
 	}
+}
+
+// TestLargeBatchInHalves writes batches large enough for applyHalves to
+// build the trigram index's part as two segments, and checks that every
+// document of both halves is found, updated and removed in both legs, and
+// that the sequence number recorded after the halves survives a reopen.
+func TestLargeBatchInHalves(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ix, err := Open(dir, &Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const docs = 16
+	word := func(round, i int) string { return fmt.Sprintf("w%c%cq", 'a'+round, 'a'+i) }
+	body := func(round, i int) string {
+		return fmt.Sprintf("%s %s", word(round, i), strings.Repeat(fmt.Sprintf("line %d of filler text\n", i), splitBytes/docs/16))
+	}
+	for round := range 2 {
+		var b Batch
+		size := 0
+		for i := range docs {
+			b.Upsert(Doc{ID: fmt.Sprint(i), Body: body(round, i)})
+			size += len(body(round, i))
+		}
+		if round == 1 {
+			b.Remove("0", fmt.Sprint(docs-1))
+			size -= len(body(round, 0)) + len(body(round, docs-1))
+		}
+		if size < splitBytes {
+			t.Fatalf("round %d: %d bytes of text do not reach splitBytes", round, size)
+		}
+		before := ix.tri.StatsMap()["TotBatches"].(uint64)
+		if _, err := ix.Apply(ctx, &b); err != nil {
+			t.Fatal(err)
+		}
+		if n := ix.tri.StatsMap()["TotBatches"].(uint64) - before; n != 3 {
+			t.Fatalf("round %d: the trigram index took %d batches, want 3 (two halves and the sequence number)", round, n)
+		}
+	}
+	check := func(when string) {
+		for i := range docs {
+			for _, m := range []Mode{ModeSubstring, ModeText} {
+				removed := i == 0 || i == docs-1
+				res, err := ix.Search(ctx, Request{Query: word(1, i), Mode: m, Fallback: -1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := map[bool]int{false: 1, true: 0}[removed]; res.Total != want {
+					t.Errorf("%s, %s: %q found %d times, want %d", when, m, word(1, i), res.Total, want)
+				}
+				if res, _ := ix.Search(ctx, Request{Query: word(0, i), Mode: m, Fallback: -1}); res.Total != 0 {
+					t.Errorf("%s, %s: the replaced word %q is still found", when, m, word(0, i))
+				}
+			}
+		}
+		if rep, err := ix.Check(ctx); err != nil || !rep.OK() {
+			t.Errorf("%s: Check: %v\n%s", when, err, rep)
+		}
+	}
+	check("after the writes")
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if ix, err = Open(dir, &Options{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	check("after reopening")
 }

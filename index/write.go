@@ -443,7 +443,7 @@ func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analy
 	var wg sync.WaitGroup
 	textDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.analyzedTextDoc(d, hash, analyzed[d]) }
 	wg.Go(func() { errText = ix.applyOne(ix.text, textDoc, seq, ids, docs) })
-	wg.Go(func() { errTri = ix.applyOne(ix.tri, ix.trigramDoc, seq, ids, docs) })
+	wg.Go(func() { errTri = ix.applyHalves(ix.tri, ix.trigramDoc, seq, ids, docs) })
 	wg.Wait()
 	if errText != nil {
 		errText = fmt.Errorf("text index: %w", errText)
@@ -468,6 +468,43 @@ func (ix *Index) applyOne(idx bleveindex.Index, mk func(*Doc, []byte) bleveindex
 		b.SetInternal(internalSeq, seqKey(seq))
 	}
 	return idx.Batch(b)
+}
+
+// splitBytes is the text a batch needs before applyHalves splits it.
+const splitBytes = 512 << 10
+
+// applyHalves is applyOne for the trigram index, which takes twice the
+// text index's time to build a batch's segment: a large batch becomes two
+// segments built at once, so that neither core waits while one goroutine
+// builds the trigram segment alone. The halves carry no sequence number:
+// it is recorded after both, so that a crash between them leaves the
+// batch to be replayed whole.
+func (ix *Index) applyHalves(idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64, ids []string, docs map[string]*Doc) error {
+	var total int
+	for _, id := range ids {
+		if d := docs[id]; d != nil {
+			total += len(d.Title) + len(d.Body)
+		}
+	}
+	if ix.opts.Workers < 2 || total < splitBytes {
+		return ix.applyOne(idx, mk, seq, ids, docs)
+	}
+	mid, half := 0, 0
+	for mid < len(ids)-1 && half < total/2 {
+		if d := docs[ids[mid]]; d != nil {
+			half += len(d.Title) + len(d.Body)
+		}
+		mid++
+	}
+	var errA, errB error
+	var wg sync.WaitGroup
+	wg.Go(func() { errA = ix.applyOne(idx, mk, 0, ids[:mid], docs) })
+	wg.Go(func() { errB = ix.applyOne(idx, mk, 0, ids[mid:], docs) })
+	wg.Wait()
+	if err := errors.Join(errA, errB); err != nil {
+		return err
+	}
+	return ix.applyOne(idx, mk, seq, nil, docs)
 }
 
 func appliedSeq(idx bleveindex.Index) (uint64, error) {
