@@ -48,6 +48,16 @@ func persistError(dir string) error {
 	return nil
 }
 
+// mergePlan loosens bleve's merge plan (at most 10 segments per tier,
+// segments under 2,000 documents counted as 2,000), which merges a bulk
+// load's segments again and again on the way to the merge Optimize does
+// anyway: with up to 30 segments per tier and a floor of 400 documents, a
+// load of the yardstick's 12,487 documents merges nothing until Optimize,
+// and the build took 6.7-7.7 s against 9.9 s. Searches before Optimize
+// pay for the extra segments: substring p50 +15-25%, auto +5-15%,
+// text within noise; 13% more disk until Optimize.
+var mergePlan = map[string]any{"MaxSegmentsPerTier": 30, "FloorSegmentSize": 400}
+
 func newScorch(dir string, q *bleveindex.AnalysisQueue) (idx bleveindex.Index, err error) {
 	if dir != "" {
 		// scorch keeps its snapshot list in a bbolt file, which bbolt
@@ -61,6 +71,7 @@ func newScorch(dir string, q *bleveindex.AnalysisQueue) (idx bleveindex.Index, e
 	// durable record; Open replays whatever scorch had not persisted.
 	idx, err = scorch.NewScorch(scorch.Name, map[string]interface{}{
 		"path": dir, "unsafe_batch": true, "asyncErrorCallbackName": asyncErrorCallback,
+		"scorchMergePlanOptions": mergePlan,
 	}, q)
 	if err != nil {
 		return nil, err
