@@ -474,8 +474,8 @@ func (ix *Index) applyOne(idx bleveindex.Index, mk func(*Doc, []byte) bleveindex
 const splitBytes = 512 << 10
 
 // applyHalves is applyOne for the trigram index, which takes twice the
-// text index's time to build a batch's segment: a large batch becomes two
-// segments built at once, so that neither core waits while one goroutine
+// text index's time to build a batch's segment: a large batch to an
+// on-disk scorch index becomes two segments built at once, so that neither core waits while one goroutine
 // builds the trigram segment alone. The halves carry no sequence number:
 // it is recorded after both, so that a crash between them leaves the
 // batch to be replayed whole.
@@ -486,7 +486,9 @@ func (ix *Index) applyHalves(idx bleveindex.Index, mk func(*Doc, []byte) blevein
 			total += len(d.Title) + len(d.Body)
 		}
 	}
-	if ix.opts.Workers < 2 || total < splitBytes {
+	// Only scorch on disk: upsidedown writes one batch at a time, and an
+	// in-memory scorch index never merges, so halves would stay halves.
+	if ix.opts.Workers < 2 || total < splitBytes || ix.opts.Backend != Scorch || ix.dir == "" {
 		return ix.applyOne(idx, mk, seq, ids, docs)
 	}
 	mid, half := 0, 0
