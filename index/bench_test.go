@@ -98,3 +98,30 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSearchAfterSmallWrites searches a memory index written one
+// document at a time (1,000 writes), as an embedder's notes or memories
+// are: on Scorch every write stays a segment, since bleve runs no merger
+// in memory, which is why OpenMemory defaults to UpsideDown.
+func BenchmarkSearchAfterSmallWrites(b *testing.B) {
+	docs := benchDocs()[:1000]
+	for _, be := range []index.Backend{index.UpsideDown, index.Scorch} {
+		b.Run(string(be), func(b *testing.B) {
+			ix, err := index.OpenMemory(&index.Options{Backend: be})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ix.Close()
+			for _, d := range docs {
+				if err := ix.Upsert(ctx, d); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for b.Loop() {
+				if _, err := ix.Search(ctx, index.Request{Query: "read the file"}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -112,3 +112,30 @@ func TestLargeBatchInHalves(t *testing.T) {
 	defer ix.Close()
 	check("after reopening")
 }
+
+// TestOpenMemoryBackend: memory indexes default to UpsideDown (scorch runs
+// no merger in memory), on-disk ones to Scorch, and a backend asked for is
+// the one used.
+func TestOpenMemoryBackend(t *testing.T) {
+	for _, c := range []struct {
+		opts *Options
+		want Backend
+	}{{nil, UpsideDown}, {&Options{}, UpsideDown}, {&Options{Backend: Scorch}, Scorch}} {
+		ix, err := OpenMemory(c.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ix.opts.Backend != c.want {
+			t.Errorf("OpenMemory(%+v): backend %s, want %s", c.opts, ix.opts.Backend, c.want)
+		}
+		ix.Close()
+	}
+	ix, err := Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if ix.opts.Backend != Scorch {
+		t.Errorf("Open: backend %s, want %s", ix.opts.Backend, Scorch)
+	}
+}

@@ -36,8 +36,8 @@ type Options struct {
 	K int
 	// TextWeight and TrigramWeight weight the legs in RRF; 0 means 1.
 	TextWeight, TrigramWeight float64
-	// Backend is the bleve index implementation: "" means Scorch in native
-	// builds and UpsideDown in js/wasm.
+	// Backend is the bleve index implementation: "" means Scorch for Open
+	// and UpsideDown for OpenMemory (see Scorch) and in js/wasm.
 	Backend Backend
 	// Workers bounds the goroutines of one write's analysis and of one
 	// search (its two legs in auto mode, the checks of many substring
@@ -172,9 +172,14 @@ const (
 	trigramDir = "trigram"
 )
 
-// OpenMemory returns an empty index held in memory.
+// OpenMemory returns an empty index held in memory, on UpsideDown unless
+// Options.Backend says otherwise.
 func OpenMemory(opts *Options) (*Index, error) {
+	memory := opts == nil || opts.Backend == ""
 	o := opts.withDefaults()
+	if memory {
+		o.Backend = UpsideDown
+	}
 	return open("", storage.NewMemory(&storage.Options{Fault: o.Fault}), o)
 }
 

@@ -109,7 +109,8 @@ func scifact(ctx context.Context, cfg scifactConfig, log io.Writer) ([]scifactRu
 	if cfg.Depth < 1 || cfg.Depth > index.MaxLimit {
 		return nil, fmt.Errorf("--depth %d out of range 1..%d", cfg.Depth, index.MaxLimit)
 	}
-	ix, err := index.OpenMemory(nil)
+	// A bulk load in batches: scorch indexes it faster in memory.
+	ix, err := index.OpenMemory(&index.Options{Backend: index.Scorch})
 	if err != nil {
 		return nil, err
 	}

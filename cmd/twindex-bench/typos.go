@@ -66,7 +66,8 @@ fallback. A fuzzy hit is right when the document holds the intended word
 		fs.Usage()
 		return errUsage
 	}
-	ix, err := index.OpenMemory(nil)
+	// A bulk load in batches: scorch indexes it faster in memory.
+	ix, err := index.OpenMemory(&index.Options{Backend: index.Scorch})
 	if err != nil {
 		return err
 	}
