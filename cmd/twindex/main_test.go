@@ -99,6 +99,14 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // searchIDs runs a JSON search and returns the hit IDs, sorted.
 func searchIDs(t *testing.T, dir string, code int, args ...string) []string {
 	t.Helper()
+	ids := orderedIDs(t, dir, code, args...)
+	slices.Sort(ids)
+	return ids
+}
+
+// orderedIDs runs a JSON search and returns the hit IDs in rank order.
+func orderedIDs(t *testing.T, dir string, code int, args ...string) []string {
+	t.Helper()
 	r := twindex(t, dir, append([]string{"search", "--json"}, args...)...).want(t, code)
 	var res jsonResult
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
@@ -108,7 +116,6 @@ func searchIDs(t *testing.T, dir string, code int, args ...string) []string {
 	for _, h := range res.Hits {
 		ids = append(ids, h.ID)
 	}
-	slices.Sort(ids)
 	return ids
 }
 

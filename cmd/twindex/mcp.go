@@ -34,6 +34,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	level := fs.String("log-level", "info", "log to stderr at this `level`: debug, info, warn or error")
 	maxSize := fs.Int64("max-size", defaultMaxSize, "index_path skips files larger than this many `bytes`")
 	emb := fs.embedFlags(e)
+	rr := fs.rerankFlags(e)
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -63,11 +64,14 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	if err := emb.options(e, opts); err != nil {
 		return err
 	}
+	if err := rr.options(e, opts); err != nil {
+		return err
+	}
 	ix, err := loc.open(opts, true)
 	if err != nil {
 		return err
 	}
-	srv := newMCPServer(ix, loc, &mcpOptions{log: log, maxSize: *maxSize})
+	srv := newMCPServer(ix, loc, &mcpOptions{log: log, maxSize: *maxSize, reranker: opts.Reranker != nil})
 	log.Info("serving", "index", loc.dir, "root", loc.root)
 	err = srv.serve(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
 	if cerr := srv.close(); cerr != nil {

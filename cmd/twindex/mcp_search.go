@@ -43,6 +43,7 @@ type searchInput struct {
 	Limit        int      `json:"limit,omitempty" jsonschema:"hits per page"`
 	Offset       int      `json:"offset,omitempty" jsonschema:"hits to skip: the nextOffset of the previous page"`
 	Explain      bool     `json:"explain,omitempty" jsonschema:"add to each hit how it was ranked in each leg"`
+	Rerank       *int     `json:"rerank,omitempty" jsonschema:"reorder the first N hits of the first page by the server's cross-encoder reranker (default: the whole page when the server was started with --rerank-url; 0 turns it off)"`
 }
 
 type searchOutput struct {
@@ -73,8 +74,10 @@ var searchArgs = map[string]arg{
 	"limit": {min: num(1), max: num(mcpMaxLimit), def: mcpDefaultLimit,
 		fix: fmt.Sprintf("limit is an integer from 1 to %d (default %d); for more hits keep the limit and call again with offset set to the previous nextOffset", mcpMaxLimit, mcpDefaultLimit)},
 	"offset": {min: num(0), fix: "offset is 0 or more: the nextOffset of the previous page"},
-	"since":  {fix: "since is an RFC 3339 time (2024-05-01T12:00:00Z) or a date (2024-05-01)"},
-	"until":  {fix: "until is an RFC 3339 time (2024-05-01T12:00:00Z) or a date (2024-05-01)"},
+	"rerank": {min: num(0), max: num(mcpMaxLimit),
+		fix: fmt.Sprintf("rerank is a number of hits from 0 (off) to %d, and needs the server started with --rerank-url", mcpMaxLimit)},
+	"since": {fix: "since is an RFC 3339 time (2024-05-01T12:00:00Z) or a date (2024-05-01)"},
+	"until": {fix: "until is an RFC 3339 time (2024-05-01T12:00:00Z) or a date (2024-05-01)"},
 }
 
 const searchDescription = `Ranked full-text search over the index. Words match stemmed, documents with more of them rank higher; substrings match exactly, every term required; "double quotes" make a phrase. ` +
@@ -95,7 +98,7 @@ func (s *mcpServer) addSearch() {
 }
 
 func (s *mcpServer) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
-	req, err := in.request()
+	req, err := in.request(s.reranker)
 	if err != nil {
 		return nil, searchOutput{}, err
 	}
@@ -119,8 +122,8 @@ func (s *mcpServer) search(ctx context.Context, _ *mcp.CallToolRequest, in searc
 }
 
 // request checks the input (beyond the schema, which the SDK checked)
-// and builds the engine request.
-func (in *searchInput) request() (index.Request, error) {
+// and builds the engine request. reranker says whether the server has one.
+func (in *searchInput) request(reranker bool) (index.Request, error) {
 	const tool = "search"
 	if strings.TrimSpace(in.Query) == "" {
 		return index.Request{}, badArg(tool, `query is empty: %s`, searchArgs["query"].fix)
@@ -182,6 +185,18 @@ func (in *searchInput) request() (index.Request, error) {
 	}
 	if req.Offset < 0 {
 		return req, badArg(tool, "offset %d is negative: %s", in.Offset, searchArgs["offset"].fix)
+	}
+	switch {
+	case in.Rerank == nil:
+		if reranker {
+			req.Rerank = req.Limit
+		}
+	case *in.Rerank < 0 || *in.Rerank > mcpMaxLimit:
+		return req, badArg(tool, "rerank %d is out of range: %s", *in.Rerank, searchArgs["rerank"].fix)
+	case *in.Rerank > 0 && !reranker:
+		return req, badArg(tool, "rerank %d, but this server has no reranker: %s", *in.Rerank, searchArgs["rerank"].fix)
+	default:
+		req.Rerank = *in.Rerank
 	}
 	if in.Since != "" {
 		if req.Since, err = parseTime(in.Since); err != nil {

@@ -18,8 +18,9 @@ import (
 
 // mcpOptions configure an MCP server; nil means defaults.
 type mcpOptions struct {
-	log     *slog.Logger // nil: discard
-	maxSize int64        // index_path's file size limit; 0: defaultMaxSize
+	log      *slog.Logger // nil: discard
+	maxSize  int64        // index_path's file size limit; 0: defaultMaxSize
+	reranker bool         // the index has an Options.Reranker: search reranks its page
 }
 
 // mcpServer serves one open index as MCP tools.
@@ -32,12 +33,13 @@ type mcpOptions struct {
 // close cancels and waits for the calls still running before it closes
 // the index.
 type mcpServer struct {
-	ix      *index.Index
-	log     *slog.Logger
-	maxSize int64
-	srv     *mcp.Server
-	args    map[string]map[string]arg // per tool, for argument errors
-	props   map[string][]string       // per tool, its argument names
+	ix       *index.Index
+	log      *slog.Logger
+	maxSize  int64
+	reranker bool
+	srv      *mcp.Server
+	args     map[string]map[string]arg // per tool, for argument errors
+	props    map[string][]string       // per tool, its argument names
 
 	syncMu sync.Mutex // held by index_path for the whole sync
 
@@ -58,7 +60,7 @@ func newMCPServer(ix *index.Index, loc location, o *mcpOptions) *mcpServer {
 	if o == nil {
 		o = &mcpOptions{}
 	}
-	s := &mcpServer{ix: ix, loc: loc, log: o.log, maxSize: o.maxSize,
+	s := &mcpServer{ix: ix, loc: loc, log: o.log, maxSize: o.maxSize, reranker: o.reranker,
 		args: map[string]map[string]arg{}, props: map[string][]string{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -30,13 +30,20 @@ type mcpTest struct {
 
 func newMCPTest(t *testing.T) *mcpTest {
 	t.Helper()
+	return newMCPTestWith(t, nil)
+}
+
+// newMCPTestWith is newMCPTest on an index opened with opts, the server
+// told of its reranker.
+func newMCPTestWith(t *testing.T, opts *index.Options) *mcpTest {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "idx")
-	ix, err := index.Open(dir, nil)
+	ix, err := index.Open(dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mt := &mcpTest{t: t, dir: dir, progress: make(chan *mcp.ProgressNotificationParams, 1000)}
-	mt.srv = newMCPServer(ix, location{dir: dir, explicit: true, exists: true}, nil)
+	mt.srv = newMCPServer(ix, location{dir: dir, explicit: true, exists: true}, &mcpOptions{reranker: opts != nil && opts.Reranker != nil})
 	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -160,6 +167,7 @@ func TestMCPListTools(t *testing.T) {
 			{name: "offset", min: num(0)},
 			{name: "kinds"}, {name: "projects"}, {name: "tags"}, {name: "role"}, {name: "under"}, {name: "ids"},
 			{name: "since"}, {name: "until"}, {name: "explain"},
+			{name: "rerank", min: num(0), max: num(50)},
 		}},
 		{"get", true, []string{"ids"}, []prop{
 			{name: "ids", minItems: count(1)},

@@ -163,6 +163,9 @@ func (o *output) text(w *bufio.Writer, res *index.Result) {
 			for _, l := range h.Explain.Legs {
 				legs = append(legs, fmt.Sprintf("%s #%d (%.4f)", l.Leg, l.Rank, l.Score))
 			}
+			if h.Explain.Rerank != nil {
+				legs = append(legs, fmt.Sprintf("reranked (%.4f)", *h.Explain.Rerank))
+			}
 			fmt.Fprintf(w, "    explain: RRF k=%d: %s\n", h.Explain.K, strings.Join(legs, ", "))
 		}
 	}

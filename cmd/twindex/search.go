@@ -19,7 +19,7 @@ type searchFlags struct {
 	index, mode, role, under, since, until, order, format, queries string
 	syntax, fuzzy, boostProject, boostSession, searchMode          string
 	kinds, projects, tags                                          stringList
-	limit, offset, fallback, expand                                int
+	limit, offset, fallback, expand, rerank                        int
 	explain, json, noSync, quiet                                   bool
 	maxSize                                                        int64
 }
@@ -72,6 +72,8 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.boostSession, "boost-session", "", "rank hits from this `session` higher (x1.2)")
 	fs.StringVar(&f.searchMode, "search-mode", "keyword", "keyword, vector (nearest document vectors to the embedded query) or hybrid (both, fused); needs --embed-url")
 	emb := fs.embedFlags(e)
+	rr := fs.rerankFlags(e)
+	fs.IntVar(&f.rerank, "rerank", -1, "with --rerank-url, reorder the first `N` hits of the first page by the reranker's scores (default: the whole page; 0 turns it off)")
 	fs.Var(&f.kinds, "kind", "only documents of this `kind` (code, test, doc, config, other, ...); repeatable")
 	fs.Var(&f.projects, "project", "only this `project`; repeatable")
 	fs.Var(&f.tags, "tag", "only documents with this `tag`; repeatable (any of)")
@@ -116,7 +118,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	default:
 		return usageErr("run 'twindex search --help'", "want QUERY [PATH] (or --queries FILE [PATH]), got %d arguments", len(pos))
 	}
-	req, err := f.request()
+	req, err := f.request(rr.url != "")
 	if err != nil {
 		return err
 	}
@@ -141,6 +143,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	}
 	opts := &index.Options{MaxDocBytes: docLimit(f.maxSize)}
 	if err := emb.options(e, opts); err != nil {
+		return err
+	}
+	if err := rr.options(e, opts); err != nil {
 		return err
 	}
 	ix, err := loc.open(opts, doSync)
@@ -182,8 +187,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 }
 
 // request builds the engine request from the flags, checking what the
-// engine would refuse so the message names the flag.
-func (f *searchFlags) request() (index.Request, error) {
+// engine would refuse so the message names the flag. reranker says
+// whether --rerank-url is set.
+func (f *searchFlags) request(reranker bool) (index.Request, error) {
 	req := index.Request{
 		Syntax: index.Syntax(f.syntax), Fallback: f.fallback,
 		Mode: index.Mode(f.mode), Kinds: f.kinds, Projects: f.projects, Tags: f.tags, Role: f.role,
@@ -233,6 +239,16 @@ func (f *searchFlags) request() (index.Request, error) {
 	}
 	if f.offset < 0 {
 		return req, usageErr(hint, "--offset must not be negative")
+	}
+	switch {
+	case f.rerank > index.MaxLimit || f.rerank < -1:
+		return req, usageErr(hint, "--rerank %d out of range 0..%d", f.rerank, index.MaxLimit)
+	case f.rerank > 0 && !reranker:
+		return req, usageErr(hint, "--rerank needs --rerank-url")
+	case f.rerank > 0:
+		req.Rerank = f.rerank
+	case f.rerank == -1 && reranker:
+		req.Rerank = f.limit
 	}
 	if f.since != "" {
 		if req.Since, err = parseTime(f.since); err != nil {

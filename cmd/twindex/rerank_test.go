@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/twindex/twindex/index"
+)
+
+// reranker is a local server in the shape of /v1/rerank (Cohere, Jina,
+// vLLM, llama.cpp): a document's score is how often it says "zebra". down
+// makes it answer 500; calls counts the requests.
+func reranker(t *testing.T, down *atomic.Bool, calls *atomic.Int64) *httptest.Server {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		if down.Load() {
+			http.Error(w, "down", http.StatusInternalServerError)
+			return
+		}
+		var in struct {
+			Model     string   `json:"model"`
+			Query     string   `json:"query"`
+			Documents []string `json:"documents"`
+		}
+		if r.URL.Path != "/v1/rerank" || json.NewDecoder(r.Body).Decode(&in) != nil || in.Model != "m" || in.Query == "" {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		type scored struct {
+			Index int     `json:"index"`
+			Score float64 `json:"relevance_score"`
+		}
+		var out struct {
+			Results []scored `json:"results"`
+		}
+		for i, d := range in.Documents {
+			out.Results = append(out.Results, scored{i, float64(strings.Count(d, "zebra"))})
+		}
+		json.NewEncoder(w).Encode(out)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// The keyword order of "lock" over these is a (title), c, b; by the
+// reranker's scores it is b, c, a.
+const rerankDocs = `{"id": "a", "title": "lock", "body": "lock lock lock"}
+{"id": "b", "body": "lock zebra zebra and some more words"}
+{"id": "c", "body": "lock zebra"}
+`
+
+// --rerank-url reorders the first page; --rerank N its first N hits, 0
+// none; a failing server keeps the fused order with a warning.
+func TestRerankThroughTheCLI(t *testing.T) {
+	var down atomic.Bool
+	var calls atomic.Int64
+	srv := reranker(t, &down, &calls)
+	dir := t.TempDir()
+	ixDir := dir + "/ix"
+	twindexIn(t, dir, rerankDocs, "index", "--index", ixDir, "--jsonl", "-").want(t, 0)
+	rr := []string{"--index", ixDir, "--rerank-url", srv.URL, "--rerank-model", "m", "--fallback", "0"}
+
+	equal(t, orderedIDs(t, dir, 0, "--index", ixDir, "lock"), []string{"a", "c", "b"})
+	equal(t, orderedIDs(t, dir, 0, append(rr, "lock")...), []string{"b", "c", "a"})
+	equal(t, orderedIDs(t, dir, 0, append(rr, "--rerank", "2", "lock")...), []string{"c", "a", "b"})
+	n := calls.Load()
+	equal(t, orderedIDs(t, dir, 0, append(rr, "--rerank", "0", "lock")...), []string{"a", "c", "b"})
+	if calls.Load() != n {
+		t.Error("--rerank 0 called the reranker")
+	}
+	if r := twindex(t, dir, append([]string{"search"}, append(rr, "--explain", "lock")...)...).want(t, 0); !strings.Contains(r.stdout, "reranked (2.0000)") {
+		t.Errorf("--explain does not show the reranker's score:\n%s", r.stdout)
+	}
+
+	down.Store(true)
+	r := twindex(t, dir, append([]string{"search"}, append(rr, "lock")...)...).want(t, 0)
+	if !strings.Contains(r.stderr, "reranking failed") {
+		t.Errorf("no warning from a failing reranker:\n%s", r.stderr)
+	}
+	equal(t, orderedIDs(t, dir, 0, append(rr, "lock")...), []string{"a", "c", "b"})
+
+	twindex(t, dir, "search", "--index", ixDir, "--rerank", "3", "lock").want(t, 2)
+	twindex(t, dir, "search", "--index", ixDir, "--rerank-model", "m", "lock").want(t, 2)
+	twindex(t, dir, append([]string{"search"}, append(rr, "--rerank", "101", "lock")...)...).want(t, 2)
+}
+
+// The MCP search tool reranks its page on a server with a reranker, takes
+// rerank 0 to turn it off, and refuses rerank on a server without one.
+func TestMCPRerank(t *testing.T) {
+	var down atomic.Bool
+	var calls atomic.Int64
+	srv := reranker(t, &down, &calls)
+	rr, err := index.NewHTTPReranker(index.RerankerConfig{URL: srv.URL, Model: "m"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := func(mt *mcpTest, args object) []string {
+		t.Helper()
+		var out searchOutput
+		mt.ok("search", args, &out)
+		var ids []string
+		for _, h := range out.Hits {
+			ids = append(ids, h.ID)
+		}
+		return ids
+	}
+	docs := []object{
+		{"id": "a", "title": "lock", "body": "lock lock lock"},
+		{"id": "b", "body": "lock zebra zebra and some more words"},
+		{"id": "c", "body": "lock zebra"},
+	}
+	mt := newMCPTestWith(t, &index.Options{Reranker: rr})
+	mt.upsert(docs...)
+	equal(t, ids(mt, object{"query": "lock", "fallback": 0}), []string{"b", "c", "a"})
+	equal(t, ids(mt, object{"query": "lock", "fallback": 0, "rerank": 2}), []string{"c", "a", "b"})
+	equal(t, ids(mt, object{"query": "lock", "fallback": 0, "rerank": 0}), []string{"a", "c", "b"})
+
+	plain := newMCPTest(t)
+	plain.upsert(docs...)
+	equal(t, ids(plain, object{"query": "lock", "fallback": 0}), []string{"a", "c", "b"})
+	if res := plain.call("search", object{"query": "lock", "rerank": 5}); !res.IsError || !strings.Contains(resultText(res), "no reranker") {
+		t.Errorf("rerank on a server without a reranker: %s", resultText(res))
+	}
+}
