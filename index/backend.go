@@ -23,12 +23,13 @@ const (
 )
 
 // newUpsideDown is in upsidedown.go; newScorch in scorch.go (native only).
-func newBackend(b Backend, dir string, q *bleveindex.AnalysisQueue) (bleveindex.Index, error) {
+// bulk is Options.BulkLoad.
+func newBackend(b Backend, dir string, q *bleveindex.AnalysisQueue, bulk bool) (bleveindex.Index, error) {
 	switch b {
 	case UpsideDown:
 		return newUpsideDown(dir, q)
 	case Scorch:
-		return newScorch(dir, q)
+		return newScorch(dir, q, bulk)
 	}
 	return nil, ErrBackend
 }

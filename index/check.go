@@ -236,6 +236,10 @@ func (ix *Index) Optimize(ctx context.Context) error {
 	if ix.dir == "" {
 		return nil
 	}
+	// scorch merges only segments it has persisted.
+	if err := ix.flush(); err != nil {
+		return fmt.Errorf("optimize: %w", err)
+	}
 	// The three files are independent: merged and compacted at once.
 	errs := make([]error, 3)
 	var wg sync.WaitGroup

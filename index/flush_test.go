@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 )
@@ -32,7 +33,7 @@ func TestCloseLeavesNothingToReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{textDir, trigramDir} {
-		idx, err := newScorch(dir+"/"+name, bleveindex.NewAnalysisQueue(1))
+		idx, err := newScorch(dir+"/"+name, bleveindex.NewAnalysisQueue(1), false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,5 +138,60 @@ func TestOpenMemoryBackend(t *testing.T) {
 	defer ix.Close()
 	if ix.opts.Backend != Scorch {
 		t.Errorf("Open: backend %s, want %s", ix.opts.Backend, Scorch)
+	}
+}
+
+// TestBulkLoadHoldsMergesBack writes 25 batches of 400 small documents to
+// an index opened with BulkLoad and to one without: the first merges
+// nothing until Optimize, the second merges as the batches come; Optimize
+// leaves one segment in both.
+func TestBulkLoadHoldsMergesBack(t *testing.T) {
+	ctx := context.Background()
+	segments := func(ix *Index) (file, memory uint64) {
+		m := ix.tri.StatsMap()
+		return m["num_root_filesegments"].(uint64), m["num_root_memorysegments"].(uint64)
+	}
+	for _, bulk := range []bool{true, false} {
+		ix, err := Open(t.TempDir(), &Options{BulkLoad: bulk, NoSync: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 25 {
+			var b Batch
+			for j := range 400 {
+				b.Upsert(Doc{ID: fmt.Sprintf("%d-%d", i, j), Body: fmt.Sprintf("note %d of batch %d", j, i)})
+			}
+			if _, err := ix.Apply(ctx, &b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Wait for the persister, and for the merger of the index that merges.
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			file, memory := segments(ix)
+			if memory == 0 && (bulk || file <= 10) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("bulk %v: %d file and %d memory segments after 30 s", bulk, file, memory)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		// The persister may write two batches as one segment; only the
+		// merger's tasks tell merging apart.
+		merges := ix.tri.StatsMap()["TotFileMergePlanTasksDone"].(uint64)
+		if bulk != (merges == 0) {
+			t.Errorf("bulk %v: %d merges before Optimize", bulk, merges)
+		}
+		if err := ix.Optimize(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if file, memory := segments(ix); file+memory != 1 {
+			t.Errorf("bulk %v: %d segments after Optimize, want 1", bulk, file+memory)
+		}
+		if n, _ := ix.Count(); n != 25*400 {
+			t.Errorf("bulk %v: Count %d", bulk, n)
+		}
+		ix.Close()
 	}
 }

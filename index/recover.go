@@ -203,10 +203,10 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 			}
 		}
 	}
-	if ix.text, err = newBackend(ix.opts.Backend, ix.subdir(textDir), ix.queue); err != nil {
+	if ix.text, err = newBackend(ix.opts.Backend, ix.subdir(textDir), ix.queue, ix.opts.BulkLoad); err != nil {
 		return fmt.Errorf("rebuild text index: %w", err)
 	}
-	if ix.tri, err = newBackend(ix.opts.Backend, ix.subdir(trigramDir), ix.queue); err != nil {
+	if ix.tri, err = newBackend(ix.opts.Backend, ix.subdir(trigramDir), ix.queue, ix.opts.BulkLoad); err != nil {
 		return fmt.Errorf("rebuild trigram index: %w", err)
 	}
 	seq, err := ix.storedSeq()

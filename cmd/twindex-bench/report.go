@@ -54,8 +54,12 @@ func readFTS5Summary(path string) (*fts5Summary, error) {
 func printYardstick(w io.Writer, s *summary, ref *fts5Summary) {
 	fmt.Fprintf(w, "## twindex, %s: %d docs, %d queries, %s, nproc %d, loadavg before %s, after %s\n\n",
 		s.Corpus, s.Docs, s.Queries, s.GoVersion, s.NProc, s.LoadavgPre, s.Loadavg)
-	fmt.Fprintf(w, "- build: Apply %.2f s (batches of %d) + Optimize %.2f s = %.2f s; reading the corpus %.2f s, untimed\n",
-		s.BuildS, s.Batch, s.OptimizeS, s.BuildTotalS, s.ReadS)
+	bulk := ""
+	if s.BulkLoad {
+		bulk = ", BulkLoad"
+	}
+	fmt.Fprintf(w, "- build: Apply %.2f s (batches of %d%s) + Optimize %.2f s = %.2f s; reading the corpus %.2f s, untimed\n",
+		s.BuildS, s.Batch, bulk, s.OptimizeS, s.BuildTotalS, s.ReadS)
 	fmt.Fprintf(w, "- on disk: %.1f MiB after Close (%.1f MiB after Optimize, open): store %.1f, text index %.1f, trigram index %.1f MiB (Stats)\n",
 		mib(s.DiskBytes), mib(s.DiskOptimized), mib(s.StoreBytes), mib(s.TextBytes), mib(s.TrigramBytes))
 	fmt.Fprintf(w, "- peak RSS (VmHWM): %.1f MiB after the build, %.1f MiB at the end; %.1f MiB before opening the index\n",

@@ -35,6 +35,9 @@ type yardstickConfig struct {
 	// NoOptimize skips Optimize: the queries run on the segments the
 	// writes and the background merges left.
 	NoOptimize bool
+	// NoBulk opens the index without index.Options.BulkLoad, which a load
+	// that ends with Optimize otherwise sets.
+	NoBulk bool
 	// Tolerance also times text mode with prefixes and fuzzy matching.
 	Tolerance bool
 	// CPUProfile, when set, is the prefix of two CPU profiles:
@@ -56,7 +59,8 @@ func yardstickCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.IntVar(&cfg.Passes, "passes", 3, "timed passes over the queries after one warm-up pass")
 	fs.IntVar(&cfg.Top, "top", 20, "hits per query (1..100)")
 	fs.BoolVar(&cfg.NoSync, "nosync", false, "skip fsync of the store on commit (index.Options.NoSync)")
-	fs.BoolVar(&cfg.NoOptimize, "no-optimize", false, "skip Optimize after the writes (optimize_s is then 0)")
+	fs.BoolVar(&cfg.NoOptimize, "no-optimize", false, "skip Optimize after the writes (optimize_s is then 0), and BulkLoad with it")
+	fs.BoolVar(&cfg.NoBulk, "no-bulk", false, "open the index without index.Options.BulkLoad: merge as the writes come")
 	fs.BoolVar(&cfg.Tolerance, "tolerance", false, "also time text mode as typed, with a raw prefix and with fuzzy auto, against exact")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write CPU profiles of the build and of the timed passes to `PREFIX`.build.pprof and PREFIX.query.pprof")
 	fs.Usage = func() {
@@ -118,6 +122,7 @@ type summary struct {
 	LoadavgPre    string                 `json:"loadavg_before"`
 	Loadavg       string                 `json:"loadavg"`
 	Batch         int                    `json:"batch"`
+	BulkLoad      bool                   `json:"bulk_load"` // index.Options.BulkLoad
 	Passes        int                    `json:"passes"`
 	ReadS         float64                `json:"read_s"`  // decoding the corpus, not in build_s
 	BuildS        float64                `json:"build_s"` // sum of Apply calls
@@ -183,11 +188,12 @@ func yardstick(ctx context.Context, cfg yardstickConfig, log io.Writer) (*summar
 	}
 
 	sum := &summary{Engine: "twindex", Corpus: name, Queries: len(qs), GoVersion: runtime.Version(),
-		NProc: runtime.NumCPU(), LoadavgPre: loadavg(), Batch: cfg.Batch, Passes: cfg.Passes,
+		NProc: runtime.NumCPU(), LoadavgPre: loadavg(), Batch: cfg.Batch, BulkLoad: !cfg.NoOptimize && !cfg.NoBulk, Passes: cfg.Passes,
 		RSSBefore: procStatusBytes("VmRSS")}
 	fmt.Fprintf(log, "yardstick %s: index in %s, loadavg %s\n", name, dir, sum.LoadavgPre)
 
-	ix, err := index.Open(dir, &index.Options{NoSync: cfg.NoSync})
+	// A load that ends with Optimize is what BulkLoad is for.
+	ix, err := index.Open(dir, &index.Options{NoSync: cfg.NoSync, BulkLoad: sum.BulkLoad})
 	if err != nil {
 		return nil, err
 	}

@@ -79,7 +79,7 @@ searchable, even if the process dies right after.`)
 			return err
 		}
 	}
-	ix, err := loc.open(opts, true)
+	ix, filled, err := loc.fill(opts)
 	if err != nil {
 		return err
 	}
@@ -96,11 +96,13 @@ searchable, even if the process dies right after.`)
 			return err
 		}
 	}
-	if *jsonl == "" {
-		return ix.Close()
+	bad := 0
+	if *jsonl != "" {
+		if bad, err = ingestJSONL(ctx, e, ix, *jsonl, opts.MaxDocBytes, *quiet); err != nil {
+			return err
+		}
 	}
-	bad, err := ingestJSONL(ctx, e, ix, *jsonl, opts.MaxDocBytes, *quiet)
-	if err != nil {
+	if err := filled(ctx); err != nil {
 		return err
 	}
 	if err := ix.Close(); err != nil {

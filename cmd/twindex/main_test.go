@@ -537,3 +537,20 @@ func TestSnippetRendering(t *testing.T) {
 		t.Errorf("color: %q, want %q", got, want)
 	}
 }
+
+// The first fill of a new index is a bulk load that ends optimized: one
+// segment per bleve index, whatever number of batches wrote it.
+func TestFirstFillIsOptimized(t *testing.T) {
+	dir := t.TempDir()
+	var jsonl strings.Builder
+	for i := range 4*batchDocs + 1 {
+		fmt.Fprintf(&jsonl, `{"id": "d%d", "body": "note number %d about the build"}`+"\n", i, i)
+	}
+	twindexIn(t, dir, jsonl.String(), "index", "--index", dir+"/ix", "--jsonl", "-").want(t, 0)
+	for _, sub := range []string{"text", "trigram"} {
+		zaps, err := filepath.Glob(filepath.Join(dir, "ix", sub, "*.zap"))
+		if err != nil || len(zaps) != 1 {
+			t.Errorf("%s index: %d segment files after the first fill, want 1 (%v)", sub, len(zaps), err)
+		}
+	}
+}

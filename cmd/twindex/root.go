@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -82,6 +83,27 @@ func (l *location) recordRoot(root string) error {
 
 // open opens the index at loc. Read-only commands pass create=false and get
 // an error instead of an empty new index.
+// fill opens the index for a command that fills it from files or JSONL
+// and searches it or exits: a new index is opened with BulkLoad, which
+// holds merging back, and done optimizes it once filled.
+func (l *location) fill(opts *index.Options) (ix *index.Index, done func(context.Context) error, err error) {
+	bulk := !l.exists
+	o := *opts
+	o.BulkLoad = bulk
+	if ix, err = l.open(&o, true); err != nil {
+		return nil, nil, err
+	}
+	return ix, func(ctx context.Context) error {
+		if !bulk {
+			return nil
+		}
+		if err := ix.Optimize(ctx); err != nil {
+			return indexErr(err, l.dir)
+		}
+		return nil
+	}, nil
+}
+
 func (l *location) open(opts *index.Options, create bool) (*index.Index, error) {
 	if !create && !l.exists {
 		return nil, &exitError{code: exitIndex, err: fmt.Errorf("no index at %s", l.dir),

@@ -148,12 +148,13 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err := rr.options(e, opts); err != nil {
 		return err
 	}
-	ix, err := loc.open(opts, doSync)
-	if err != nil {
-		return err
-	}
-	defer ix.Close()
+	var ix *index.Index
 	if doSync {
+		var filled func(context.Context) error
+		if ix, filled, err = loc.fill(opts); err != nil {
+			return err
+		}
+		defer ix.Close()
 		if err := loc.recordRoot(loc.root); err != nil {
 			return err
 		}
@@ -161,6 +162,14 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return err
 		}
+		if err := filled(ctx); err != nil {
+			return err
+		}
+	} else {
+		if ix, err = loc.open(opts, false); err != nil {
+			return err
+		}
+		defer ix.Close()
 	}
 	if req.Under == "" && loc.root != "" {
 		if id, ok := relID(loc.root, abs); ok {
