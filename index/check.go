@@ -22,11 +22,15 @@ type Stats struct {
 	Kinds map[string]int `json:"kinds"` // documents per Kind ("" for none)
 	// Sizes in bytes: the store file and each bleve index directory (for a
 	// memory index, the store's keys and values only).
-	StoreBytes   int64     `json:"storeBytes"`
-	TextBytes    int64     `json:"textBytes"`
-	TrigramBytes int64     `json:"trigramBytes"`
-	Updated      time.Time `json:"updated,omitzero"` // last write
-	Seq          uint64    `json:"seq"`              // writes so far
+	StoreBytes   int64 `json:"storeBytes"`
+	TextBytes    int64 `json:"textBytes"`
+	TrigramBytes int64 `json:"trigramBytes"`
+	// Segments of each bleve index (scorch; 0 for upsidedown): many of
+	// them slow searches down, and Optimize merges them into one.
+	TextSegments    int       `json:"textSegments"`
+	TrigramSegments int       `json:"trigramSegments"`
+	Updated         time.Time `json:"updated,omitzero"` // last write
+	Seq             uint64    `json:"seq"`              // writes so far
 }
 
 // Stats counts documents per kind (a scan of the store) and measures sizes.
@@ -59,7 +63,20 @@ func (ix *Index) Stats() (*Stats, error) {
 		return nil, fmt.Errorf("stats: %w", err)
 	}
 	st.TextBytes, st.TrigramBytes = dirSize(ix.subdir(textDir)), dirSize(ix.subdir(trigramDir))
+	st.TextSegments, st.TrigramSegments = segments(ix.text), segments(ix.tri)
 	return st, nil
+}
+
+// segments is the number of segments of a scorch index, 0 for upsidedown.
+func segments(idx bleveindex.Index) int {
+	m := idx.StatsMap()
+	n := 0
+	for _, k := range []string{"num_root_filesegments", "num_root_memorysegments"} {
+		if v, ok := m[k].(uint64); ok {
+			n += int(v)
+		}
+	}
+	return n
 }
 
 func dirSize(dir string) int64 {

@@ -171,8 +171,7 @@ func forceMerge(ctx context.Context, idx bleveindex.Index) error {
 		if err := s.ForceMerge(ctx, &mo); err != nil {
 			return err
 		}
-		st := s.StatsMap()
-		if st["num_root_filesegments"].(uint64)+st["num_root_memorysegments"].(uint64) <= 1 {
+		if segments(s) <= 1 {
 			break
 		}
 	}

@@ -547,10 +547,12 @@ func TestFirstFillIsOptimized(t *testing.T) {
 		fmt.Fprintf(&jsonl, `{"id": "d%d", "body": "note number %d about the build"}`+"\n", i, i)
 	}
 	twindexIn(t, dir, jsonl.String(), "index", "--index", dir+"/ix", "--jsonl", "-").want(t, 0)
-	for _, sub := range []string{"text", "trigram"} {
-		zaps, err := filepath.Glob(filepath.Join(dir, "ix", sub, "*.zap"))
-		if err != nil || len(zaps) != 1 {
-			t.Errorf("%s index: %d segment files after the first fill, want 1 (%v)", sub, len(zaps), err)
-		}
+	r := twindex(t, dir, "stats", "--index", dir+"/ix", "--json").want(t, 0)
+	var st index.Stats
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil {
+		t.Fatalf("stats: %v\n%s", err, r.stdout)
+	}
+	if st.Docs != 4*batchDocs+1 || st.TextSegments != 1 || st.TrigramSegments != 1 {
+		t.Errorf("after the first fill: %d documents, %d text and %d trigram segments, want 1 each", st.Docs, st.TextSegments, st.TrigramSegments)
 	}
 }

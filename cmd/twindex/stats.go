@@ -55,8 +55,8 @@ func runStats(_ context.Context, e *env, args []string) error {
 		fmt.Fprintf(tw, "  %s\t%d\n", orDash(k), st.Kinds[k])
 	}
 	fmt.Fprintf(tw, "store\t%s\n", formatBytes(st.StoreBytes))
-	fmt.Fprintf(tw, "text index\t%s\n", formatBytes(st.TextBytes))
-	fmt.Fprintf(tw, "trigram index\t%s\n", formatBytes(st.TrigramBytes))
+	fmt.Fprintf(tw, "text index\t%s%s\n", formatBytes(st.TextBytes), segmentNote(st.TextSegments))
+	fmt.Fprintf(tw, "trigram index\t%s%s\n", formatBytes(st.TrigramBytes), segmentNote(st.TrigramSegments))
 	updated := "never"
 	if !st.Updated.IsZero() {
 		updated = st.Updated.Local().Format(time.RFC3339)
@@ -64,4 +64,15 @@ func runStats(_ context.Context, e *env, args []string) error {
 	fmt.Fprintf(tw, "last update\t%s\n", updated)
 	fmt.Fprintf(tw, "writes\t%d\n", st.Seq)
 	return tw.Flush()
+}
+
+// segmentNote tells how many segments an index has, when it has any.
+func segmentNote(n int) string {
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " (1 segment)"
+	}
+	return fmt.Sprintf(" (%d segments; 'twindex optimize' merges them)", n)
 }
