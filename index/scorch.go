@@ -154,10 +154,9 @@ func verifyCRC(path string, want uint32) error {
 }
 
 // forceMerge merges a scorch index's persisted segments down to one, in
-// one merge:
-// bleve's single-segment plan merges ten segments at a time, which writes
-// most of an index of more than ten segments twice. Other backends have
-// nothing to merge.
+// one merge: bleve's single-segment plan merges ten segments at a time,
+// which writes most of an index of more than ten segments twice. Other
+// backends have nothing to merge.
 func forceMerge(ctx context.Context, idx bleveindex.Index) error {
 	s, ok := idx.(*scorch.Scorch)
 	if !ok {

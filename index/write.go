@@ -475,10 +475,10 @@ const splitBytes = 512 << 10
 
 // applyHalves is applyOne for the trigram index, which takes twice the
 // text index's time to build a batch's segment: a large batch to an
-// on-disk scorch index becomes two segments built at once, so that neither core waits while one goroutine
-// builds the trigram segment alone. The halves carry no sequence number:
-// it is recorded after both, so that a crash between them leaves the
-// batch to be replayed whole.
+// on-disk scorch index becomes two segments built at once, so that no
+// core waits while one goroutine builds the trigram segment alone. The
+// halves carry no sequence number: it is recorded after both, so that a
+// crash between them leaves the batch to be replayed whole.
 func (ix *Index) applyHalves(idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64, ids []string, docs map[string]*Doc) error {
 	var total int
 	for _, id := range ids {
