@@ -81,12 +81,10 @@ func (l *location) recordRoot(root string) error {
 	return os.WriteFile(filepath.Join(l.dir, rootFile), []byte(root+"\n"), 0o644)
 }
 
-// open opens the index at loc. Read-only commands pass create=false and get
-// an error instead of an empty new index.
 // fill opens the index for a command that fills it from files or JSONL
 // and searches it or exits: a new index is opened with BulkLoad, which
-// holds merging back, and done optimizes it once filled.
-func (l *location) fill(opts *index.Options) (ix *index.Index, done func(context.Context) error, err error) {
+// holds merging back, and filled optimizes it once filled.
+func (l *location) fill(opts *index.Options) (ix *index.Index, filled func(context.Context) error, err error) {
 	bulk := !l.exists
 	o := *opts
 	o.BulkLoad = bulk
@@ -104,6 +102,8 @@ func (l *location) fill(opts *index.Options) (ix *index.Index, done func(context
 	}, nil
 }
 
+// open opens the index at loc. Read-only commands pass create=false and get
+// an error instead of an empty new index.
 func (l *location) open(opts *index.Options, create bool) (*index.Index, error) {
 	if !create && !l.exists {
 		return nil, &exitError{code: exitIndex, err: fmt.Errorf("no index at %s", l.dir),
