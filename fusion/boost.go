@@ -49,8 +49,10 @@ type Attrs struct {
 // Boosted records what ApplyBoost did to a hit, for explain: Score is
 // Base·Project·Session·Recency. Each factor is 1 when it did not apply.
 type Boosted struct {
-	Base                      float64 // the score before boosting
-	Project, Session, Recency float64
+	Base    float64 `json:"base"` // the score before boosting
+	Project float64 `json:"project"`
+	Session float64 `json:"session"`
+	Recency float64 `json:"recency"`
 }
 
 // Factor returns the product of the factors.

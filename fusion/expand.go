@@ -12,6 +12,8 @@ const (
 	DefaultDepth = 1   // hops from a seed
 	DefaultDecay = 0.8 // score kept per hop
 	DefaultTopK  = 5   // seeds
+	// DefaultMaxResults bounds the documents one expansion adds.
+	DefaultMaxResults = 50
 )
 
 // Edge is a typed link from the document From to the document To.
@@ -52,7 +54,7 @@ type ExpandOptions struct {
 	// are kept whatever their score.
 	MinScore float64
 	// MaxResults caps the number of documents Expand adds, keeping the
-	// best. Zero or negative means no cap.
+	// best. Zero means DefaultMaxResults; negative means no cap.
 	MaxResults int
 	// SkipIncoming lists edge types not to walk backwards, from To to
 	// From: e.g. "imports", lest a widely imported package pull in every
@@ -67,11 +69,11 @@ type ExpandOptions struct {
 
 // Via says how Expand reached a hit: the best path from a seed.
 type Via struct {
-	Seed     string // the input hit the path starts from
-	From     string // the document the last hop left; Seed when Hops is 1
-	Type     string // the last edge's type
-	Incoming bool   // the last edge was walked backwards, from its To to its From
-	Hops     int    // 1 to Depth
+	Seed     string `json:"seed"`               // the input hit the path starts from
+	From     string `json:"from"`               // the document the last hop left; Seed when Hops is 1
+	Type     string `json:"type,omitempty"`     // the last edge's type
+	Incoming bool   `json:"incoming,omitempty"` // the last edge was walked backwards, from its To to its From
+	Hops     int    `json:"hops"`               // 1 to Depth
 }
 
 // Expand adds to hits the documents linked to its first TopK hits (the
@@ -114,6 +116,10 @@ func Expand(hits []Hit, neighbors Neighbors, opts ExpandOptions) ([]Hit, error) 
 	topK := opts.TopK
 	if topK <= 0 {
 		topK = DefaultTopK
+	}
+	maxResults := opts.MaxResults
+	if maxResults == 0 {
+		maxResults = DefaultMaxResults
 	}
 	minScore := opts.MinScore
 	if !(minScore > 0) {
@@ -229,7 +235,7 @@ func Expand(hits []Hit, neighbors Neighbors, opts ExpandOptions) ([]Hit, error) 
 	})
 	vias := make([]Via, 0, len(added))
 	for _, r := range added {
-		if opts.MaxResults > 0 && len(vias) == opts.MaxResults {
+		if maxResults > 0 && len(vias) == maxResults {
 			break
 		}
 		if opts.Admit != nil {

@@ -49,7 +49,7 @@ func checkExpand(t *testing.T, rng *rand.Rand) {
 		EdgeDecay:  map[string]float64{"contains": 0.9, "imports": []float64{0, 0.7}[rng.IntN(2)]},
 		TopK:       rng.IntN(4),
 		MinScore:   float64(rng.IntN(4)) / 4,
-		MaxResults: rng.IntN(4),
+		MaxResults: rng.IntN(4) - 1,
 	}
 	if rng.IntN(2) == 0 {
 		opts.SkipIncoming = []string{"mentions"}
@@ -98,7 +98,10 @@ func checkExpand(t *testing.T, rng *rand.Rand) {
 		}
 	}
 	wantAdded := candidates
-	if opts.MaxResults > 0 {
+	switch {
+	case opts.MaxResults == 0:
+		wantAdded = min(candidates, fusion.DefaultMaxResults)
+	case opts.MaxResults > 0:
 		wantAdded = min(candidates, opts.MaxResults)
 	}
 	if added != wantAdded {

@@ -37,7 +37,7 @@ func Rank(scores []float64, i, prev int, tiesShare bool) int {
 
 // List is one leg's ranked result.
 type List struct {
-	Leg    string    // name of the leg, e.g. "text" or "trigram"
+	Leg    string    // name of the leg, e.g. "text" or "substring"
 	IDs    []string  // document IDs, best first
 	Scores []float64 // the leg's raw scores, parallel to IDs; may be nil or short
 }
@@ -61,9 +61,9 @@ type Hit struct {
 
 // LegRank records where one leg ranked a hit, for explaining the fused score.
 type LegRank struct {
-	Leg   string
-	Rank  int     // 1-based
-	Score float64 // the leg's raw score; 0 when List.Scores has none for it
+	Leg   string  `json:"leg"`
+	Rank  int     `json:"rank"`  // 1-based
+	Score float64 `json:"score"` // the leg's raw score; 0 when List.Scores has none for it
 }
 
 // RRF fuses lists with Reciprocal Rank Fusion: each ID scores the sum, over

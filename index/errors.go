@@ -45,6 +45,18 @@ var (
 	ErrCorrupt = errors.New("index: corrupt")
 )
 
+// badValue is an ErrInvalidRequest of a Parse function: its message is
+// the reason alone, so that a caller can put its flag or argument name
+// before it.
+type badValue struct{ msg string }
+
+func (e *badValue) Error() string        { return e.msg }
+func (e *badValue) Is(target error) bool { return target == ErrInvalidRequest }
+
+func unknownValue(what, s, want string) error {
+	return &badValue{fmt.Sprintf("unknown %s %q (want %s)", what, s, want)}
+}
+
 // CorruptError is returned, wrapped, when a file of the index cannot be
 // read: Open or Search found bytes that bleve or the store cannot decode.
 // The store is the truth: a corrupt bleve index is rebuilt from it by

@@ -68,6 +68,6 @@ func ExampleIndex_Search() {
 	r, _ = ix.Search(ctx, index.Request{Query: `"h fl"`, Mode: index.ModeSubstring})
 	fmt.Println(r.Hits[0].ID, r.Hits[0].Snippet)
 	// Output:
-	// auth.go [text trigram] get<mark>User</mark>By<mark>Id</mark> looks the <mark>user</mark> up by <mark>id</mark>.
+	// auth.go [substring text] get<mark>User</mark>By<mark>Id</mark> looks the <mark>user</mark> up by <mark>id</mark>.
 	// notes.md OAut<mark>h fl</mark>ow notes.
 }

@@ -19,7 +19,7 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 		n := min(need, len(tri))
 		out := make([]fusion.Hit, n)
 		for i := range n {
-			out[i] = fusion.Hit{ID: tri[i].id, Score: tri[i].score, Legs: []fusion.LegRank{{Leg: LegTrigram, Rank: triRank[i], Score: tri[i].score}}}
+			out[i] = fusion.Hit{ID: tri[i].id, Score: tri[i].score, Legs: []fusion.LegRank{{Leg: LegSubstring, Rank: triRank[i], Score: tri[i].score}}}
 		}
 		return out, len(tri), nil
 	}
@@ -50,7 +50,7 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 		leg  string
 		list []scored
 		w    float64
-	}{{LegTrigram, tri, s.ix.opts.TrigramWeight}, {LegVector, vec, s.req.VectorWeight}} {
+	}{{LegSubstring, tri, s.ix.opts.SubstringWeight}, {LegVector, vec, s.req.VectorWeight}} {
 		rank := ranks(scoresOf(l.list))
 		for i, x := range l.list {
 			j, ok := at[x.id]
@@ -157,7 +157,7 @@ func ranks(scores []float64) []int {
 func (s *search) fuseAll(tri []scored, text *textList, vec []scored) ([]fusion.Hit, error) {
 	var lists []fusion.List
 	if tri != nil {
-		lists = append(lists, toList(LegTrigram, tri))
+		lists = append(lists, toList(LegSubstring, tri))
 	}
 	if text != nil {
 		if err := text.sort(); err != nil {
@@ -177,7 +177,7 @@ func (s *search) fuseAll(tri []scored, text *textList, vec []scored) ([]fusion.H
 		lists = append(lists, toList(LegVector, vec))
 	}
 	opts := fusion.Options{K: s.ix.opts.K, TiesShareRank: true, Weights: map[string]float64{
-		LegText: s.ix.opts.TextWeight, LegTrigram: s.ix.opts.TrigramWeight, LegVector: s.req.VectorWeight,
+		LegText: s.ix.opts.TextWeight, LegSubstring: s.ix.opts.SubstringWeight, LegVector: s.req.VectorWeight,
 	}}
 	if len(lists) == 1 {
 		// One leg: its own scores, as fuseTop gives them.

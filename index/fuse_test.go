@@ -44,7 +44,7 @@ func TestAutoIsRRFOfLegs(t *testing.T) {
 		for _, q := range []string{"alpha", "reader buffer", "ead", "tream cache", "gamma delta token", "zzz"} {
 			var lists []fusion.List
 			for _, m := range []index.Mode{index.ModeSubstring, index.ModeText} {
-				l := fusion.List{Leg: map[index.Mode]string{index.ModeSubstring: index.LegTrigram, index.ModeText: index.LegText}[m]}
+				l := fusion.List{Leg: map[index.Mode]string{index.ModeSubstring: index.LegSubstring, index.ModeText: index.LegText}[m]}
 				for _, h := range all(t, ix, index.Request{Query: q, Mode: m}) {
 					l.IDs = append(l.IDs, h.ID)
 					l.Scores = append(l.Scores, h.Score)
@@ -93,9 +93,9 @@ func TestHybridIsRRFOfLegs(t *testing.T) {
 				name string
 				req  index.Request
 			}{
-				{index.LegTrigram, index.Request{Query: q, Mode: index.ModeSubstring, Fallback: -1}},
+				{index.LegSubstring, index.Request{Query: q, Mode: index.ModeSubstring, Fallback: -1}},
 				{index.LegText, index.Request{Query: q, Mode: index.ModeText, Fallback: -1}},
-				{index.LegVector, index.Request{Vector: qv, SearchMode: index.SearchVector}},
+				{index.LegVector, index.Request{Vector: qv, Mode: index.ModeVector}},
 			} {
 				l := fusion.List{Leg: leg.name}
 				for _, h := range all(t, ix, leg.req) {
@@ -109,7 +109,7 @@ func TestHybridIsRRFOfLegs(t *testing.T) {
 				want = append(want, h.ID)
 			}
 			var got []string
-			for _, h := range all(t, ix, index.Request{Query: q, Vector: qv, SearchMode: index.SearchHybrid, Fallback: -1}) {
+			for _, h := range all(t, ix, index.Request{Query: q, Vector: qv, Mode: index.ModeHybrid, Fallback: -1}) {
 				got = append(got, h.ID)
 			}
 			if !slices.Equal(got, want) {

@@ -21,11 +21,15 @@ func TestExpandAndBoost(t *testing.T) {
 		if r.Total != 2 {
 			t.Fatalf("plain: %v", ids(r))
 		}
-		// Depth 0: seeds only.
+		// A negative depth: seeds only; depth 0 is the default, one hop.
 		req := base
-		req.Expand = &index.Expand{}
+		req.Expand = &index.Expand{Depth: -1}
 		if r := search(t, ix, req); r.Total != 2 {
-			t.Fatalf("depth 0: %v", ids(r))
+			t.Fatalf("depth -1: %v", ids(r))
+		}
+		req.Expand = &index.Expand{}
+		if r := search(t, ix, req); r.Total != 4 {
+			t.Fatalf("depth 0 (default 1): %v", ids(r))
 		}
 		// Depth 1 reaches lexer (outgoing) and readme (incoming), not the
 		// missing ghost; depth 2 reaches deep.

@@ -67,7 +67,7 @@ func BenchmarkHybridSearch(b *testing.B) {
 			}
 			qr := rand.New(rand.NewSource(3))
 			req := func(i int) index.Request {
-				return index.Request{Query: text(qr, 2) + " ", Vector: queries[i%len(queries)], SearchMode: index.SearchHybrid, Limit: 10, Fallback: -1}
+				return index.Request{Query: text(qr, 2) + " ", Vector: queries[i%len(queries)], Mode: index.ModeHybrid, Limit: 10, Fallback: -1}
 			}
 			search(b, ix, req(0)) // builds the vector index
 			build := time.Since(start)

@@ -34,8 +34,9 @@ type Options struct {
 	TitleWeight, BodyWeight float64
 	// K is the RRF constant; 0 means 60.
 	K int
-	// TextWeight and TrigramWeight weight the legs in RRF; 0 means 1.
-	TextWeight, TrigramWeight float64
+	// TextWeight and SubstringWeight weight the text and substring legs
+	// in RRF; 0 means 1. Request.VectorWeight weighs the vector leg.
+	TextWeight, SubstringWeight float64
 	// Backend is the bleve index implementation: "" means Scorch for Open
 	// and UpsideDown for OpenMemory (see Scorch) and in js/wasm.
 	Backend Backend
@@ -100,8 +101,8 @@ func (o *Options) withDefaults() Options {
 	if r.TextWeight == 0 {
 		r.TextWeight = 1
 	}
-	if r.TrigramWeight == 0 {
-		r.TrigramWeight = 1
+	if r.SubstringWeight == 0 {
+		r.SubstringWeight = 1
 	}
 	if r.Backend == "" {
 		r.Backend = defaultBackend

@@ -145,7 +145,7 @@ func TestBothLegsOutrankOne(t *testing.T) {
 		if got := ids(r); !slices.Equal(got, []string{"one", "two"}) {
 			t.Fatalf("hits %v, want [one two]", got)
 		}
-		if got := r.Hits[0].MatchedIn; !slices.Equal(got, []string{"text", "trigram"}) {
+		if got := r.Hits[0].MatchedIn; !slices.Equal(got, []string{"substring", "text"}) {
 			t.Errorf("matchedIn %v", got)
 		}
 		if e := r.Hits[0].Explain; e == nil || e.K != 60 || len(e.Legs) != 2 {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"time"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
@@ -53,71 +52,6 @@ type search struct {
 	slots              []*slots         // the text leg's, released when the search ends
 }
 
-func (ix *Index) normalize(req Request) (Request, error) {
-	bad := func(format string, args ...any) (Request, error) {
-		return req, fmt.Errorf("%w: "+format, append([]any{ErrInvalidRequest}, args...)...)
-	}
-	switch req.Mode {
-	case "":
-		req.Mode = ModeAuto
-	case ModeAuto, ModeSubstring, ModeText:
-	default:
-		return bad("unknown mode %q (want auto, substring or text)", req.Mode)
-	}
-	switch req.Order {
-	case "":
-		req.Order = OrderScore
-	case OrderScore, OrderDateAsc, OrderDateDesc:
-	default:
-		return bad("unknown order %q (want score, date_asc or date_desc)", req.Order)
-	}
-	if req.Limit == 0 {
-		req.Limit = DefaultLimit
-	}
-	if req.Limit < 1 || req.Limit > MaxLimit {
-		return bad("limit %d out of range 1..%d", req.Limit, MaxLimit)
-	}
-	if req.Offset < 0 {
-		return bad("negative offset %d", req.Offset)
-	}
-	if !req.Since.IsZero() && !req.Until.IsZero() && !req.Until.After(req.Since) {
-		return bad("until %s is not after since %s", req.Until.Format(time.RFC3339), req.Since.Format(time.RFC3339))
-	}
-	switch req.Syntax {
-	case "":
-		req.Syntax = SyntaxSimple
-	case SyntaxSimple, SyntaxRaw:
-	default:
-		return bad("unknown syntax %q (want simple or raw)", req.Syntax)
-	}
-	if req.Fuzzy < FuzzyAuto || req.Fuzzy > MaxFuzzy {
-		return bad("fuzzy %d out of range (want off, auto, 1 or 2)", int(req.Fuzzy))
-	}
-	if req.Fallback == 0 {
-		req.Fallback = DefaultFallback
-	}
-	if len(req.Query) > MaxQueryBytes {
-		return bad("query of %d bytes, the limit is %d", len(req.Query), MaxQueryBytes)
-	}
-	switch req.SearchMode {
-	case "":
-		req.SearchMode = SearchKeyword
-	case SearchKeyword, SearchVector, SearchHybrid:
-	default:
-		return bad("unknown search mode %q (want keyword, vector or hybrid)", req.SearchMode)
-	}
-	if req.Rerank < 0 || req.Rerank > MaxLimit {
-		return bad("rerank %d out of range 0..%d", req.Rerank, MaxLimit)
-	}
-	if req.VectorWeight == 0 {
-		req.VectorWeight = 1
-	}
-	if req.MarkStart == "" && req.MarkEnd == "" {
-		req.MarkStart, req.MarkEnd = "<mark>", "</mark>"
-	}
-	return req, nil
-}
-
 // Search runs a query. It returns ErrEmptyQuery for a query with nothing to
 // search for and ErrInvalidRequest (wrapped) for a request out of range or,
 // in raw syntax, a malformed query (wrapping a *query.Error that points at
@@ -127,31 +61,31 @@ func (ix *Index) normalize(req Request) (Request, error) {
 // the matches, so Total is always exact. A prefix or fuzzy word reads at
 // most MaxExpansions posting lists.
 func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
-	req, err := ix.normalize(req)
+	req, err := req.normalized()
 	if err != nil {
 		return nil, err
 	}
 	var warnings []string
 	var qvec []float32
-	if req.SearchMode != SearchKeyword {
+	if req.Mode.legs()&runsVector != 0 {
 		vec, warning, err := ix.queryVector(ctx, &req)
 		if err != nil {
 			return nil, err
 		}
 		if warning != "" {
 			warnings = append(warnings, warning)
-			req.SearchMode = SearchKeyword
+			req.Mode = req.Mode.without(runsVector)
 		} else if ok, err := ix.loadVectors(); err != nil {
 			return nil, fmt.Errorf("search: vectors: %w", err)
 		} else if !ok {
 			warnings = append(warnings, "no document has a vector, searched by keywords only")
-			req.SearchMode = SearchKeyword
+			req.Mode = req.Mode.without(runsVector)
 		} else {
 			qvec = vec
 		}
 	}
 	p, err := parse(&req)
-	if err == ErrEmptyQuery && req.SearchMode == SearchVector {
+	if err == ErrEmptyQuery && req.Mode == ModeVector {
 		p, err = &plan{byNode: map[query.Node]*leaf{}}, nil // the vector is the query
 	}
 	if err != nil {
@@ -182,13 +116,13 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	if ix.stale != nil {
 		return nil, fmt.Errorf("search: index out of step with its store after a failed write (the next write or Open repairs it): %w", ix.stale)
 	}
-	if req.Mode != ModeSubstring {
+	if req.Mode.legs()&runsText != 0 {
 		if s.textR, err = ix.text.Reader(); err != nil {
 			return nil, fmt.Errorf("search: text index: %w", err)
 		}
 		defer s.textR.Close()
 	}
-	if req.Mode != ModeText {
+	if req.Mode.legs()&runsSubstring != 0 {
 		if s.triR, err = ix.tri.Reader(); err != nil {
 			return nil, fmt.Errorf("search: trigram index: %w", err)
 		}
@@ -221,7 +155,8 @@ func (s *search) run() (*Result, error) {
 	if err := s.filter.init(s.tx, &s.req); err != nil {
 		return nil, err
 	}
-	if s.req.SearchMode == SearchVector {
+	legs := s.req.Mode.legs()
+	if legs == runsVector {
 		return s.runVector()
 	}
 	s.avgTitle = float64(getUint(s.tx, metaTitleTokens)) / max(s.n, 1)
@@ -245,9 +180,9 @@ func (s *search) run() (*Result, error) {
 		}
 	}
 	switch {
-	case s.req.Mode == ModeSubstring:
+	case legs&runsText == 0:
 		substring()
-	case s.req.Mode == ModeText:
+	case legs&runsSubstring == 0:
 		words()
 	case s.ix.opts.Workers > 1 && !s.plan.strict && !s.filter.byHeader:
 		// The legs at once: the text leg then reads no record (no
@@ -280,7 +215,7 @@ func (s *search) run() (*Result, error) {
 	// fusion cuts the text list, when the substring leg matched or there
 	// may be fewer hits than the fallback's threshold.
 	var skip map[string]bool
-	if s.req.Mode != ModeSubstring && (tolerant != nil || len(tri)+len(text.hits) < 2*s.req.Fallback) {
+	if legs&runsText != 0 && (tolerant != nil || len(tri)+len(text.hits) < 2*s.req.Fallback) {
 		if skip, err = s.exactIIDs(tri, text); err != nil {
 			return nil, err
 		}
@@ -290,7 +225,7 @@ func (s *search) run() (*Result, error) {
 	var fused []fusion.Hit
 	var total int
 	var vec []scored
-	if s.req.SearchMode == SearchHybrid {
+	if legs&runsVector != 0 {
 		if vec, err = s.vectorLeg(max(need, vectorDepth)); err != nil {
 			return nil, fmt.Errorf("vector leg: %w", err)
 		}
@@ -308,7 +243,7 @@ func (s *search) run() (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Mode: s.req.Mode}
-	if s.req.Mode != ModeSubstring && total < s.req.Fallback {
+	if legs&runsText != 0 && total < s.req.Fallback {
 		// The fallback: fuzzy (auto unless asked otherwise) and prefixes.
 		tol := &tolerance{fuzzy: s.req.Fuzzy, prefix: true}
 		if tol.fuzzy == FuzzyOff {
@@ -346,7 +281,7 @@ func (s *search) finish(res *Result, fused []fusion.Hit, total int) (*Result, er
 	if len(fused) > 0 {
 		s.best = fused[0].Score
 	}
-	if total == 0 && s.req.SearchMode != SearchVector {
+	if total == 0 && s.req.Mode != ModeVector {
 		if res.DidYouMean, err = s.didYouMean(); err != nil {
 			return nil, err
 		}
@@ -438,17 +373,9 @@ func (s *search) hit(f fusion.Hit) (Hit, hitRecord, error) {
 	if s.best > 0 {
 		h.Norm = f.Score / s.best
 	}
-	if v := f.Via; v != nil {
-		h.Via = &Via{Seed: v.Seed, From: v.From, Type: v.Type, Incoming: v.Incoming, Hops: v.Hops}
-	}
+	h.Via = f.Via
 	if s.req.Explain {
-		h.Explain = &Explain{K: s.ix.opts.K}
-		for _, l := range f.Legs {
-			h.Explain.Legs = append(h.Explain.Legs, LegRank{Leg: l.Leg, Rank: l.Rank, Score: l.Score})
-		}
-		if b := f.Boosted; b != nil {
-			h.Explain.Boost = &Boosted{Base: b.Base, Project: b.Project, Session: b.Session, Recency: b.Recency}
-		}
+		h.Explain = &Explain{K: s.ix.opts.K, Legs: slices.Clone(f.Legs), Boost: f.Boosted}
 	}
 	return h, hitRecord{hd.Seq, rest}, nil
 }

@@ -69,7 +69,8 @@ func (s *search) snippetQuery(tolerant bool) *snippetQuery {
 func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 	q := &snippetQuery{terms: map[string]int{}}
 	leaves := s.plan.positive()
-	if s.req.Mode != ModeText {
+	// Exact substrings, unless only words were searched for.
+	if legs := s.req.Mode.legs(); legs&runsSubstring != 0 || legs&runsText == 0 {
 		for _, l := range leaves {
 			q.subs = append(q.subs, newFinder(l.folded))
 		}

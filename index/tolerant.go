@@ -42,7 +42,7 @@ func (s *search) tolerantHits(list *textList, exactTotal, n int) ([]fusion.Hit, 
 		return nil, err
 	}
 	rank := ranks(list.scores())
-	w := min(s.ix.opts.TextWeight, s.ix.opts.TrigramWeight)
+	w := min(s.ix.opts.TextWeight, s.ix.opts.SubstringWeight)
 	k := float64(s.ix.opts.K)
 	out := make([]fusion.Hit, 0, min(n, len(list.hits)))
 	for i := range min(n, len(list.hits)) {

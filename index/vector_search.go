@@ -11,22 +11,6 @@ import (
 	"github.com/twindex/twindex/storage"
 )
 
-// SearchMode chooses keyword, vector or hybrid search.
-type SearchMode string
-
-const (
-	// SearchKeyword runs the keyword legs of Request.Mode (the default).
-	SearchKeyword SearchMode = "keyword"
-	// SearchVector ranks documents by the cosine similarity of their
-	// vectors to the query vector.
-	SearchVector SearchMode = "vector"
-	// SearchHybrid fuses the keyword legs and the vector leg with RRF.
-	SearchHybrid SearchMode = "hybrid"
-)
-
-// LegVector names the vector leg in MatchedIn and Explain.
-const LegVector = "vector"
-
 // vectorDepth is how many nearest documents the vector leg ranks at least:
 // its list for RRF, and Total in vector mode.
 const vectorDepth = 100
@@ -131,7 +115,7 @@ func (ix *Index) queryVector(ctx context.Context, req *Request) (vec []float32, 
 		return req.Vector, "", nil
 	}
 	if ix.opts.Embedder == nil {
-		return nil, "", fmt.Errorf("%w: %s search needs Request.Vector or an Embedder (Options.Embedder)", ErrInvalidRequest, req.SearchMode)
+		return nil, "", fmt.Errorf("%w: mode %s needs Request.Vector or an Embedder (Options.Embedder)", ErrInvalidRequest, req.Mode)
 	}
 	vecs, err := ix.opts.Embedder.Embed(ctx, []string{req.Query})
 	if err == nil && len(vecs) != 1 {

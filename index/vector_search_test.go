@@ -57,29 +57,29 @@ func TestVectorAndHybridSearch(t *testing.T) {
 		index.Doc{ID: "given", Kind: "b", Body: "no words", Vector: []float32{0, 0, 1}},
 	)
 	// Vector: nearest by cosine, filters applied; the query is embedded.
-	r := search(t, ix, index.Request{Query: "cat", SearchMode: index.SearchVector, Limit: 2})
+	r := search(t, ix, index.Request{Query: "cat", Mode: index.ModeVector, Limit: 2})
 	if got := ids(r); !slices.Equal(got, []string{"cats", "mixed"}) || r.Hits[0].MatchedIn[0] != index.LegVector {
 		t.Fatalf("vector: %v %v", got, r.Hits[0].MatchedIn)
 	}
-	r = search(t, ix, index.Request{Vector: []float32{0, 0, 1}, SearchMode: index.SearchVector, Kinds: []string{"b"}, Limit: 1})
+	r = search(t, ix, index.Request{Vector: []float32{0, 0, 1}, Mode: index.ModeVector, Kinds: []string{"b"}, Limit: 1})
 	if got := ids(r); !slices.Equal(got, []string{"given"}) {
 		t.Fatalf("vector with a given query vector and a filter: %v", got)
 	}
 	// Hybrid: RRF of the keyword legs and the vector leg.
-	r = search(t, ix, index.Request{Query: "fish", SearchMode: index.SearchHybrid, Explain: true, Fallback: -1})
+	r = search(t, ix, index.Request{Query: "fish", Mode: index.ModeHybrid, Explain: true, Fallback: -1})
 	if r.Hits[0].ID != "mixed" || !slices.Contains(r.Hits[0].MatchedIn, index.LegVector) || !slices.Contains(r.Hits[0].MatchedIn, index.LegText) {
 		t.Fatalf("hybrid: %v %v", ids(r), r.Hits[0].MatchedIn)
 	}
 	// Vectors follow writes.
 	mustUpsert(t, ix, index.Doc{ID: "cats", Body: "fish only now"})
-	r = search(t, ix, index.Request{Query: "cat", SearchMode: index.SearchVector, Limit: 1})
+	r = search(t, ix, index.Request{Query: "cat", Mode: index.ModeVector, Limit: 1})
 	if r.Hits[0].ID == "cats" {
 		t.Fatalf("stale vector: %v", ids(r))
 	}
 	if _, err := ix.Remove(ctx, "mixed"); err != nil {
 		t.Fatal(err)
 	}
-	r = search(t, ix, index.Request{Query: "cat dog", SearchMode: index.SearchVector})
+	r = search(t, ix, index.Request{Query: "cat dog", Mode: index.ModeVector})
 	if slices.Contains(ids(r), "mixed") {
 		t.Fatalf("removed document found: %v", ids(r))
 	}
@@ -113,7 +113,7 @@ func TestVectorFailuresDegrade(t *testing.T) {
 	if err != nil || len(a.Warnings) != 1 {
 		t.Fatalf("apply: %v %v", a, err)
 	}
-	r := search(t, ix, index.Request{Query: "cat", SearchMode: index.SearchHybrid, Fallback: -1})
+	r := search(t, ix, index.Request{Query: "cat", Mode: index.ModeHybrid, Fallback: -1})
 	if r.Total != 3 || len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "keywords only") {
 		t.Fatalf("degraded search: %v %v", ids(r), r.Warnings)
 	}
@@ -126,10 +126,10 @@ func TestVectorFailuresDegrade(t *testing.T) {
 	// Without an embedder a vector search needs a vector.
 	ix2, _ := index.OpenMemory(nil)
 	defer ix2.Close()
-	if _, err := ix2.Search(ctx, index.Request{Query: "x", SearchMode: index.SearchVector}); !errors.Is(err, index.ErrInvalidRequest) {
+	if _, err := ix2.Search(ctx, index.Request{Query: "x", Mode: index.ModeVector}); !errors.Is(err, index.ErrInvalidRequest) {
 		t.Fatalf("no vector, no embedder: %v", err)
 	}
-	if _, err := ix2.Search(ctx, index.Request{Query: "x", SearchMode: "semantic"}); !errors.Is(err, index.ErrInvalidRequest) {
+	if _, err := ix2.Search(ctx, index.Request{Query: "x", Mode: "semantic"}); !errors.Is(err, index.ErrInvalidRequest) {
 		t.Fatalf("unknown search mode: %v", err)
 	}
 }

@@ -79,14 +79,13 @@ twindex-<mode>") and prints score.py's verdict on each.
 		fs.Usage()
 		return errUsage
 	}
-	switch mode {
-	case "all":
+	if mode == "all" {
 		cfg.Modes = []index.Mode{index.ModeAuto, index.ModeSubstring, index.ModeText}
-	case "auto", "substring", "text":
-		cfg.Modes = []index.Mode{index.Mode(mode)}
-	default:
-		fmt.Fprintf(stderr, "scifact: unknown --mode %q\n", mode)
+	} else if m, err := index.ParseMode(mode); err != nil || m.Runs(index.LegVector) {
+		fmt.Fprintf(stderr, "scifact: unknown --mode %q (want all, or a mode without the vector leg)\n", mode)
 		return errUsage
+	} else {
+		cfg.Modes = []index.Mode{m}
 	}
 	switch cfg.Score {
 	case "":

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/twindex/twindex/index"
 )
 
@@ -43,13 +41,4 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
-}
-
-// parseSearchMode reads keyword, vector or hybrid.
-func parseSearchMode(s string) (index.SearchMode, error) {
-	switch m := index.SearchMode(s); m {
-	case index.SearchKeyword, index.SearchVector, index.SearchHybrid:
-		return m, nil
-	}
-	return "", fmt.Errorf("unknown search mode %q (want keyword, vector or hybrid)", s)
 }

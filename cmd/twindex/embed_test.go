@@ -54,15 +54,15 @@ func TestEmbeddingThroughTheCLI(t *testing.T) {
 `
 	emb := []string{"--embed-url", srv.URL, "--embed-model", "m"}
 	twindexIn(t, dir, jsonl, append([]string{"index", "--index", ixDir, "--jsonl", "-"}, emb...)...).want(t, 0)
-	got := searchIDs(t, dir, 0, append([]string{"--index", ixDir, "--search-mode", "vector", "--limit", "1", "kitty cat"}, emb...)...)
+	got := searchIDs(t, dir, 0, append([]string{"--index", ixDir, "--mode", "vector", "--limit", "1", "kitty cat"}, emb...)...)
 	equal(t, got, []string{"cats"})
-	got = searchIDs(t, dir, 0, append([]string{"--index", ixDir, "--search-mode", "hybrid", "--fallback", "0", "fish"}, emb...)...)
+	got = searchIDs(t, dir, 0, append([]string{"--index", ixDir, "--mode", "hybrid", "--fallback", "0", "fish"}, emb...)...)
 	if len(got) != 3 {
 		t.Fatalf("hybrid: %v", got)
 	}
 	// The server fails: keywords only, with a warning, never empty.
 	down.Store(true)
-	r := twindex(t, dir, append([]string{"search", "--index", ixDir, "--search-mode", "vector", "dog"}, emb...)...).want(t, 0)
+	r := twindex(t, dir, append([]string{"search", "--index", ixDir, "--mode", "vector", "dog"}, emb...)...).want(t, 0)
 	if !strings.Contains(r.stderr, "warning: embedding the query failed") || !strings.Contains(r.stdout, "dogs") {
 		t.Fatalf("degraded search:\n%s\n%s", r.stdout, r.stderr)
 	}
@@ -70,6 +70,6 @@ func TestEmbeddingThroughTheCLI(t *testing.T) {
 	if !strings.Contains(r.stderr, "warning: embedding failed") {
 		t.Fatalf("no warning for documents stored without vectors:\n%s", r.stderr)
 	}
-	twindex(t, dir, "search", "--index", ixDir, "--search-mode", "semantic", "x").want(t, 2)
+	twindex(t, dir, "search", "--index", ixDir, "--mode", "semantic", "x").want(t, 2)
 	twindex(t, dir, "search", "--index", ixDir, "--embed-model", "m", "x").want(t, 2)
 }

@@ -42,7 +42,7 @@ after printing the scores).`)
 	docs := fs.String("docs", "", "documents, JSONL `FILE`")
 	queries := fs.String("queries", "", "queries, JSONL `FILE`")
 	qrelsPath := fs.String("qrels", "", "relevance judgments, TSV `FILE`")
-	mode := fs.String("mode", "auto", "auto, substring or text")
+	mode := fs.String("mode", "auto", "the legs that run, as for search: auto, substring or text")
 	runPath := fs.String("run", "", "also write the TREC run to `FILE`")
 	asJSON := fs.Bool("json", false, "print the scores as JSON")
 	quiet := fs.Bool("quiet", false, "no progress or timings on stderr")
@@ -53,10 +53,9 @@ after printing the scores).`)
 	if len(pos) > 0 || *docs == "" || *queries == "" || *qrelsPath == "" {
 		return usageErr("run 'twindex eval --help'", "want --docs, --queries and --qrels and no arguments")
 	}
-	switch index.Mode(*mode) {
-	case index.ModeAuto, index.ModeSubstring, index.ModeText:
-	default:
-		return usageErr("run 'twindex eval --help'", "unknown --mode %q (want auto, substring or text)", *mode)
+	m, err := index.ParseMode(*mode)
+	if err != nil || m.Runs(index.LegVector) {
+		return usageErr("run 'twindex eval --help'", "--mode: unknown mode %q (want a mode without the vector leg: eval embeds nothing)", *mode)
 	}
 	qrels, qorder, err := readQrels(*qrelsPath)
 	if err != nil {
@@ -93,7 +92,7 @@ after printing the scores).`)
 			return nil
 		}
 		nq++
-		res, err := ix.Search(ctx, index.Request{Query: text, Mode: index.Mode(*mode), Limit: index.MaxLimit})
+		res, err := ix.Search(ctx, index.Request{Query: text, Mode: m, Limit: index.MaxLimit})
 		if errors.Is(err, index.ErrEmptyQuery) {
 			return nil // no results, scores 0
 		}

@@ -23,10 +23,9 @@ const (
 
 type searchInput struct {
 	Query        string   `json:"query" jsonschema:"words or a code fragment; \"double quotes\" make a phrase"`
-	Mode         string   `json:"mode,omitempty" jsonschema:"auto: stemmed words and exact substrings, fused (best default); substring: exact case-insensitive text, for identifiers and code; text: stemmed words ranked by BM25, for prose"`
+	Mode         string   `json:"mode,omitempty" jsonschema:"the legs that run: auto (default, best for most queries): stemmed words and exact substrings, fused; substring: exact case-insensitive text, for identifiers and code; text: stemmed words ranked by BM25, for prose; vector: documents nearest the query's embedding; hybrid: all three fused; substring+vector and text+vector fuse those two. vector legs need the server started with --embed-url"`
 	Syntax       string   `json:"syntax,omitempty" jsonschema:"simple (default): every character literal, \"quotes\" make a phrase; raw: SQLite FTS5 query syntax: AND OR NOT (uppercase), parentheses, \"phrase\", prefix*, NEAR(a b, 10), title:word, {title body}:word, -title:word, ^word (starts the field)"`
 	Fuzzy        string   `json:"fuzzy,omitempty" jsonschema:"off (default), auto, 1 or 2: also return documents matching the words within that many typos (auto: 0 for words up to 2 letters, 1 up to 5, 2 beyond), ranked after every exact hit and marked matchedIn fuzzy"`
-	SearchMode   string   `json:"searchMode,omitempty" jsonschema:"keyword (default), vector (documents nearest to the query's embedding) or hybrid (both, fused); vector and hybrid need the server started with --embed-url"`
 	Expand       int      `json:"expand,omitempty" jsonschema:"also return the documents linked to the top 5 hits (upsert links), up to this many hops away, marked matchedIn graph with via"`
 	BoostProject string   `json:"boostProject,omitempty" jsonschema:"rank hits from this project higher (x1.5), without filtering"`
 	BoostSession string   `json:"boostSession,omitempty" jsonschema:"rank hits from this session higher (x1.2), without filtering"`
@@ -58,15 +57,13 @@ type searchOutput struct {
 
 var searchArgs = map[string]arg{
 	"query": {fix: `pass the words or code fragment to look for, e.g. {"query": "open file"}`},
-	"mode": {enum: []string{"auto", "substring", "text"}, def: "auto",
-		fix: "mode is one of auto (default: words and substrings fused), substring (exact text) or text (stemmed words)"},
+	"mode": {enum: modeNames(), def: string(index.ModeAuto),
+		fix: "mode is one of auto (default: words and substrings fused), substring (exact text), text (stemmed words), vector, hybrid, substring+vector or text+vector"},
 	"syntax": {enum: []string{"simple", "raw"}, def: "simple",
 		fix: "syntax is simple (default: every character literal) or raw (SQLite FTS5 query syntax)"},
 	"fuzzy": {enum: []string{"off", "auto", "1", "2"}, def: "off",
 		fix: "fuzzy is off (default), auto, 1 or 2 (a string)"},
 	"expand": {min: num(0), max: num(3), fix: "expand is a number of link hops from 0 (default) to 3"},
-	"searchMode": {enum: []string{"keyword", "vector", "hybrid"}, def: "keyword",
-		fix: "searchMode is keyword (default), vector or hybrid"},
 	"fallback": {min: num(0), def: index.DefaultFallback,
 		fix: fmt.Sprintf("fallback is an integer, 0 or more (default %d; 0 turns it off)", index.DefaultFallback)},
 	"order": {enum: []string{"score", "date_asc", "date_desc"}, def: "score",
@@ -128,24 +125,21 @@ func (in *searchInput) request(reranker bool) (index.Request, error) {
 	if strings.TrimSpace(in.Query) == "" {
 		return index.Request{}, badArg(tool, `query is empty: %s`, searchArgs["query"].fix)
 	}
-	req := index.Request{Query: in.Query, Mode: index.Mode(in.Mode), Kinds: in.Kinds, Projects: in.Projects, Tags: in.Tags,
-		Role: in.Role, IDs: in.IDs, Under: strings.TrimSuffix(in.Under, "/"), Order: index.Order(in.Order),
-		Limit: in.Limit, Offset: in.Offset, Explain: in.Explain, Syntax: index.Syntax(in.Syntax)}
-	switch req.Syntax {
-	case "":
-		req.Syntax = index.SyntaxSimple
-	case index.SyntaxSimple, index.SyntaxRaw:
-	default:
-		return req, badArg(tool, "unknown syntax %q: %s", in.Syntax, searchArgs["syntax"].fix)
-	}
+	req := index.Request{Query: in.Query, Kinds: in.Kinds, Projects: in.Projects, Tags: in.Tags,
+		Role: in.Role, IDs: in.IDs, Under: strings.TrimSuffix(in.Under, "/"),
+		Limit: in.Limit, Offset: in.Offset, Explain: in.Explain}
 	var err error
-	if req.Fuzzy, err = index.ParseFuzzy(in.Fuzzy); err != nil {
-		return req, badArg(tool, "unknown fuzzy %q: %s", in.Fuzzy, searchArgs["fuzzy"].fix)
+	if req.Syntax, err = index.ParseSyntax(in.Syntax); err != nil {
+		return req, badArg(tool, "%s: %s", err, searchArgs["syntax"].fix)
 	}
-	if in.SearchMode != "" {
-		if req.SearchMode, err = parseSearchMode(in.SearchMode); err != nil {
-			return req, badArg(tool, "%s: %s", err, searchArgs["searchMode"].fix)
-		}
+	if req.Fuzzy, err = index.ParseFuzzy(in.Fuzzy); err != nil {
+		return req, badArg(tool, "%s: %s", err, searchArgs["fuzzy"].fix)
+	}
+	if req.Mode, err = index.ParseMode(in.Mode); err != nil {
+		return req, badArg(tool, "%s: %s", err, searchArgs["mode"].fix)
+	}
+	if req.Order, err = index.ParseOrder(in.Order); err != nil {
+		return req, badArg(tool, "%s: %s", err, searchArgs["order"].fix)
 	}
 	if in.Expand > 0 {
 		req.Expand = &index.Expand{Depth: in.Expand}
@@ -162,20 +156,6 @@ func (in *searchInput) request(reranker bool) (index.Request, error) {
 		default:
 			req.Fallback = *in.Fallback
 		}
-	}
-	switch req.Mode {
-	case "":
-		req.Mode = index.ModeAuto
-	case index.ModeAuto, index.ModeSubstring, index.ModeText:
-	default:
-		return req, badArg(tool, "unknown mode %q: %s", in.Mode, searchArgs["mode"].fix)
-	}
-	switch req.Order {
-	case "":
-		req.Order = index.OrderScore
-	case index.OrderScore, index.OrderDateAsc, index.OrderDateDesc:
-	default:
-		return req, badArg(tool, "unknown order %q: %s", in.Order, searchArgs["order"].fix)
 	}
 	if req.Limit == 0 {
 		req.Limit = mcpDefaultLimit
@@ -233,6 +213,15 @@ func (s *mcpServer) searchErr(err error, q string) error {
 	return fmt.Errorf("search failed: the index returned an error, not an empty result: %w (the server's operator can run 'twindex check')", err)
 }
 
+// modeNames are the modes the search tool's schema lists.
+func modeNames() []string {
+	var out []string
+	for _, m := range index.Modes() {
+		out = append(out, string(m))
+	}
+	return out
+}
+
 // searchText is the result for clients that read only text: one line per
 // hit, matches in **bold**, and how to get the next page.
 func searchText(in searchInput, out *searchOutput) string {
@@ -242,7 +231,7 @@ func searchText(in searchInput, out *searchOutput) string {
 		if out.DidYouMean != "" {
 			fmt.Fprintf(&b, " Did you mean %q?", out.DidYouMean)
 		}
-		if in.Mode == string(index.ModeSubstring) {
+		if m, _ := index.ParseMode(in.Mode); m == index.ModeSubstring {
 			b.WriteString(" Substring mode needs the exact text; try mode auto or text for words.")
 		}
 		return b.String()

@@ -154,12 +154,11 @@ func TestMCPListTools(t *testing.T) {
 	}{
 		{"search", true, []string{"query"}, []prop{
 			{name: "query"},
-			{name: "mode", enum: []any{"auto", "substring", "text"}, def: `"auto"`},
+			{name: "mode", enum: []any{"auto", "substring", "text", "vector", "hybrid", "substring+vector", "text+vector"}, def: `"auto"`},
 			{name: "syntax", enum: []any{"simple", "raw"}, def: `"simple"`},
 			{name: "fuzzy", enum: []any{"off", "auto", "1", "2"}, def: `"off"`},
 			{name: "fallback", min: num(0), def: "3"},
 			{name: "expand", min: num(0), max: num(3)},
-			{name: "searchMode", enum: []any{"keyword", "vector", "hybrid"}, def: `"keyword"`},
 			{name: "boostProject"}, {name: "boostSession"},
 			{name: "order", enum: []any{"score", "date_asc", "date_desc"}, def: `"score"`},
 			{name: "limit", min: num(1), max: num(50), def: "10"},

@@ -17,7 +17,7 @@ import (
 // searchFlags are the flags of `twindex search`.
 type searchFlags struct {
 	index, mode, role, under, since, until, order, format, queries string
-	syntax, fuzzy, boostProject, boostSession, searchMode          string
+	syntax, fuzzy, boostProject, boostSession                      string
 	kinds, projects, tags                                          stringList
 	limit, offset, fallback, expand, rerank                        int
 	explain, json, noSync, quiet                                   bool
@@ -63,14 +63,13 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	var f searchFlags
 	fs := newFlagSet(e, "search", "twindex search QUERY [PATH] [flags]", searchHelp)
 	fs.StringVar(&f.index, "index", "", "index directory (default: .twindex/ at the root found by walking up; env TWINDEX_INDEX)")
-	fs.StringVar(&f.mode, "mode", "auto", "auto (words and substrings, fused), substring (exact, case-insensitive) or text (stemmed words, BM25)")
+	fs.StringVar(&f.mode, "mode", "auto", "the legs that run: substring (exact, case-insensitive), text (stemmed words, BM25), vector (nearest embeddings; needs --embed-url), or legs joined with + and fused: auto = substring+text, hybrid = all three")
 	fs.StringVar(&f.syntax, "syntax", "simple", "simple (every character literal) or raw (SQLite FTS5 syntax: AND OR NOT NEAR ( ) \"phrase\" prefix* title: ^)")
 	fs.StringVar(&f.fuzzy, "fuzzy", "off", "off, auto, 1 or 2: also match words within that many edits, ranked after the exact hits")
 	fs.IntVar(&f.fallback, "fallback", index.DefaultFallback, "when fewer hits than this match exactly, add fuzzy and prefix matches; 0 turns it off")
 	fs.IntVar(&f.expand, "expand", 0, "add the documents linked to the top 5 hits, up to `N` hops away (JSONL \"links\")")
 	fs.StringVar(&f.boostProject, "boost-project", "", "rank hits from this `project` higher (x1.5)")
 	fs.StringVar(&f.boostSession, "boost-session", "", "rank hits from this `session` higher (x1.2)")
-	fs.StringVar(&f.searchMode, "search-mode", "keyword", "keyword, vector (nearest document vectors to the embedded query) or hybrid (both, fused); needs --embed-url")
 	emb := fs.embedFlags(e)
 	rr := fs.rerankFlags(e)
 	fs.IntVar(&f.rerank, "rerank", -1, "with --rerank-url, reorder the first `N` hits of the first page by the reranker's scores (default: the whole page; 0 turns it off)")
@@ -200,23 +199,23 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 // whether --rerank-url is set.
 func (f *searchFlags) request(reranker bool) (index.Request, error) {
 	req := index.Request{
-		Syntax: index.Syntax(f.syntax), Fallback: f.fallback,
-		Mode: index.Mode(f.mode), Kinds: f.kinds, Projects: f.projects, Tags: f.tags, Role: f.role,
-		Under: strings.TrimSuffix(filepath.ToSlash(f.under), "/"), Order: index.Order(f.order), Limit: f.limit, Offset: f.offset,
+		Fallback: f.fallback, Kinds: f.kinds, Projects: f.projects, Tags: f.tags, Role: f.role,
+		Under: strings.TrimSuffix(filepath.ToSlash(f.under), "/"), Limit: f.limit, Offset: f.offset,
 		Explain: f.explain,
 	}
 	hint := "run 'twindex search --help'"
-	switch req.Syntax {
-	case index.SyntaxSimple, index.SyntaxRaw:
-	default:
-		return req, usageErr(hint, "unknown --syntax %q (want simple or raw)", f.syntax)
-	}
 	var err error
-	if req.Fuzzy, err = index.ParseFuzzy(f.fuzzy); err != nil {
-		return req, usageErr(hint, "unknown --fuzzy %q (want off, auto, 1 or 2)", f.fuzzy)
+	if req.Syntax, err = index.ParseSyntax(f.syntax); err != nil {
+		return req, usageErr(hint, "--syntax: %w", err)
 	}
-	if req.SearchMode, err = parseSearchMode(f.searchMode); err != nil {
-		return req, usageErr(hint, "--search-mode: %w", err)
+	if req.Fuzzy, err = index.ParseFuzzy(f.fuzzy); err != nil {
+		return req, usageErr(hint, "--fuzzy: %w", err)
+	}
+	if req.Mode, err = index.ParseMode(f.mode); err != nil {
+		return req, usageErr(hint, "--mode: %w", err)
+	}
+	if req.Order, err = index.ParseOrder(f.order); err != nil {
+		return req, usageErr(hint, "--order: %w", err)
 	}
 	if f.expand < 0 {
 		return req, usageErr(hint, "--expand must not be negative")
@@ -232,16 +231,6 @@ func (f *searchFlags) request(reranker bool) (index.Request, error) {
 		req.Fallback = -1
 	case f.fallback < 0:
 		return req, usageErr(hint, "--fallback must not be negative (0 turns it off)")
-	}
-	switch req.Mode {
-	case index.ModeAuto, index.ModeSubstring, index.ModeText:
-	default:
-		return req, usageErr(hint, "unknown --mode %q (want auto, substring or text)", f.mode)
-	}
-	switch req.Order {
-	case index.OrderScore, index.OrderDateAsc, index.OrderDateDesc:
-	default:
-		return req, usageErr(hint, "unknown --order %q (want score, date_asc or date_desc)", f.order)
 	}
 	if f.limit < 1 || f.limit > index.MaxLimit {
 		return req, usageErr(hint, "--limit %d out of range 1..%d", f.limit, index.MaxLimit)

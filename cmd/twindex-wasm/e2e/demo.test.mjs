@@ -112,7 +112,7 @@ test('auto mode: camelCase identifiers, both legs', async () => {
   assert.ok(hs.length >= 5, `${hs.length} hits`);
   assert.ok(hs.some((h) => /NewReader/.test(h.title)), 'a NewReader among the hits');
   assert.ok(hs.every((h) => h.marks.length > 0), 'every snippet has a <mark>');
-  assert.ok(hs.some((h) => h.legs.includes('text') && h.legs.includes('trigram')), 'a hit matched by both legs');
+  assert.ok(hs.some((h) => h.legs.includes('text') && h.legs.includes('substring')), 'a hit matched by both legs');
   const summary = await page.textContent('#summary');
   assert.match(summary, /^\d+ hits? .* ms/);
 });
@@ -122,7 +122,7 @@ test('substring mode: a fragment inside a word', async () => {
   const hs = await hits();
   assert.ok(hs.some((h) => h.id === 'io.ReadAll'), `io.ReadAll in ${hs.map((h) => h.id)}`);
   for (const h of hs) {
-    assert.deepEqual(h.legs, ['trigram']);
+    assert.deepEqual(h.legs, ['substring']);
     assert.ok(h.marks.some((m) => m.toLowerCase() === 'eadall'), `mark in ${h.id}: ${h.marks}`);
   }
 });
@@ -140,7 +140,7 @@ test('explain shows each leg\'s rank', async () => {
   await search('http.Handler', 'auto');
   const hs = await hits();
   assert.ok(hs.length > 0);
-  assert.ok(hs.every((h) => /(text|trigram) #\d+/.test(h.explain || '')), hs[0].explain);
+  assert.ok(hs.every((h) => /(text|substring) #\d+/.test(h.explain || '')), hs[0].explain);
   await page.uncheck('#explain');
 });
 

@@ -66,7 +66,7 @@ async function main() {
   assert.equal(lim.minimum, 1);
   assert.equal(lim.maximum, 50);
   assert.equal(lim.default, 10);
-  assert.deepEqual(search.inputSchema.properties.mode.enum, ["auto", "substring", "text"]);
+  assert.deepEqual(search.inputSchema.properties.mode.enum, ["auto", "substring", "text", "vector", "hybrid", "substring+vector", "text+vector"]);
   assert.match(search.description, /nextOffset/);
   assert.ok(search.outputSchema, "search has no output schema");
   assert.equal(byName.remove.annotations.destructiveHint, true);
