@@ -2,98 +2,14 @@ package index
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
-	"time"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/storage"
 )
-
-// Stats describes an index.
-type Stats struct {
-	Docs  int            `json:"docs"`
-	Kinds map[string]int `json:"kinds"` // documents per Kind ("" for none)
-	// Sizes in bytes: the store file and each bleve index directory (for a
-	// memory index, the store's keys and values only).
-	StoreBytes   int64 `json:"storeBytes"`
-	TextBytes    int64 `json:"textBytes"`
-	TrigramBytes int64 `json:"trigramBytes"`
-	// Segments of each bleve index (scorch; 0 for upsidedown): many of
-	// them slow searches down, and Optimize merges them into one.
-	TextSegments    int       `json:"textSegments"`
-	TrigramSegments int       `json:"trigramSegments"`
-	Updated         time.Time `json:"updated,omitzero"` // last write
-	Seq             uint64    `json:"seq"`              // writes so far
-}
-
-// Stats counts documents per kind (a scan of the store) and measures sizes.
-func (ix *Index) Stats() (*Stats, error) {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if ix.closed {
-		return nil, ErrClosed
-	}
-	st := &Stats{Kinds: map[string]int{}}
-	err := ix.store.View(func(tx storage.Tx) error {
-		st.Seq = getUint(tx, metaSeq)
-		if ns := getUint(tx, metaUpdated); ns != 0 {
-			st.Updated = time.Unix(0, int64(ns)).UTC()
-		}
-		return tx.Scan(bucketDocs, nil, func(k, v []byte) error {
-			h, _, err := decodeHeader(v)
-			if err != nil {
-				return fmt.Errorf("document %q: %w", k, err)
-			}
-			st.Docs++
-			st.Kinds[h.Kind]++
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("stats: %w", err)
-	}
-	if st.StoreBytes, err = ix.store.Size(); err != nil {
-		return nil, fmt.Errorf("stats: %w", err)
-	}
-	st.TextBytes, st.TrigramBytes = dirSize(ix.subdir(textDir)), dirSize(ix.subdir(trigramDir))
-	st.TextSegments, st.TrigramSegments = segments(ix.text), segments(ix.tri)
-	return st, nil
-}
-
-// segments is the number of segments of a scorch index, 0 for upsidedown.
-func segments(idx bleveindex.Index) int {
-	m := idx.StatsMap()
-	n := 0
-	for _, k := range []string{"num_root_filesegments", "num_root_memorysegments"} {
-		if v, ok := m[k].(uint64); ok {
-			n += int(v)
-		}
-	}
-	return n
-}
-
-func dirSize(dir string) int64 {
-	if dir == "" {
-		return 0
-	}
-	var n int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
-			}
-		}
-		return nil
-	})
-	return n
-}
 
 // Report is what Check found. The index is in step when OK is true.
 type Report struct {
@@ -152,24 +68,17 @@ func (r *Report) String() string {
 // documents with the store's text (per-document content hashes) and have
 // applied every write. It reads everything: O(documents).
 func (ix *Index) Check(ctx context.Context) (_ *Report, err error) {
-	defer guard(ix.dir, &err)
+	defer ix.guard(&err)
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	if ix.closed {
-		return nil, ErrClosed
+	if err := ix.ready(readsIndexes); err != nil {
+		return nil, fmt.Errorf("check: %w", err)
 	}
 	r := &Report{}
 	want := map[string]string{}
 	err = ix.store.View(func(tx storage.Tx) error {
 		r.Seq = getUint(tx, metaSeq)
-		return tx.Scan(bucketDocs, nil, func(k, v []byte) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			d, _, err := decodeDoc(string(k), v)
-			if err != nil {
-				return err
-			}
+		return eachDoc(ctx, tx, true, func(d *Doc) error {
 			want[d.ID] = contentHash(d.Title, d.Body)
 			return nil
 		})
@@ -237,41 +146,3 @@ func checkLeg(ctx context.Context, idx bleveindex.Index, want map[string]string,
 	}
 	return nil
 }
-
-// Optimize merges each bleve index of an on-disk index down to one
-// segment and compacts the store file; for a memory index it does nothing.
-// Searches wait until it is done.
-func (ix *Index) Optimize(ctx context.Context) error {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if ix.closed {
-		return ErrClosed
-	}
-	// scorch's ForceMerge never returns for an in-memory index (its merger
-	// waits for a persister that memory indexes do not run), and memory
-	// indexes have no files to shrink.
-	if ix.dir == "" {
-		return nil
-	}
-	// scorch merges only segments it has persisted.
-	if err := ix.flush(); err != nil {
-		return fmt.Errorf("optimize: %w", err)
-	}
-	// The three files are independent: merged and compacted at once.
-	errs := make([]error, 3)
-	var wg sync.WaitGroup
-	for i, idx := range []bleveindex.Index{ix.text, ix.tri} {
-		wg.Go(func() { errs[i] = forceMerge(ctx, idx) })
-	}
-	if c, ok := ix.store.(interface{ Compact() error }); ok {
-		wg.Go(func() { errs[2] = c.Compact() })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("optimize: %w", err)
-	}
-	return nil
-}
-
-// Dir is the index's directory, "" for a memory index.
-func (ix *Index) Dir() string { return ix.dir }

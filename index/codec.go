@@ -1,6 +1,7 @@
 package index
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"time"
 
 	"github.com/golang/snappy"
+
+	"github.com/twindex/twindex/storage"
 )
 
 // Documents are stored in a compact binary record, small fields first so
@@ -232,18 +235,44 @@ func decodeText(rest []byte) (title, body []byte, err error) {
 	return title, body, r.err
 }
 
-func decodeDoc(id string, b []byte) (*Doc, header, error) {
+// doc returns the document with ID id that h describes, all but its
+// title and body.
+func (h *header) doc(id string) *Doc {
+	return &Doc{
+		ID: id, Kind: h.Kind, Parent: h.Parent, Tags: h.Tags, Role: h.Role, Project: h.Project,
+		Source: h.Source, Time: h.Time, Meta: h.Meta, Session: h.Session, Links: h.Links, Vector: h.Vector(),
+	}
+}
+
+// decodeDoc decodes a record in full, or with text false all but the
+// title and body, which are then never decompressed.
+func decodeDoc(id string, b []byte, text bool) (*Doc, header, error) {
 	h, rest, err := decodeHeader(b)
 	if err != nil {
 		return nil, h, fmt.Errorf("document %q: %w", id, err)
 	}
-	title, body, err := decodeText(rest)
-	if err != nil {
-		return nil, h, fmt.Errorf("document %q: %w", id, err)
+	d := h.doc(id)
+	if text {
+		title, body, err := decodeText(rest)
+		if err != nil {
+			return nil, h, fmt.Errorf("document %q: %w", id, err)
+		}
+		d.Title, d.Body = string(title), string(body)
 	}
-	return &Doc{
-		ID: id, Kind: h.Kind, Title: string(title), Body: string(body), Parent: h.Parent,
-		Tags: h.Tags, Role: h.Role, Project: h.Project, Source: h.Source, Time: h.Time, Meta: h.Meta,
-		Session: h.Session, Links: h.Links, Vector: h.Vector(),
-	}, h, nil
+	return d, h, nil
+}
+
+// eachDoc calls fn with every stored document in ID order, decoded as
+// decodeDoc does, until fn fails or ctx ends.
+func eachDoc(ctx context.Context, tx storage.Tx, text bool, fn func(*Doc) error) error {
+	return tx.Scan(bucketDocs, nil, func(k, v []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		d, _, err := decodeDoc(string(k), v, text)
+		if err != nil {
+			return err
+		}
+		return fn(d)
+	})
 }

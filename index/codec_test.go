@@ -16,7 +16,7 @@ func TestRecordRoundTrip(t *testing.T) {
 		"graph":      {ID: "g", Body: "b", Session: "s1", Links: []Link{{To: "x", Type: "imports"}, {To: "y"}}, Vector: []float32{0.5, -1, 3e-7}},
 	} {
 		rec := encodeDoc(&d, 42, 3, 4)
-		got, h, err := decodeDoc(d.ID, rec)
+		got, h, err := decodeDoc(d.ID, rec, true)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -35,7 +35,7 @@ func TestRecordVersion1(t *testing.T) {
 	// Version 1 layout: kind, parent, role, project, source, time, tags,
 	// meta, token counts, text.
 	v1 := []byte{1, 7, 1, 'k', 0, 0, 0, 0, 0, 1, 1, 'x', 0, 2, 3, textRaw, 1, 't', 1, 'b'}
-	d, h, err := decodeDoc("a", v1)
+	d, h, err := decodeDoc("a", v1, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func FuzzDecodeRecord(f *testing.F) {
 	f.Add([]byte{})
 	f.Add(encodeDoc(&Doc{ID: "g", Links: []Link{{To: "x", Type: "t"}}, Vector: []float32{1, 2}}, 3, 0, 0))
 	f.Fuzz(func(t *testing.T, rec []byte) {
-		d, _, err := decodeDoc("id", rec)
+		d, _, err := decodeDoc("id", rec, true)
 		if err == nil && d == nil {
 			t.Fatal("nil document without an error")
 		}

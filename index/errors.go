@@ -3,7 +3,6 @@ package index
 import (
 	"errors"
 	"fmt"
-	"sync"
 )
 
 var (
@@ -74,34 +73,50 @@ func (e *CorruptError) Error() string {
 func (e *CorruptError) Unwrap() []error { return []error{ErrCorrupt, e.Err} }
 
 // guard turns a panic from bleve, which panics on some damaged segment
-// files, into a *CorruptError in *err. Use it deferred on every path that
-// reads bleve data on a goroutine of ours.
-func guard(path string, err *error) {
+// files, into a *CorruptError in *err, and records it as the index's
+// damage. Use it deferred on every path that reads bleve data on a
+// goroutine of ours.
+func (ix *Index) guard(err *error) {
 	if r := recover(); r != nil {
+		path := ix.dir
+		if path == "" {
+			path = "memory index"
+		}
 		ce := &CorruptError{Path: path, Err: fmt.Errorf("reading an index: %v", r)}
 		*err = ce
-		if path != "" {
-			poisoned.LoadOrStore(path, ce)
-		}
+		ix.damage.CompareAndSwap(nil, ce)
 	}
 }
 
-// poisoned holds, per index directory, the first panic guard recovered
-// there. zap panics with a segment's lock held, so whatever reads that
-// segment next (a search, a write, the flush in Close) blocks forever;
-// Close skips its flush for such an index (the next Open replays the log).
-var poisoned sync.Map // directory -> *CorruptError
+// access is what a method is about to touch, for ready.
+type access uint8
 
-// poisoned returns the damage a search or write of this index ran into,
-// if any: touching the damaged segment again could block on its lock, so
+const (
+	// readsStore: the store alone.
+	readsStore access = iota
+	// readsIndexes: bleve's data as it is, even behind the store.
+	readsIndexes
+	// searches: bleve's data, which must be in step with the store.
+	searches
+)
+
+// ready returns why the index cannot serve a call that touches a: it is
+// closed; or bleve ran into damage (guard), and touching the damaged
+// segment again could block forever on the lock zap panicked with, so
 // every later call fails with it until the index is reopened (Options.
-// RebuildCorrupt, twindex rebuild).
-func (ix *Index) poisoned() error {
-	if ix.dir == "" {
+// RebuildCorrupt, twindex rebuild); or, for a search, a committed write
+// failed to reach bleve (the next write or Open repairs it). The caller
+// holds ix.mu.
+func (ix *Index) ready(a access) error {
+	switch {
+	case ix.closed:
+		return ErrClosed
+	case a == readsStore:
 		return nil
-	}
-	if ce, ok := poisoned.Load(ix.dir); ok {
-		return ce.(error)
+	case ix.damage.Load() != nil:
+		return ix.damage.Load()
+	case a == searches && ix.stale != nil:
+		return fmt.Errorf("index out of step with its store after a failed write (the next write or Open repairs it): %w", ix.stale)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
@@ -169,6 +170,8 @@ type Index struct {
 	// the next write first replays the log, and searches report it.
 	stale  error
 	closed bool
+	// damage is the first panic guard recovered from bleve; see ready.
+	damage atomic.Pointer[CorruptError]
 
 	// vecs holds the documents' vectors for vector search, built from the
 	// store on the first such search (under mu, exclusively) and kept in
@@ -284,14 +287,15 @@ func (ix *Index) Close() error {
 		return nil
 	}
 	ix.closed = true
+	// A damaged index is not flushed: the flush could block on the
+	// damaged segment, and the next Open replays the log.
 	var flushErr error
-	if ce, ok := poisoned.Load(ix.dir); ok {
-		flushErr = ce.(error)
+	if ce := ix.damage.Load(); ce != nil {
+		flushErr = ce
 	} else {
 		flushErr = ix.flush()
 	}
 	err := errors.Join(flushErr, ix.closeBackends(), ix.store.Close())
-	poisoned.Delete(ix.dir)
 	ix.queue.Close()
 	return err
 }
@@ -333,7 +337,7 @@ func (ix *Index) flush() error {
 	for i, idx := range []bleveindex.Index{ix.text, ix.tri} {
 		dir := ix.subdir([]string{textDir, trigramDir}[i])
 		wg.Go(func() {
-			defer guard(ix.dir, &errs[i])
+			defer ix.guard(&errs[i])
 			done := make(chan error, 1)
 			b := bleveindex.NewBatch()
 			b.SetInternal(internalSeq, seqKey(seq))
@@ -377,8 +381,8 @@ func (ix *Index) flush() error {
 func (ix *Index) Get(id string) (*Doc, error) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	if ix.closed {
-		return nil, ErrClosed
+	if err := ix.ready(readsStore); err != nil {
+		return nil, fmt.Errorf("get %q: %w", id, err)
 	}
 	var d *Doc
 	err := ix.store.View(func(tx storage.Tx) error {
@@ -387,7 +391,7 @@ func (ix *Index) Get(id string) (*Doc, error) {
 			return fmt.Errorf("get %q: %w", id, ErrNotFound)
 		}
 		var err error
-		d, _, err = decodeDoc(id, v)
+		d, _, err = decodeDoc(id, v, true)
 		return err
 	})
 	return d, err
@@ -397,8 +401,8 @@ func (ix *Index) Get(id string) (*Doc, error) {
 func (ix *Index) Count() (int, error) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	if ix.closed {
-		return 0, ErrClosed
+	if err := ix.ready(readsStore); err != nil {
+		return 0, fmt.Errorf("count: %w", err)
 	}
 	var n uint64
 	err := ix.store.View(func(tx storage.Tx) error {
@@ -425,28 +429,11 @@ func (ix *Index) WalkMeta(ctx context.Context, fn func(*Doc) error) error {
 func (ix *Index) walk(ctx context.Context, text bool, fn func(*Doc) error) error {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	if ix.closed {
-		return ErrClosed
+	if err := ix.ready(readsStore); err != nil {
+		return fmt.Errorf("walk: %w", err)
 	}
 	return ix.store.View(func(tx storage.Tx) error {
-		return tx.Scan(bucketDocs, nil, func(k, v []byte) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			if text {
-				d, _, err := decodeDoc(string(k), v)
-				if err != nil {
-					return err
-				}
-				return fn(d)
-			}
-			h, _, err := decodeHeader(v)
-			if err != nil {
-				return fmt.Errorf("document %q: %w", k, err)
-			}
-			return fn(&Doc{ID: string(k), Kind: h.Kind, Parent: h.Parent, Tags: h.Tags, Role: h.Role,
-				Project: h.Project, Source: h.Source, Time: h.Time, Meta: h.Meta})
-		})
+		return eachDoc(ctx, tx, text, fn)
 	})
 }
 
@@ -462,3 +449,6 @@ func putUint(tx storage.Tx, key []byte, v uint64) error {
 func sortedKeys(m map[string]string) []string {
 	return slices.Sorted(maps.Keys(m))
 }
+
+// Dir is the index's directory, "" for a memory index.
+func (ix *Index) Dir() string { return ix.dir }

@@ -26,8 +26,8 @@ func (ix *Index) Links(id string) ([]Link, error) {
 func (ix *Index) Backlinks(id string, types ...string) ([]Backlink, error) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	if ix.closed {
-		return nil, ErrClosed
+	if err := ix.ready(readsStore); err != nil {
+		return nil, fmt.Errorf("backlinks: %w", err)
 	}
 	var out []Backlink
 	err := ix.store.View(func(tx storage.Tx) error {

@@ -23,7 +23,7 @@ import (
 // recover brings both bleve indexes up to the store's sequence number.
 // The caller holds ix.mu for writing (or owns ix exclusively).
 func (ix *Index) recover(ctx context.Context) (err error) {
-	defer guard(ix.dir, &err)
+	defer ix.guard(&err)
 	storeSeq, err := ix.storedSeq()
 	if err != nil {
 		return fmt.Errorf("recover: %w", err)
@@ -113,7 +113,7 @@ func (ix *Index) replay(ctx context.Context, idx bleveindex.Index, mk func(*Doc,
 			}
 			chunk = append(chunk, id)
 			if v := tx.Get(bucketDocs, []byte(id)); v != nil {
-				d, _, err := decodeDoc(id, v)
+				d, _, err := decodeDoc(id, v, true)
 				if err != nil {
 					return err
 				}
@@ -160,14 +160,7 @@ func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc
 		return err
 	}
 	err = ix.store.View(func(tx storage.Tx) error {
-		return tx.Scan(bucketDocs, nil, func(k, v []byte) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			d, _, err := decodeDoc(string(k), v)
-			if err != nil {
-				return err
-			}
+		return eachDoc(ctx, tx, true, func(d *Doc) error {
 			chunk = append(chunk, d.ID)
 			docs[d.ID] = d
 			if len(chunk) >= replayChunk {
@@ -188,8 +181,8 @@ func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc
 func (ix *Index) Rebuild(ctx context.Context) error {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	if ix.closed {
-		return ErrClosed
+	if err := ix.ready(readsStore); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
 	}
 	if err := ix.closeBackends(); err != nil && ix.dir == "" {
 		return fmt.Errorf("rebuild: %w", err)

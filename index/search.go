@@ -107,14 +107,8 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 		}
 	}
 	defer unlock()
-	if ix.closed {
-		return nil, ErrClosed
-	}
-	if err := ix.poisoned(); err != nil {
+	if err := ix.ready(searches); err != nil {
 		return nil, fmt.Errorf("search: %w", err)
-	}
-	if ix.stale != nil {
-		return nil, fmt.Errorf("search: index out of step with its store after a failed write (the next write or Open repairs it): %w", ix.stale)
 	}
 	if req.Mode.legs()&runsText != 0 {
 		if s.textR, err = ix.text.Reader(); err != nil {
@@ -133,7 +127,7 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 		// The store's read transaction and both readers are snapshots of
 		// the same state: let writers in.
 		unlock()
-		defer guard(ix.dir, &err)
+		defer ix.guard(&err)
 		s.tx = tx
 		res, err = s.run()
 		return err
@@ -190,13 +184,13 @@ func (s *search) run() (*Result, error) {
 		// substring leg uses the store's transaction.
 		var wg sync.WaitGroup
 		wg.Go(func() {
-			defer guard(s.ix.dir, &textErr)
+			defer s.ix.guard(&textErr)
 			words()
 		})
 		// A panic (a damaged index) must not leave before the text leg,
 		// which reads what Search closes when it returns.
 		func() {
-			defer guard(s.ix.dir, &triErr)
+			defer s.ix.guard(&triErr)
 			substring()
 		}()
 		wg.Wait()

@@ -92,11 +92,8 @@ type snapshotView struct {
 func (ix *Index) snapshotView() (*snapshotView, error) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	if ix.closed {
-		return nil, ErrClosed
-	}
-	if ix.stale != nil {
-		return nil, fmt.Errorf("the indexes are behind the store: %w", ix.stale)
+	if err := ix.ready(searches); err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	var v snapshotView
 	for i, idx := range []bleveindex.Index{ix.text, ix.tri} {
@@ -248,7 +245,7 @@ func OpenSnapshot(r io.Reader, opts *Options) (*Index, error) {
 // nothing else uses yet, with a snapshot's.
 func (ix *Index) adopt(st storage.Store, snap *snapshot) (err error) {
 	// bleve reads the rows as it opens them and may panic on bad ones.
-	defer guard("snapshot", &err)
+	defer ix.guard(&err)
 	old := ix.store
 	ix.store = st
 	old.Close()

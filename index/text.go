@@ -37,9 +37,9 @@ func bm25(tf, dl, avgdl float64) float64 {
 	return tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dl/avgdl))
 }
 
-// textAcc accumulates one document's text-leg score: over all terms and
+// docScore accumulates one document's text-leg score: over all terms and
 // over the exact ones (not a tolerant pass's expansions).
-type textAcc struct {
+type docScore struct {
 	score, exact        float64
 	leaves, exactLeaves uint64 // bit i: the document matched leaf i
 }
@@ -294,7 +294,7 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 	if err != nil {
 		return nil, nil, err
 	}
-	a := s.newTextAccum(tp, hint)
+	a := s.newTextTally(tp, hint)
 	var tfd bleveindex.TermFieldDoc
 	// Terms that score create matches; those only under a NOT are read
 	// afterwards, onto the matches there are.

@@ -73,8 +73,8 @@ func (ix *Index) loadVectors() (bool, error) {
 	}
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	if ix.closed {
-		return false, ErrClosed
+	if err := ix.ready(readsStore); err != nil {
+		return false, err
 	}
 	if ix.vecs != nil {
 		return true, nil

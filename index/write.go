@@ -231,10 +231,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	if ix.closed {
-		return a, ErrClosed
-	}
-	if err := ix.poisoned(); err != nil {
+	if err := ix.ready(readsIndexes); err != nil {
 		return a, fmt.Errorf("write: %w", err)
 	}
 	if ix.stale != nil {
@@ -455,7 +452,7 @@ func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analy
 }
 
 func (ix *Index) applyOne(idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64, ids []string, docs map[string]*Doc) (err error) {
-	defer guard(ix.dir, &err)
+	defer ix.guard(&err)
 	b := bleveindex.NewBatch()
 	for _, id := range ids {
 		if d := docs[id]; d != nil {

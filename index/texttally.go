@@ -57,34 +57,34 @@ func closeTextReaders(readers [][]termReader) {
 	}
 }
 
-// textAccum holds the text leg's statistics of each document it has
+// textTally holds the text leg's statistics of each document it has
 // seen, by slot: its accumulator, each term's weighted frequency, the
 // field lengths its postings told and the terms present per field.
-type textAccum struct {
+type textTally struct {
 	tp     *textPlan
 	fields [2]textFieldInfo
 	nw     int // words of a term bit set
 	slot   *slots
-	accs   []textAcc
+	accs   []docScore
 	tfw    []float64 // weighted term frequency, by slot*len(terms)+term
 	lens   []float64 // field lengths seen, by slot*2+field; 0 unknown
 	pres   []uint64  // terms present, by (slot*2+field)*nw
 	df     []float64 // matches per term, for sets of words
 }
 
-// newTextAccum returns an empty accumulator sized for hint documents,
+// newTextTally returns an empty accumulator sized for hint documents,
 // whose slot table the search releases when it ends.
-func (s *search) newTextAccum(tp *textPlan, hint int) *textAccum {
+func (s *search) newTextTally(tp *textPlan, hint int) *textTally {
 	n := len(tp.terms)
 	nw := (n + 63) / 64
-	a := &textAccum{
+	a := &textTally{
 		tp: tp, nw: nw,
 		fields: [2]textFieldInfo{
 			{fieldTitle, s.ix.opts.TitleWeight, s.avgTitle},
 			{fieldBody, s.ix.opts.BodyWeight, s.avgBody},
 		},
 		slot: newSlots(s.ix.opts.Backend == Scorch, hint),
-		accs: make([]textAcc, 0, hint),
+		accs: make([]docScore, 0, hint),
 		tfw:  make([]float64, 0, hint*n),
 		lens: make([]float64, 0, hint*2),
 		pres: make([]uint64, 0, hint*2*nw),
@@ -95,9 +95,9 @@ func (s *search) newTextAccum(tp *textPlan, hint int) *textAccum {
 }
 
 // add gives the document with internal ID iid a slot.
-func (a *textAccum) add(iid []byte) int32 {
+func (a *textTally) add(iid []byte) int32 {
 	k := a.slot.add(iid)
-	a.accs = append(a.accs, textAcc{})
+	a.accs = append(a.accs, docScore{})
 	a.tfw = append(a.tfw, make([]float64, len(a.tp.terms))...)
 	a.lens = append(a.lens, 0, 0)
 	a.pres = append(a.pres, make([]uint64, 2*a.nw)...)
@@ -105,7 +105,7 @@ func (a *textAccum) add(iid []byte) int32 {
 }
 
 // record adds a posting of term ti in field f to slot k.
-func (a *textAccum) record(k int32, ti, f int, d *bleveindex.TermFieldDoc) {
+func (a *textTally) record(k int32, ti, f int, d *bleveindex.TermFieldDoc) {
 	n := len(a.tp.terms)
 	if d.Norm > 0 {
 		a.lens[int(k)*2+f] = 1 / (d.Norm * d.Norm)
@@ -127,7 +127,7 @@ func (a *textAccum) record(k int32, ti, f int, d *bleveindex.TermFieldDoc) {
 // of the fields' frequencies saturates once, against the length of the
 // whole document. A field whose length no posting told is taken to be of
 // average length.
-func (a *textAccum) score(k int, idfs []float64) {
+func (a *textTally) score(k int, idfs []float64) {
 	n := len(a.tp.terms)
 	dl := 0.0
 	for i, f := range a.fields {

@@ -1,0 +1,48 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+)
+
+// Optimize merges each bleve index of an on-disk index down to one
+// segment and compacts the store file; for a memory index it does nothing.
+// Searches wait until it is done.
+func (ix *Index) Optimize(ctx context.Context) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if err := ix.ready(readsIndexes); err != nil {
+		return fmt.Errorf("optimize: %w", err)
+	}
+	// scorch's ForceMerge never returns for an in-memory index (its merger
+	// waits for a persister that memory indexes do not run), and memory
+	// indexes have no files to shrink.
+	if ix.dir == "" {
+		return nil
+	}
+	// scorch merges only segments it has persisted.
+	if err := ix.flush(); err != nil {
+		return fmt.Errorf("optimize: %w", err)
+	}
+	// The three files are independent: merged and compacted at once.
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i, idx := range []bleveindex.Index{ix.text, ix.tri} {
+		wg.Go(func() {
+			defer ix.guard(&errs[i])
+			errs[i] = forceMerge(ctx, idx)
+		})
+	}
+	if c, ok := ix.store.(interface{ Compact() error }); ok {
+		wg.Go(func() { errs[2] = c.Compact() })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("optimize: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,88 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"time"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/storage"
+)
+
+// Stats describes an index.
+type Stats struct {
+	Docs  int            `json:"docs"`
+	Kinds map[string]int `json:"kinds"` // documents per Kind ("" for none)
+	// Sizes in bytes: the store file and each bleve index directory (for a
+	// memory index, the store's keys and values only).
+	StoreBytes   int64 `json:"storeBytes"`
+	TextBytes    int64 `json:"textBytes"`
+	TrigramBytes int64 `json:"trigramBytes"`
+	// Segments of each bleve index (scorch; 0 for upsidedown): many of
+	// them slow searches down, and Optimize merges them into one.
+	TextSegments    int       `json:"textSegments"`
+	TrigramSegments int       `json:"trigramSegments"`
+	Updated         time.Time `json:"updated,omitzero"` // last write
+	Seq             uint64    `json:"seq"`              // writes so far
+}
+
+// Stats counts documents per kind (a scan of the store) and measures sizes.
+func (ix *Index) Stats() (*Stats, error) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if err := ix.ready(readsIndexes); err != nil {
+		return nil, fmt.Errorf("stats: %w", err)
+	}
+	st := &Stats{Kinds: map[string]int{}}
+	err := ix.store.View(func(tx storage.Tx) error {
+		st.Seq = getUint(tx, metaSeq)
+		if ns := getUint(tx, metaUpdated); ns != 0 {
+			st.Updated = time.Unix(0, int64(ns)).UTC()
+		}
+		return eachDoc(context.Background(), tx, false, func(d *Doc) error {
+			st.Docs++
+			st.Kinds[d.Kind]++
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("stats: %w", err)
+	}
+	if st.StoreBytes, err = ix.store.Size(); err != nil {
+		return nil, fmt.Errorf("stats: %w", err)
+	}
+	st.TextBytes, st.TrigramBytes = dirSize(ix.subdir(textDir)), dirSize(ix.subdir(trigramDir))
+	st.TextSegments, st.TrigramSegments = segments(ix.text), segments(ix.tri)
+	return st, nil
+}
+
+// segments is the number of segments of a scorch index, 0 for upsidedown.
+func segments(idx bleveindex.Index) int {
+	m := idx.StatsMap()
+	n := 0
+	for _, k := range []string{"num_root_filesegments", "num_root_memorysegments"} {
+		if v, ok := m[k].(uint64); ok {
+			n += int(v)
+		}
+	}
+	return n
+}
+
+func dirSize(dir string) int64 {
+	if dir == "" {
+		return 0
+	}
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
