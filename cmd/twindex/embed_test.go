@@ -7,6 +7,16 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/remote"
+)
+
+// remote's clients are what the engine consumes; embedFlags and
+// rerankFlags plug them into index.Options.
+var (
+	_ index.Embedder = (*remote.Embedder)(nil)
+	_ index.Reranker = (*remote.Reranker)(nil)
 )
 
 // ollama is a local server in the shape of Ollama's /api/embed: a text's

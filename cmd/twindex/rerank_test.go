@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/remote"
 )
 
 // reranker is a local server in the shape of /v1/rerank (Cohere, Jina,
@@ -94,7 +95,7 @@ func TestMCPRerank(t *testing.T) {
 	var down atomic.Bool
 	var calls atomic.Int64
 	srv := reranker(t, &down, &calls)
-	rr, err := index.NewHTTPReranker(index.RerankerConfig{URL: srv.URL, Model: "m"})
+	rr, err := remote.NewReranker(srv.URL, &remote.RerankerOptions{Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,7 @@
 
 // httptest servers need a listening socket, which js/wasm lacks.
 
-package index_test
+package remote_test
 
 import (
 	"context"
@@ -17,10 +17,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/remote"
 )
 
-func TestHTTPReranker(t *testing.T) {
+func TestReranker(t *testing.T) {
 	docs := []string{"a", "bbb", "cc"}
 	// byLength scores longer documents higher and lists results best
 	// first, as rerank servers do.
@@ -79,7 +79,7 @@ func TestHTTPReranker(t *testing.T) {
 				tc.handler(w, r)
 			}))
 			defer srv.Close()
-			rr, err := index.NewHTTPReranker(index.RerankerConfig{URL: srv.URL, Model: "m", Retries: tc.retries, Backoff: time.Millisecond})
+			rr, err := remote.NewReranker(srv.URL, &remote.RerankerOptions{Model: "m", Retries: tc.retries, Backoff: time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,6 +90,11 @@ func TestHTTPReranker(t *testing.T) {
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v, want it to contain %q", err, tc.wantErr)
+				}
+				// A server's error or an answer it could not use, never both.
+				var se *remote.StatusError
+				if bad := errors.Is(err, remote.ErrBadResponse); bad == errors.As(err, &se) {
+					t.Errorf("errors.Is(err, ErrBadResponse) = %v, errors.As(err, *StatusError) = %v for %v", bad, !bad, err)
 				}
 				return
 			}
@@ -103,7 +108,7 @@ func TestHTTPReranker(t *testing.T) {
 	}
 }
 
-func TestHTTPRerankerTimeout(t *testing.T) {
+func TestRerankerTimeout(t *testing.T) {
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -113,7 +118,7 @@ func TestHTTPRerankerTimeout(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release) // before Close, which waits for the handler
-	rr, err := index.NewHTTPReranker(index.RerankerConfig{URL: srv.URL, Timeout: 20 * time.Millisecond})
+	rr, err := remote.NewReranker(srv.URL, &remote.RerankerOptions{Timeout: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,15 +127,15 @@ func TestHTTPRerankerTimeout(t *testing.T) {
 	}
 }
 
-func TestHTTPRerankerNoDocs(t *testing.T) {
-	rr, err := index.NewHTTPReranker(index.RerankerConfig{URL: "http://127.0.0.1:1/rerank"})
+func TestRerankerNoDocs(t *testing.T) {
+	rr, err := remote.NewReranker("http://127.0.0.1:1/rerank", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, err := rr.Rerank(context.Background(), "q", nil); err != nil || got != nil {
 		t.Errorf("Rerank(no docs) = %v, %v; want nothing and no request", got, err)
 	}
-	if _, err := index.NewHTTPReranker(index.RerankerConfig{URL: "localhost:8080"}); !errors.Is(err, index.ErrInvalidRequest) {
-		t.Errorf("URL without scheme: err = %v, want ErrInvalidRequest", err)
+	if _, err := remote.NewReranker("localhost:8080", nil); !errors.Is(err, remote.ErrInvalid) {
+		t.Errorf("URL without scheme: err = %v, want ErrInvalid", err)
 	}
 }
