@@ -6,7 +6,6 @@ package remote_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -17,62 +16,16 @@ import (
 	"time"
 
 	"github.com/twindex/twindex/remote"
+	"github.com/twindex/twindex/remote/remotetest"
 )
 
-// embedRequest is what both embedding APIs receive.
-type embedRequest struct {
-	Model string   `json:"model"`
-	Input []string `json:"input"`
-}
-
-// fakeVec is the vector the fake servers return for a text.
+// fakeVec is the vector the fake server returns for a text.
 func fakeVec(text string) []float32 { return []float32{float32(len(text)), 1} }
-
-// ollamaOK answers /api/embed like Ollama.
-func ollamaOK(t *testing.T) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		var req embedRequest
-		if r.Method != http.MethodPost || r.URL.Path != "/api/embed" || json.NewDecoder(r.Body).Decode(&req) != nil || req.Model != "m" {
-			t.Errorf("bad request %s %s %+v", r.Method, r.URL.Path, req)
-			http.Error(w, "bad", http.StatusBadRequest)
-			return
-		}
-		var resp struct {
-			Embeddings [][]float32 `json:"embeddings"`
-		}
-		for _, s := range req.Input {
-			resp.Embeddings = append(resp.Embeddings, fakeVec(s))
-		}
-		json.NewEncoder(w).Encode(resp)
-	}
-}
-
-// openaiOK answers /v1/embeddings like OpenAI, in reverse order to prove
-// the client places vectors by index.
-func openaiOK(t *testing.T) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		var req embedRequest
-		if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil {
-			t.Errorf("bad request %s %+v", r.URL.Path, req)
-			http.Error(w, "bad", http.StatusBadRequest)
-			return
-		}
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		var resp struct {
-			Data []item `json:"data"`
-		}
-		for i := len(req.Input) - 1; i >= 0; i-- {
-			resp.Data = append(resp.Data, item{i, fakeVec(req.Input[i])})
-		}
-		json.NewEncoder(w).Encode(resp)
-	}
-}
 
 func TestEmbedder(t *testing.T) {
 	texts := []string{"a", "bb", "ccc", "dddd", "eeeee", "ffffff", "g"}
+	fake := remotetest.Handler(&remotetest.Options{Model: "m", Embed: fakeVec})
+	ok := func(*atomic.Int32) http.HandlerFunc { return fake.ServeHTTP }
 	fail := func(code int, times int32, then http.HandlerFunc) func(*atomic.Int32) http.HandlerFunc {
 		return func(calls *atomic.Int32) http.HandlerFunc {
 			return func(w http.ResponseWriter, r *http.Request) {
@@ -100,36 +53,36 @@ func TestEmbedder(t *testing.T) {
 		{
 			name:      "ollama",
 			opts:      remote.EmbedderOptions{API: remote.Ollama},
-			handler:   func(*atomic.Int32) http.HandlerFunc { return ollamaOK(t) },
+			handler:   ok,
 			wantCalls: 1,
 		},
 		{
 			name:      "ollama by default",
-			handler:   func(*atomic.Int32) http.HandlerFunc { return ollamaOK(t) },
+			handler:   ok,
 			wantCalls: 1,
 		},
 		{
 			name:      "openai",
 			opts:      remote.EmbedderOptions{API: remote.OpenAI},
-			handler:   func(*atomic.Int32) http.HandlerFunc { return openaiOK(t) },
+			handler:   ok,
 			wantCalls: 1,
 		},
 		{
 			name:      "batches of 3",
 			opts:      remote.EmbedderOptions{API: remote.OpenAI, BatchSize: 3},
-			handler:   func(*atomic.Int32) http.HandlerFunc { return openaiOK(t) },
+			handler:   ok,
 			wantCalls: 3, // ceil(7/3)
 		},
 		{
 			name:      "retries then success",
 			opts:      remote.EmbedderOptions{API: remote.Ollama, Retries: 3},
-			handler:   fail(http.StatusServiceUnavailable, 2, ollamaOK(t)),
+			handler:   fail(http.StatusServiceUnavailable, 2, fake.ServeHTTP),
 			wantCalls: 3,
 		},
 		{
 			name:      "429 is retried",
 			opts:      remote.EmbedderOptions{API: remote.Ollama},
-			handler:   fail(http.StatusTooManyRequests, 1, ollamaOK(t)),
+			handler:   fail(http.StatusTooManyRequests, 1, fake.ServeHTTP),
 			wantCalls: 2,
 		},
 		{

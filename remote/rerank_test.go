@@ -6,7 +6,6 @@ package remote_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -18,37 +17,19 @@ import (
 	"time"
 
 	"github.com/twindex/twindex/remote"
+	"github.com/twindex/twindex/remote/remotetest"
 )
 
 func TestReranker(t *testing.T) {
 	docs := []string{"a", "bbb", "cc"}
-	// byLength scores longer documents higher and lists results best
-	// first, as rerank servers do.
-	byLength := func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Model     string   `json:"model"`
-			Query     string   `json:"query"`
-			Documents []string `json:"documents"`
-			TopN      int      `json:"top_n"`
+	// byLength scores longer documents higher; the fake lists results
+	// best first, as rerank servers do.
+	byLength := remotetest.Handler(&remotetest.Options{Model: "m", Score: func(query, doc string) float64 {
+		if query != "q" {
+			t.Errorf("query %q, want q", query)
 		}
-		if r.URL.Path != "/v1/rerank" || json.NewDecoder(r.Body).Decode(&req) != nil ||
-			req.Model != "m" || req.Query != "q" || req.TopN != len(req.Documents) {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		type result struct {
-			Index int     `json:"index"`
-			Score float64 `json:"relevance_score"`
-		}
-		var resp struct {
-			Results []result `json:"results"`
-		}
-		for i, d := range req.Documents {
-			resp.Results = append(resp.Results, result{i, float64(len(d)) / 10})
-		}
-		slices.SortFunc(resp.Results, func(a, b result) int { return len(req.Documents[b.Index]) - len(req.Documents[a.Index]) })
-		json.NewEncoder(w).Encode(resp)
-	}
+		return float64(len(doc)) / 10
+	}}).ServeHTTP
 	raw := func(code int, body string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(code)
