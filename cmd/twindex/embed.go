@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/remote"
 )
 
 // embedFlags configure an embedding server for the commands that write
@@ -15,7 +16,7 @@ func (fs *flagSet) embedFlags(e *env) *embedFlags {
 	f := &embedFlags{}
 	fs.StringVar(&f.url, "embed-url", e.getenv("TWINDEX_EMBED_URL"), "embedding server `URL`, e.g. http://localhost:11434 (env TWINDEX_EMBED_URL); unset: no embedding")
 	fs.StringVar(&f.model, "embed-model", e.getenv("TWINDEX_EMBED_MODEL"), "embedding `model`, e.g. nomic-embed-text (env TWINDEX_EMBED_MODEL)")
-	fs.StringVar(&f.api, "embed-api", orDefault(e.getenv("TWINDEX_EMBED_API"), index.EmbedOllama), "ollama (/api/embed) or openai (/v1/embeddings)")
+	fs.StringVar(&f.api, "embed-api", orDefault(e.getenv("TWINDEX_EMBED_API"), string(remote.Ollama)), "ollama (/api/embed) or openai (/v1/embeddings)")
 	fs.StringVar(&f.keyEnv, "embed-key-env", "TWINDEX_EMBED_KEY", "the environment `variable` holding the API key, if any")
 	return f
 }
@@ -28,7 +29,7 @@ func (f *embedFlags) options(e *env, opts *index.Options) error {
 		}
 		return nil
 	}
-	emb, err := index.NewHTTPEmbedder(index.EmbedderConfig{API: f.api, URL: f.url, Model: f.model, APIKey: e.getenv(f.keyEnv)})
+	emb, err := remote.NewEmbedder(f.url, f.model, &remote.EmbedderOptions{API: remote.API(f.api), APIKey: e.getenv(f.keyEnv)})
 	if err != nil {
 		return usageErr("", "embedder: %w", err)
 	}

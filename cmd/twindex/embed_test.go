@@ -1,42 +1,31 @@
 package main
 
 import (
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
+
+	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/remote"
+	"github.com/twindex/twindex/remote/remotetest"
+)
+
+// remote's clients are what the engine consumes; embedFlags and
+// rerankFlags plug them into index.Options.
+var (
+	_ index.Embedder = (*remote.Embedder)(nil)
+	_ index.Reranker = (*remote.Reranker)(nil)
 )
 
 // ollama is a local server in the shape of Ollama's /api/embed: a text's
-// vector counts three marker words. down makes it answer 500.
-func ollama(t *testing.T, down *atomic.Bool) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if down.Load() {
-			http.Error(w, "down", http.StatusInternalServerError)
-			return
+// vector counts three marker words.
+func ollama(t *testing.T) *remotetest.Server {
+	srv := remotetest.NewServer(&remotetest.Options{Model: "m", Embed: func(s string) []float32 {
+		v := []float32{0.01, 0.01, 0.01}
+		for i, w := range []string{"cat", "dog", "fish"} {
+			v[i] += float32(strings.Count(s, w))
 		}
-		var in struct {
-			Model string   `json:"model"`
-			Input []string `json:"input"`
-		}
-		if r.URL.Path != "/api/embed" || json.NewDecoder(r.Body).Decode(&in) != nil || in.Model != "m" {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		out := struct {
-			Embeddings [][]float32 `json:"embeddings"`
-		}{}
-		for _, s := range in.Input {
-			v := []float32{0.01, 0.01, 0.01}
-			for i, w := range []string{"cat", "dog", "fish"} {
-				v[i] += float32(strings.Count(s, w))
-			}
-			out.Embeddings = append(out.Embeddings, v)
-		}
-		json.NewEncoder(w).Encode(out)
-	}))
+		return v
+	}})
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -44,8 +33,7 @@ func ollama(t *testing.T, down *atomic.Bool) *httptest.Server {
 // Documents indexed through the CLI are embedded; vector and hybrid
 // searches embed the query; a failing server degrades to keywords.
 func TestEmbeddingThroughTheCLI(t *testing.T) {
-	var down atomic.Bool
-	srv := ollama(t, &down)
+	srv := ollama(t)
 	dir := t.TempDir()
 	ixDir := dir + "/ix"
 	jsonl := `{"id": "cats", "body": "cat cat cat"}
@@ -61,7 +49,7 @@ func TestEmbeddingThroughTheCLI(t *testing.T) {
 		t.Fatalf("hybrid: %v", got)
 	}
 	// The server fails: keywords only, with a warning, never empty.
-	down.Store(true)
+	srv.SetDown(true)
 	r := twindex(t, dir, append([]string{"search", "--index", ixDir, "--mode", "vector", "dog"}, emb...)...).want(t, 0)
 	if !strings.Contains(r.stderr, "warning: embedding the query failed") || !strings.Contains(r.stdout, "dogs") {
 		t.Fatalf("degraded search:\n%s\n%s", r.stdout, r.stderr)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/remote"
 )
 
 // rerankFlags configure a cross-encoder rerank server for the commands
@@ -27,7 +28,7 @@ func (f *rerankFlags) options(e *env, opts *index.Options) error {
 		}
 		return nil
 	}
-	rr, err := index.NewHTTPReranker(index.RerankerConfig{URL: f.url, Model: f.model, APIKey: e.getenv(f.keyEnv)})
+	rr, err := remote.NewReranker(f.url, &remote.RerankerOptions{Model: f.model, APIKey: e.getenv(f.keyEnv)})
 	if err != nil {
 		return usageErr("", "reranker: %w", err)
 	}

@@ -1,47 +1,20 @@
 package main
 
 import (
-	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/remote"
+	"github.com/twindex/twindex/remote/remotetest"
 )
 
 // reranker is a local server in the shape of /v1/rerank (Cohere, Jina,
-// vLLM, llama.cpp): a document's score is how often it says "zebra". down
-// makes it answer 500; calls counts the requests.
-func reranker(t *testing.T, down *atomic.Bool, calls *atomic.Int64) *httptest.Server {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls.Add(1)
-		if down.Load() {
-			http.Error(w, "down", http.StatusInternalServerError)
-			return
-		}
-		var in struct {
-			Model     string   `json:"model"`
-			Query     string   `json:"query"`
-			Documents []string `json:"documents"`
-		}
-		if r.URL.Path != "/v1/rerank" || json.NewDecoder(r.Body).Decode(&in) != nil || in.Model != "m" || in.Query == "" {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		type scored struct {
-			Index int     `json:"index"`
-			Score float64 `json:"relevance_score"`
-		}
-		var out struct {
-			Results []scored `json:"results"`
-		}
-		for i, d := range in.Documents {
-			out.Results = append(out.Results, scored{i, float64(strings.Count(d, "zebra"))})
-		}
-		json.NewEncoder(w).Encode(out)
-	}))
+// vLLM, llama.cpp): a document's score is how often it says "zebra".
+func reranker(t *testing.T) *remotetest.Server {
+	srv := remotetest.NewServer(&remotetest.Options{Model: "m", Score: func(_, doc string) float64 {
+		return float64(strings.Count(doc, "zebra"))
+	}})
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -56,9 +29,7 @@ const rerankDocs = `{"id": "a", "title": "lock", "body": "lock lock lock"}
 // --rerank-url reorders the first page; --rerank N its first N hits, 0
 // none; a failing server keeps the fused order with a warning.
 func TestRerankThroughTheCLI(t *testing.T) {
-	var down atomic.Bool
-	var calls atomic.Int64
-	srv := reranker(t, &down, &calls)
+	srv := reranker(t)
 	dir := t.TempDir()
 	ixDir := dir + "/ix"
 	twindexIn(t, dir, rerankDocs, "index", "--index", ixDir, "--jsonl", "-").want(t, 0)
@@ -67,16 +38,16 @@ func TestRerankThroughTheCLI(t *testing.T) {
 	equal(t, orderedIDs(t, dir, 0, "--index", ixDir, "lock"), []string{"a", "c", "b"})
 	equal(t, orderedIDs(t, dir, 0, append(rr, "lock")...), []string{"b", "c", "a"})
 	equal(t, orderedIDs(t, dir, 0, append(rr, "--rerank", "2", "lock")...), []string{"c", "a", "b"})
-	n := calls.Load()
+	n := srv.Requests()
 	equal(t, orderedIDs(t, dir, 0, append(rr, "--rerank", "0", "lock")...), []string{"a", "c", "b"})
-	if calls.Load() != n {
+	if srv.Requests() != n {
 		t.Error("--rerank 0 called the reranker")
 	}
 	if r := twindex(t, dir, append([]string{"search"}, append(rr, "--explain", "lock")...)...).want(t, 0); !strings.Contains(r.stdout, "reranked (2.0000)") {
 		t.Errorf("--explain does not show the reranker's score:\n%s", r.stdout)
 	}
 
-	down.Store(true)
+	srv.SetDown(true)
 	r := twindex(t, dir, append([]string{"search"}, append(rr, "lock")...)...).want(t, 0)
 	if !strings.Contains(r.stderr, "reranking failed") {
 		t.Errorf("no warning from a failing reranker:\n%s", r.stderr)
@@ -91,10 +62,8 @@ func TestRerankThroughTheCLI(t *testing.T) {
 // The MCP search tool reranks its page on a server with a reranker, takes
 // rerank 0 to turn it off, and refuses rerank on a server without one.
 func TestMCPRerank(t *testing.T) {
-	var down atomic.Bool
-	var calls atomic.Int64
-	srv := reranker(t, &down, &calls)
-	rr, err := index.NewHTTPReranker(index.RerankerConfig{URL: srv.URL, Model: "m"})
+	srv := reranker(t)
+	rr, err := remote.NewReranker(srv.URL, &remote.RerankerOptions{Model: "m"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package index
+package remote
 
 import (
 	"context"
@@ -8,20 +8,11 @@ import (
 	"time"
 )
 
-// Reranker scores how well each document answers a query, one score per
-// document in the order given; higher is better. Scores are comparable
-// within one call only. Implementations must be safe for concurrent use.
-type Reranker interface {
-	Rerank(ctx context.Context, query string, docs []string) ([]float64, error)
-}
-
-// RerankerConfig configures an HTTPReranker. Zero fields mean defaults.
-type RerankerConfig struct {
-	// URL is the server, e.g. "http://localhost:8080". With no path,
-	// /v1/rerank is appended; with a path it is used as the endpoint as
-	// is (Cohere serves /v2/rerank, vLLM also /rerank).
-	URL string
-	// Model is sent as "model"; servers of one model ignore it.
+// RerankerOptions tune a Reranker. A nil *RerankerOptions, and each zero
+// field, mean the defaults.
+type RerankerOptions struct {
+	// Model is sent as "model"; servers of one model ignore it, and ""
+	// leaves it out.
 	Model string
 	// APIKey, if set, is sent as "Authorization: Bearer <APIKey>", or as
 	// the bare value of APIKeyHeader when that is set.
@@ -41,22 +32,29 @@ type RerankerConfig struct {
 	Client *http.Client
 }
 
-// HTTPReranker is a Reranker calling a cross-encoder rerank endpoint in the
-// shape shared by Cohere, Jina, vLLM and llama.cpp's server:
+// Reranker calls a cross-encoder rerank endpoint in the shape shared by
+// Cohere, Jina, vLLM and llama.cpp's server:
 // POST {"model","query","documents":[...]} ->
 // {"results":[{"index","relevance_score"},...]}. It is safe for concurrent
 // use.
-type HTTPReranker struct {
+type Reranker struct {
 	model string
 	post  poster
 }
 
-// NewHTTPReranker returns a reranker for cfg, or an error wrapping
-// ErrInvalidRequest for a bad URL.
-func NewHTTPReranker(cfg RerankerConfig) (*HTTPReranker, error) {
+// NewReranker returns a reranker on the server at url, e.g.
+// "http://localhost:8080". With no path, /v1/rerank is appended to url;
+// with a path url is the endpoint as is (Cohere serves /v2/rerank, vLLM
+// also /rerank). It returns an error wrapping ErrInvalid for a bad URL; it
+// sends no request.
+func NewReranker(url string, opts *RerankerOptions) (*Reranker, error) {
+	var o RerankerOptions
+	if opts != nil {
+		o = *opts
+	}
 	p := poster{
-		url: cfg.URL, key: cfg.APIKey, keyHeader: cfg.APIKeyHeader,
-		timeout: cfg.Timeout, retries: cfg.Retries, backoff: cfg.Backoff, client: cfg.Client,
+		url: url, key: o.APIKey, keyHeader: o.APIKeyHeader,
+		timeout: o.Timeout, retries: o.Retries, backoff: o.Backoff, client: o.Client,
 	}
 	if p.timeout <= 0 {
 		p.timeout = 10 * time.Second
@@ -71,13 +69,15 @@ func NewHTTPReranker(cfg RerankerConfig) (*HTTPReranker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reranker: %w", err)
 	}
-	return &HTTPReranker{model: cfg.Model, post: p}, nil
+	return &Reranker{model: o.Model, post: p}, nil
 }
 
-// Rerank returns docs' relevance scores in docs' order, in one request. It
-// fails, with no partial result, when the server fails or does not score
-// every document exactly once.
-func (r *HTTPReranker) Rerank(ctx context.Context, query string, docs []string) ([]float64, error) {
+// Rerank returns docs' relevance scores in docs' order. It fails, with no
+// partial result, when the server fails or does not score every document
+// exactly once.
+//
+// Cost: one request of up to 1+Retries attempts; none for no documents.
+func (r *Reranker) Rerank(ctx context.Context, query string, docs []string) ([]float64, error) {
 	if len(docs) == 0 {
 		return nil, nil
 	}
@@ -92,7 +92,7 @@ func (r *HTTPReranker) Rerank(ctx context.Context, query string, docs []string) 
 	}
 	scores, err := decodeRerank(body, len(docs))
 	if err != nil {
-		return nil, fmt.Errorf("rerank %d documents: %s: %w", len(docs), r.post.url, err)
+		return nil, fmt.Errorf("rerank %d documents: %s: %w: %w", len(docs), r.post.url, ErrBadResponse, err)
 	}
 	return scores, nil
 }

@@ -1,4 +1,4 @@
-package index
+package remote
 
 import "testing"
 

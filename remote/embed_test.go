@@ -2,11 +2,10 @@
 
 // httptest servers need a listening socket, which js/wasm lacks.
 
-package index_test
+package remote_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,63 +15,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/remote"
+	"github.com/twindex/twindex/remote/remotetest"
 )
 
-// embedRequest is what both embedding APIs receive.
-type embedRequest struct {
-	Model string   `json:"model"`
-	Input []string `json:"input"`
-}
-
-// fakeVec is the vector the fake servers return for a text.
+// fakeVec is the vector the fake server returns for a text.
 func fakeVec(text string) []float32 { return []float32{float32(len(text)), 1} }
 
-// ollamaOK answers /api/embed like Ollama.
-func ollamaOK(t *testing.T) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		var req embedRequest
-		if r.Method != http.MethodPost || r.URL.Path != "/api/embed" || json.NewDecoder(r.Body).Decode(&req) != nil || req.Model != "m" {
-			t.Errorf("bad request %s %s %+v", r.Method, r.URL.Path, req)
-			http.Error(w, "bad", http.StatusBadRequest)
-			return
-		}
-		var resp struct {
-			Embeddings [][]float32 `json:"embeddings"`
-		}
-		for _, s := range req.Input {
-			resp.Embeddings = append(resp.Embeddings, fakeVec(s))
-		}
-		json.NewEncoder(w).Encode(resp)
-	}
-}
-
-// openaiOK answers /v1/embeddings like OpenAI, in reverse order to prove
-// the client places vectors by index.
-func openaiOK(t *testing.T) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		var req embedRequest
-		if r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil {
-			t.Errorf("bad request %s %+v", r.URL.Path, req)
-			http.Error(w, "bad", http.StatusBadRequest)
-			return
-		}
-		type item struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		var resp struct {
-			Data []item `json:"data"`
-		}
-		for i := len(req.Input) - 1; i >= 0; i-- {
-			resp.Data = append(resp.Data, item{i, fakeVec(req.Input[i])})
-		}
-		json.NewEncoder(w).Encode(resp)
-	}
-}
-
-func TestHTTPEmbedder(t *testing.T) {
+func TestEmbedder(t *testing.T) {
 	texts := []string{"a", "bb", "ccc", "dddd", "eeeee", "ffffff", "g"}
+	fake := remotetest.Handler(&remotetest.Options{Model: "m", Embed: fakeVec})
+	ok := func(*atomic.Int32) http.HandlerFunc { return fake.ServeHTTP }
 	fail := func(code int, times int32, then http.HandlerFunc) func(*atomic.Int32) http.HandlerFunc {
 		return func(calls *atomic.Int32) http.HandlerFunc {
 			return func(w http.ResponseWriter, r *http.Request) {
@@ -91,7 +44,7 @@ func TestHTTPEmbedder(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name      string
-		cfg       index.EmbedderConfig
+		opts      remote.EmbedderOptions
 		handler   func(calls *atomic.Int32) http.HandlerFunc
 		wantCalls int32
 		wantErr   string // substring; "" means success
@@ -99,37 +52,42 @@ func TestHTTPEmbedder(t *testing.T) {
 	}{
 		{
 			name:      "ollama",
-			cfg:       index.EmbedderConfig{API: index.EmbedOllama},
-			handler:   func(*atomic.Int32) http.HandlerFunc { return ollamaOK(t) },
+			opts:      remote.EmbedderOptions{API: remote.Ollama},
+			handler:   ok,
+			wantCalls: 1,
+		},
+		{
+			name:      "ollama by default",
+			handler:   ok,
 			wantCalls: 1,
 		},
 		{
 			name:      "openai",
-			cfg:       index.EmbedderConfig{API: index.EmbedOpenAI},
-			handler:   func(*atomic.Int32) http.HandlerFunc { return openaiOK(t) },
+			opts:      remote.EmbedderOptions{API: remote.OpenAI},
+			handler:   ok,
 			wantCalls: 1,
 		},
 		{
 			name:      "batches of 3",
-			cfg:       index.EmbedderConfig{API: index.EmbedOpenAI, BatchSize: 3},
-			handler:   func(*atomic.Int32) http.HandlerFunc { return openaiOK(t) },
+			opts:      remote.EmbedderOptions{API: remote.OpenAI, BatchSize: 3},
+			handler:   ok,
 			wantCalls: 3, // ceil(7/3)
 		},
 		{
 			name:      "retries then success",
-			cfg:       index.EmbedderConfig{API: index.EmbedOllama, Retries: 3},
-			handler:   fail(http.StatusServiceUnavailable, 2, ollamaOK(t)),
+			opts:      remote.EmbedderOptions{API: remote.Ollama, Retries: 3},
+			handler:   fail(http.StatusServiceUnavailable, 2, fake.ServeHTTP),
 			wantCalls: 3,
 		},
 		{
 			name:      "429 is retried",
-			cfg:       index.EmbedderConfig{API: index.EmbedOllama},
-			handler:   fail(http.StatusTooManyRequests, 1, ollamaOK(t)),
+			opts:      remote.EmbedderOptions{API: remote.Ollama},
+			handler:   fail(http.StatusTooManyRequests, 1, fake.ServeHTTP),
 			wantCalls: 2,
 		},
 		{
 			name:      "retries exhausted",
-			cfg:       index.EmbedderConfig{API: index.EmbedOllama, Retries: 2},
+			opts:      remote.EmbedderOptions{API: remote.Ollama, Retries: 2},
 			handler:   fail(http.StatusInternalServerError, 99, nil),
 			wantCalls: 3,
 			wantErr:   "after 3 attempts",
@@ -137,7 +95,7 @@ func TestHTTPEmbedder(t *testing.T) {
 		},
 		{
 			name:      "4xx not retried",
-			cfg:       index.EmbedderConfig{API: index.EmbedOllama, Retries: 5},
+			opts:      remote.EmbedderOptions{API: remote.Ollama, Retries: 5},
 			handler:   fail(http.StatusNotFound, 99, nil),
 			wantCalls: 1,
 			wantErr:   "HTTP 404: busy",
@@ -145,28 +103,28 @@ func TestHTTPEmbedder(t *testing.T) {
 		},
 		{
 			name:      "malformed json",
-			cfg:       index.EmbedderConfig{API: index.EmbedOllama},
+			opts:      remote.EmbedderOptions{API: remote.Ollama},
 			handler:   raw(`{"embeddings":[[1,2],`),
 			wantCalls: 1,
 			wantErr:   "decode response",
 		},
 		{
 			name:      "wrong count",
-			cfg:       index.EmbedderConfig{API: index.EmbedOllama},
+			opts:      remote.EmbedderOptions{API: remote.Ollama},
 			handler:   raw(`{"embeddings":[[1,2]]}`),
 			wantCalls: 1,
 			wantErr:   "got 1 embeddings for 7 texts",
 		},
 		{
 			name:      "mixed dimensions",
-			cfg:       index.EmbedderConfig{API: index.EmbedOllama, BatchSize: 2},
+			opts:      remote.EmbedderOptions{API: remote.Ollama, BatchSize: 2},
 			handler:   raw(`{"embeddings":[[1,2],[1,2,3]]}`),
 			wantCalls: 1,
 			wantErr:   "embedding 1 has dimension 3, embedding 0 has 2",
 		},
 		{
 			name: "dimension changes between batches",
-			cfg:  index.EmbedderConfig{API: index.EmbedOllama, BatchSize: 4},
+			opts: remote.EmbedderOptions{API: remote.Ollama, BatchSize: 4},
 			handler: func(calls *atomic.Int32) http.HandlerFunc {
 				return func(w http.ResponseWriter, r *http.Request) {
 					if calls.Load() == 1 {
@@ -181,7 +139,7 @@ func TestHTTPEmbedder(t *testing.T) {
 		},
 		{
 			name:      "openai index out of range",
-			cfg:       index.EmbedderConfig{API: index.EmbedOpenAI, BatchSize: 1},
+			opts:      remote.EmbedderOptions{API: remote.OpenAI, BatchSize: 1},
 			handler:   raw(`{"data":[{"index":1,"embedding":[1]}]}`),
 			wantCalls: 1,
 			wantErr:   "index 1 out of range",
@@ -195,9 +153,9 @@ func TestHTTPEmbedder(t *testing.T) {
 				h(w, r)
 			}))
 			defer srv.Close()
-			cfg := tc.cfg
-			cfg.URL, cfg.Model, cfg.Backoff = srv.URL, "m", time.Millisecond
-			e, err := index.NewHTTPEmbedder(cfg)
+			opts := tc.opts
+			opts.Backoff = time.Millisecond
+			e, err := remote.NewEmbedder(srv.URL, "m", &opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -210,12 +168,15 @@ func TestHTTPEmbedder(t *testing.T) {
 					t.Fatalf("err = %v, want it to contain %q", err, tc.wantErr)
 				}
 				code := 0
-				var se *index.StatusError
+				var se *remote.StatusError
 				if errors.As(err, &se) {
 					code = se.Code
 				}
 				if code != tc.wantCode {
 					t.Errorf("StatusError code %d, want %d", code, tc.wantCode)
+				}
+				if bad := errors.Is(err, remote.ErrBadResponse); bad != (tc.wantCode == 0) {
+					t.Errorf("errors.Is(err, ErrBadResponse) = %v for %v", bad, err)
 				}
 				return
 			}
@@ -234,7 +195,7 @@ func TestHTTPEmbedder(t *testing.T) {
 	}
 }
 
-func TestHTTPEmbedderHeadersAndURL(t *testing.T) {
+func TestEmbedderHeadersAndURL(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		path   string // appended to the server URL in the config
@@ -261,8 +222,8 @@ func TestHTTPEmbedderHeadersAndURL(t *testing.T) {
 				fmt.Fprint(w, `{"data":[{"index":0,"embedding":[1]}]}`)
 			}))
 			defer srv.Close()
-			e, err := index.NewHTTPEmbedder(index.EmbedderConfig{
-				API: index.EmbedOpenAI, URL: srv.URL + tc.path, Model: "m", APIKey: tc.key, APIKeyHeader: tc.header,
+			e, err := remote.NewEmbedder(srv.URL+tc.path, "m", &remote.EmbedderOptions{
+				API: remote.OpenAI, APIKey: tc.key, APIKeyHeader: tc.header,
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -274,7 +235,7 @@ func TestHTTPEmbedderHeadersAndURL(t *testing.T) {
 	}
 }
 
-func TestHTTPEmbedderTimeout(t *testing.T) {
+func TestEmbedderTimeout(t *testing.T) {
 	var calls atomic.Int32
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -286,8 +247,7 @@ func TestHTTPEmbedderTimeout(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release) // before Close, which waits for the handler
-	e, err := index.NewHTTPEmbedder(index.EmbedderConfig{
-		API: index.EmbedOllama, URL: srv.URL, Model: "m",
+	e, err := remote.NewEmbedder(srv.URL, "m", &remote.EmbedderOptions{
 		Timeout: 20 * time.Millisecond, Retries: 1, Backoff: time.Millisecond,
 	})
 	if err != nil {
@@ -313,26 +273,27 @@ func TestHTTPEmbedderTimeout(t *testing.T) {
 	}
 }
 
-func TestNewHTTPEmbedderInvalid(t *testing.T) {
+func TestNewEmbedderInvalid(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		cfg  index.EmbedderConfig
+		name       string
+		url, model string
+		api        remote.API
 	}{
-		{"unknown api", index.EmbedderConfig{API: "cohere", URL: "http://x", Model: "m"}},
-		{"no model", index.EmbedderConfig{API: index.EmbedOllama, URL: "http://x"}},
-		{"no url", index.EmbedderConfig{API: index.EmbedOllama, Model: "m"}},
-		{"bad scheme", index.EmbedderConfig{API: index.EmbedOllama, URL: "ftp://x", Model: "m"}},
+		{"unknown api", "http://x", "m", "cohere"},
+		{"no model", "http://x", "", remote.Ollama},
+		{"no url", "", "m", remote.Ollama},
+		{"bad scheme", "ftp://x", "m", remote.Ollama},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := index.NewHTTPEmbedder(tc.cfg); !errors.Is(err, index.ErrInvalidRequest) {
-				t.Errorf("err = %v, want ErrInvalidRequest", err)
+			if _, err := remote.NewEmbedder(tc.url, tc.model, &remote.EmbedderOptions{API: tc.api}); !errors.Is(err, remote.ErrInvalid) {
+				t.Errorf("err = %v, want ErrInvalid", err)
 			}
 		})
 	}
 }
 
-func TestHTTPEmbedderEmpty(t *testing.T) {
-	e, err := index.NewHTTPEmbedder(index.EmbedderConfig{API: index.EmbedOllama, URL: "http://127.0.0.1:1", Model: "m"})
+func TestEmbedderEmpty(t *testing.T) {
+	e, err := remote.NewEmbedder("http://127.0.0.1:1", "m", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

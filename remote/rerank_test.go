@@ -2,11 +2,10 @@
 
 // httptest servers need a listening socket, which js/wasm lacks.
 
-package index_test
+package remote_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -17,38 +16,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/remote"
+	"github.com/twindex/twindex/remote/remotetest"
 )
 
-func TestHTTPReranker(t *testing.T) {
+func TestReranker(t *testing.T) {
 	docs := []string{"a", "bbb", "cc"}
-	// byLength scores longer documents higher and lists results best
-	// first, as rerank servers do.
-	byLength := func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Model     string   `json:"model"`
-			Query     string   `json:"query"`
-			Documents []string `json:"documents"`
-			TopN      int      `json:"top_n"`
+	// byLength scores longer documents higher; the fake lists results
+	// best first, as rerank servers do.
+	byLength := remotetest.Handler(&remotetest.Options{Model: "m", Score: func(query, doc string) float64 {
+		if query != "q" {
+			t.Errorf("query %q, want q", query)
 		}
-		if r.URL.Path != "/v1/rerank" || json.NewDecoder(r.Body).Decode(&req) != nil ||
-			req.Model != "m" || req.Query != "q" || req.TopN != len(req.Documents) {
-			http.Error(w, "bad request", http.StatusBadRequest)
-			return
-		}
-		type result struct {
-			Index int     `json:"index"`
-			Score float64 `json:"relevance_score"`
-		}
-		var resp struct {
-			Results []result `json:"results"`
-		}
-		for i, d := range req.Documents {
-			resp.Results = append(resp.Results, result{i, float64(len(d)) / 10})
-		}
-		slices.SortFunc(resp.Results, func(a, b result) int { return len(req.Documents[b.Index]) - len(req.Documents[a.Index]) })
-		json.NewEncoder(w).Encode(resp)
-	}
+		return float64(len(doc)) / 10
+	}}).ServeHTTP
 	raw := func(code int, body string) http.HandlerFunc {
 		return func(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(code)
@@ -79,7 +60,7 @@ func TestHTTPReranker(t *testing.T) {
 				tc.handler(w, r)
 			}))
 			defer srv.Close()
-			rr, err := index.NewHTTPReranker(index.RerankerConfig{URL: srv.URL, Model: "m", Retries: tc.retries, Backoff: time.Millisecond})
+			rr, err := remote.NewReranker(srv.URL, &remote.RerankerOptions{Model: "m", Retries: tc.retries, Backoff: time.Millisecond})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,6 +71,11 @@ func TestHTTPReranker(t *testing.T) {
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v, want it to contain %q", err, tc.wantErr)
+				}
+				// A server's error or an answer it could not use, never both.
+				var se *remote.StatusError
+				if bad := errors.Is(err, remote.ErrBadResponse); bad == errors.As(err, &se) {
+					t.Errorf("errors.Is(err, ErrBadResponse) = %v, errors.As(err, *StatusError) = %v for %v", bad, !bad, err)
 				}
 				return
 			}
@@ -103,7 +89,7 @@ func TestHTTPReranker(t *testing.T) {
 	}
 }
 
-func TestHTTPRerankerTimeout(t *testing.T) {
+func TestRerankerTimeout(t *testing.T) {
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -113,7 +99,7 @@ func TestHTTPRerankerTimeout(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release) // before Close, which waits for the handler
-	rr, err := index.NewHTTPReranker(index.RerankerConfig{URL: srv.URL, Timeout: 20 * time.Millisecond})
+	rr, err := remote.NewReranker(srv.URL, &remote.RerankerOptions{Timeout: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,15 +108,15 @@ func TestHTTPRerankerTimeout(t *testing.T) {
 	}
 }
 
-func TestHTTPRerankerNoDocs(t *testing.T) {
-	rr, err := index.NewHTTPReranker(index.RerankerConfig{URL: "http://127.0.0.1:1/rerank"})
+func TestRerankerNoDocs(t *testing.T) {
+	rr, err := remote.NewReranker("http://127.0.0.1:1/rerank", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got, err := rr.Rerank(context.Background(), "q", nil); err != nil || got != nil {
 		t.Errorf("Rerank(no docs) = %v, %v; want nothing and no request", got, err)
 	}
-	if _, err := index.NewHTTPReranker(index.RerankerConfig{URL: "localhost:8080"}); !errors.Is(err, index.ErrInvalidRequest) {
-		t.Errorf("URL without scheme: err = %v, want ErrInvalidRequest", err)
+	if _, err := remote.NewReranker("localhost:8080", nil); !errors.Is(err, remote.ErrInvalid) {
+		t.Errorf("URL without scheme: err = %v, want ErrInvalid", err)
 	}
 }
