@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/vectortest"
 )
 
 // vectorBench is one built set, kept across the b.N rounds of a
@@ -53,7 +54,7 @@ func BenchmarkVectorSearch(b *testing.B) {
 		clusters, latent = 0, 0
 	}
 	r := rand.New(rand.NewSource(1))
-	all := genVectors(r, n+200, dim, clusters, latent)
+	all := vectortest.Generate(r, n+200, dim, vectortest.Shape{Clusters: clusters, Latent: latent})
 	vecs, queries := all[:n], all[n:]
 	key := fmt.Sprintf("%dx%d/%d/%d", n, dim, clusters, latent)
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/vectortest"
 )
 
 func mustVectors(t testing.TB, dim int, opts *index.VectorOptions) *index.Vectors {
@@ -20,60 +21,6 @@ func mustVectors(t testing.TB, dim int, opts *index.VectorOptions) *index.Vector
 		t.Fatal(err)
 	}
 	return v
-}
-
-// genVectors returns n random dim-vectors from one distribution, so
-// callers split data and queries from one call. They are Gaussian, or,
-// with clusters > 0, Gaussian noise around that many random centers. With
-// latent > 0 the clusters live in a latent-dimensional space projected
-// into dim, plus a little full-rank noise: text embeddings have a low
-// intrinsic dimension, and isotropic noise in 384 dimensions makes every
-// neighbor nearly equidistant, which no approximate index can rank.
-func genVectors(r *rand.Rand, n, dim, clusters, latent int) [][]float32 {
-	space := dim
-	if latent > 0 {
-		space = latent
-	}
-	gauss := func(d int) []float32 {
-		v := make([]float32, d)
-		for j := range v {
-			v[j] = float32(r.NormFloat64())
-		}
-		return v
-	}
-	centers := make([][]float32, clusters)
-	for i := range centers {
-		centers[i] = gauss(space)
-	}
-	var proj [][]float32 // dim rows of latent
-	if latent > 0 {
-		for range dim {
-			proj = append(proj, gauss(latent))
-		}
-	}
-	out := make([][]float32, n)
-	for i := range out {
-		v := gauss(space)
-		if clusters > 0 {
-			c := centers[r.Intn(clusters)]
-			for j := range v {
-				v[j] = c[j] + 0.5*v[j]
-			}
-		}
-		if latent > 0 {
-			x := gauss(dim)
-			for j, row := range proj {
-				var d float32
-				for l, p := range row {
-					d += p * v[l]
-				}
-				x[j] = d/float32(math.Sqrt(float64(latent))) + 0.1*x[j]
-			}
-			v = x
-		}
-		out[i] = v
-	}
-	return out
 }
 
 // bruteForce is the reference: cosine in float64, best first, ties by ID.
@@ -248,7 +195,7 @@ func TestVectorsUpsertDelete(t *testing.T) {
 func TestVectorsGraphMatchesExact(t *testing.T) {
 	const n, dim = 2000, 16
 	r := rand.New(rand.NewSource(7))
-	all := genVectors(r, 2*n+50, dim, 20, 0)
+	all := vectortest.Generate(r, 2*n+50, dim, vectortest.Shape{Clusters: 20})
 	vecs, fresh, queries := all[:n], all[n:2*n], all[2*n:]
 	ids := make([]string, n)
 	v := mustVectors(t, dim, &index.VectorOptions{ExactMax: 100, Seed: 1})
@@ -343,7 +290,7 @@ func TestHNSWRecall(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rand.New(rand.NewSource(1))
-			all := genVectors(r, n+queries, dim, tc.clusters, tc.latent)
+			all := vectortest.Generate(r, n+queries, dim, vectortest.Shape{Clusters: tc.clusters, Latent: tc.latent})
 			vecs := all[:n]
 			exact := mustVectors(t, dim, &index.VectorOptions{ExactMax: -1})
 			approx := mustVectors(t, dim, &index.VectorOptions{ExactMax: 1, Seed: 1})
@@ -388,7 +335,7 @@ func TestVectorsConcurrent(t *testing.T) {
 	const dim = 8
 	v := mustVectors(t, dim, &index.VectorOptions{ExactMax: 50})
 	r := rand.New(rand.NewSource(3))
-	all := genVectors(r, 404, dim, 0, 0)
+	all := vectortest.Generate(r, 404, dim, vectortest.Shape{})
 	vecs, queries := all[:400], all[400:]
 	var wg sync.WaitGroup
 	done := make(chan struct{})
