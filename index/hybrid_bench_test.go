@@ -11,6 +11,7 @@ import (
 
 	"github.com/twindex/twindex/index"
 	"github.com/twindex/twindex/internal/vectortest"
+	"github.com/twindex/twindex/vector"
 )
 
 // BenchmarkHybridSearch times hybrid search (both keyword legs and the
@@ -50,7 +51,7 @@ func BenchmarkHybridSearch(b *testing.B) {
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			start := time.Now()
-			ix, err := index.OpenMemory(&index.Options{Vectors: &index.VectorOptions{ExactMax: v.exactMax, Seed: 1}})
+			ix, err := index.OpenMemory(&index.Options{Vectors: &vector.Options{ExactMax: v.exactMax, Seed: 1}})
 			if err != nil {
 				b.Fatal(err)
 			}
