@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/vectortest"
+	"github.com/twindex/twindex/vector"
 )
 
 // BenchmarkHybridSearch times hybrid search (both keyword legs and the
@@ -27,7 +29,7 @@ func BenchmarkHybridSearch(b *testing.B) {
 		}
 	}
 	r := rand.New(rand.NewSource(1))
-	all := genVectors(r, n+200, dim, max(n/1000, 10), 24)
+	all := vectortest.Generate(r, n+200, dim, vectortest.Shape{Clusters: max(n/1000, 10), Latent: 24})
 	vecs, queries := all[:n], all[n:]
 	words := make([]string, 5000)
 	for i := range words {
@@ -49,7 +51,7 @@ func BenchmarkHybridSearch(b *testing.B) {
 			runtime.GC()
 			runtime.ReadMemStats(&before)
 			start := time.Now()
-			ix, err := index.OpenMemory(&index.Options{Vectors: &index.VectorOptions{ExactMax: v.exactMax, Seed: 1}})
+			ix, err := index.OpenMemory(&index.Options{Vectors: &vector.Options{ExactMax: v.exactMax, Seed: 1}})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/twindex/twindex/storage"
 	"github.com/twindex/twindex/tokenize"
+	"github.com/twindex/twindex/vector"
 )
 
 // SchemaVersion is the version of the on-disk layout this build writes.
@@ -68,8 +69,9 @@ type Options struct {
 	// Dimensions fixes the dimension of document vectors; 0 means that of
 	// the first vector written.
 	Dimensions int
-	// Vectors tunes the vector index (exact below a size, HNSW above).
-	Vectors *VectorOptions
+	// Vectors tunes the vector index (exact below a size, HNSW above); nil
+	// means the defaults.
+	Vectors *vector.Options
 	// Embedder, when set, embeds documents written without a vector
 	// (title and body) and the query of a vector or hybrid search given
 	// without one. A failure stores the documents without vectors, or
@@ -176,7 +178,7 @@ type Index struct {
 	// vecs holds the documents' vectors for vector search, built from the
 	// store on the first such search (under mu, exclusively) and kept in
 	// step by every write after that; nil until then.
-	vecs *Vectors
+	vecs *vector.Set
 }
 
 const (

@@ -9,6 +9,7 @@ import (
 
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/storage"
+	"github.com/twindex/twindex/vector"
 )
 
 // vectorDepth is how many nearest documents the vector leg ranks at least:
@@ -54,7 +55,7 @@ func (ix *Index) updateVectors(ids []string, docs map[string]*Doc) {
 	}
 	for _, id := range ids {
 		if d := docs[id]; d != nil && len(d.Vector) == ix.vecs.Dim() {
-			ix.vecs.Set(id, d.Vector) // validated by CheckDoc and the dimension check
+			ix.vecs.Put(id, d.Vector) // validated by CheckDoc and the dimension check
 		} else {
 			ix.vecs.Delete(id)
 		}
@@ -79,15 +80,15 @@ func (ix *Index) loadVectors() (bool, error) {
 	if ix.vecs != nil {
 		return true, nil
 	}
-	var vecs *Vectors
+	var vecs *vector.Set
 	err := ix.store.View(func(tx storage.Tx) error {
 		dim := int(getUint(tx, metaDim))
 		if dim == 0 {
 			return nil
 		}
 		var err error
-		if vecs, err = NewVectors(dim, ix.opts.Vectors); err != nil {
-			return err
+		if vecs, err = vector.New(dim, ix.opts.Vectors); err != nil {
+			return fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 		}
 		return tx.Scan(bucketDocs, nil, func(k, v []byte) error {
 			h, _, err := decodeHeader(v)
@@ -95,7 +96,9 @@ func (ix *Index) loadVectors() (bool, error) {
 				return fmt.Errorf("document %q: %w", k, err)
 			}
 			if vec := h.Vector(); len(vec) == dim {
-				return vecs.Set(string(k), vec)
+				if err := vecs.Put(string(k), vec); err != nil {
+					return fmt.Errorf("%w: %w", ErrInvalidDoc, err)
+				}
 			}
 			return nil
 		})
@@ -133,8 +136,8 @@ func (s *search) vectorLeg(k int) ([]scored, error) {
 	hits, err := s.ix.vecs.Search(s.qvec, k, func(id string) bool {
 		return s.tx.Get(bucketDocs, []byte(id)) != nil && s.keep(id)
 	})
-	if err != nil {
-		return nil, err
+	if err != nil { // Search fails only on the query vector, the caller's
+		return nil, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 	}
 	out := make([]scored, len(hits))
 	for i, h := range hits {

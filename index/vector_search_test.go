@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/vector"
 )
 
 // wordEmbedder embeds a text as counts of three marker words: enough to
@@ -64,6 +65,10 @@ func TestVectorAndHybridSearch(t *testing.T) {
 	r = search(t, ix, index.Request{Vector: []float32{0, 0, 1}, Mode: index.ModeVector, Kinds: []string{"b"}, Limit: 1})
 	if got := ids(r); !slices.Equal(got, []string{"given"}) {
 		t.Fatalf("vector with a given query vector and a filter: %v", got)
+	}
+	_, err = ix.Search(ctx, index.Request{Vector: []float32{0, 1}, Mode: index.ModeVector})
+	if !errors.Is(err, index.ErrInvalidRequest) || !errors.Is(err, vector.ErrInvalidVector) {
+		t.Fatalf("query vector of the wrong dimension: %v", err)
 	}
 	// Hybrid: RRF of the keyword legs and the vector leg.
 	r = search(t, ix, index.Request{Query: "fish", Mode: index.ModeHybrid, Explain: true, Fallback: -1})

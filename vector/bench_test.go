@@ -1,4 +1,4 @@
-package index_test
+package vector_test
 
 import (
 	"fmt"
@@ -11,13 +11,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/vectortest"
+	"github.com/twindex/twindex/vector"
 )
 
 // vectorBench is one built set, kept across the b.N rounds of a
 // sub-benchmark because building 100k vectors into a graph takes minutes.
 type vectorBench struct {
-	set     *index.Vectors
+	set     *vector.Set
 	build   time.Duration
 	heapMiB float64
 }
@@ -27,7 +28,7 @@ var (
 	vectorBenchSets = map[string]*vectorBench{}
 )
 
-// BenchmarkVectorSearch compares exact scan and HNSW top-10 search and
+// BenchmarkSearch compares exact scan and HNSW top-10 search and
 // reports per-query p50/p95, build time, heap growth, and HNSW recall@10.
 //
 // TWINDEX_VECTOR_BENCH sets the size as NxDIM (default 5000x64, so CI
@@ -36,9 +37,9 @@ var (
 // (isotropic noise around centers, the worst case) or "random".
 // The figure:
 //
-//	TWINDEX_VECTOR_BENCH=100000x384 go test ./index -run '^$' \
-//	    -bench BenchmarkVectorSearch -benchtime 2000x -timeout 60m
-func BenchmarkVectorSearch(b *testing.B) {
+//	TWINDEX_VECTOR_BENCH=100000x384 go test ./vector -run '^$' \
+//	    -bench BenchmarkSearch -benchtime 2000x -timeout 60m
+func BenchmarkSearch(b *testing.B) {
 	n, dim := 5000, 64
 	if s := os.Getenv("TWINDEX_VECTOR_BENCH"); s != "" {
 		if _, err := fmt.Sscanf(s, "%dx%d", &n, &dim); err != nil {
@@ -53,7 +54,7 @@ func BenchmarkVectorSearch(b *testing.B) {
 		clusters, latent = 0, 0
 	}
 	r := rand.New(rand.NewSource(1))
-	all := genVectors(r, n+200, dim, clusters, latent)
+	all := vectortest.Generate(r, n+200, dim, vectortest.Shape{Clusters: clusters, Latent: latent})
 	vecs, queries := all[:n], all[n:]
 	key := fmt.Sprintf("%dx%d/%d/%d", n, dim, clusters, latent)
 
@@ -67,9 +68,9 @@ func BenchmarkVectorSearch(b *testing.B) {
 		runtime.GC()
 		runtime.ReadMemStats(&before)
 		start := time.Now()
-		set := mustVectors(b, dim, &index.VectorOptions{ExactMax: exactMax, Seed: 1})
+		set := mustNew(b, dim, &vector.Options{ExactMax: exactMax, Seed: 1})
 		for i, v := range vecs {
-			if err := set.Set(fmt.Sprint("doc", i), v); err != nil {
+			if err := set.Put(fmt.Sprint("doc", i), v); err != nil {
 				b.Fatal(err)
 			}
 		}

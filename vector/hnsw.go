@@ -1,4 +1,4 @@
-package index
+package vector
 
 import (
 	"cmp"
@@ -11,7 +11,7 @@ import (
 // hnsw is a Hierarchical Navigable Small World graph (Malkov and Yashunin,
 // "Efficient and robust approximate nearest neighbor search using
 // Hierarchical Navigable Small World graphs", 2016) over the slots of a
-// Vectors. Distance is the negated dot product of normalized vectors, which
+// Set. Distance is the negated dot product of normalized vectors, which
 // orders like cosine distance.
 //
 // It is ours rather than github.com/coder/hnsw because that package's
@@ -20,15 +20,15 @@ import (
 // and 0.36 on clustered 5k x 64 data, and its Delete can panic
 // (coder/hnsw#10, #13).
 //
-// Nodes are never removed: a tombstoned slot (Vectors.ids[s] == "") still
-// routes searches but is never a result; Vectors compacts and rebuilds the
+// Nodes are never removed: a tombstoned slot (Set.ids[s] == "") still
+// routes searches but is never a result; the Set compacts and rebuilds the
 // graph when tombstones dominate.
 //
-// Concurrency: insert must be called under the Vectors write lock; search
+// Concurrency: insert must be called under the Set's write lock; search
 // under at least its read lock. Searches share nothing mutable but the
 // visit-set pool.
 type hnsw struct {
-	v        *Vectors
+	v        *Set
 	m, m0    int // neighbors kept on upper layers, on layer 0
 	efc      int
 	levelMul float64
@@ -52,7 +52,7 @@ type cand struct {
 	dist float32
 }
 
-func newHNSW(v *Vectors, o VectorOptions) *hnsw {
+func newHNSW(v *Set, o Options) *hnsw {
 	return &hnsw{
 		v:        v,
 		m:        o.M,

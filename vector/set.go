@@ -1,35 +1,20 @@
-package index
+package vector
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"sync"
 )
 
-// Vectors is an in-memory set of embedding vectors of one dimension, keyed
-// by document ID, searched by cosine similarity.
-//
-// Vectors are stored L2-normalized, so cosine similarity is a dot product.
-// Up to VectorOptions.ExactMax vectors a search is an exact scan; above it
-// an HNSW graph answers approximately (recall@10 above 0.95 with the
-// defaults; see TestHNSWRecall and BenchmarkVectorSearch).
-//
-// Removal leaves a tombstone: the slot stays in the graph as a waypoint and
-// is skipped in results. When tombstones outnumber live vectors, the next
-// Set or Delete compacts the storage and rebuilds the graph, which costs
-// O(live) inserts and holds the write lock for that long.
-//
-// Concurrency: a Vectors may be used from many goroutines. Search runs in
-// parallel with other searches; Set and Delete are serialized and exclude
-// searches while they run. The keep function of a Search runs under the
-// read lock and must not call Set or Delete.
-type Vectors struct {
+// Set is an in-memory set of vectors of one dimension, keyed by ID,
+// searched by cosine similarity. A Set may be used from many goroutines;
+// the package doc says which calls exclude which.
+type Set struct {
 	mu    sync.RWMutex
 	dim   int
-	opts  VectorOptions
+	opts  Options
 	chunk int // slots per chunk
 
 	// chunks hold the vectors, slot s at chunks[s/chunk][(s%chunk)*dim:].
@@ -43,8 +28,8 @@ type Vectors struct {
 	graph *hnsw // nil until the set outgrows ExactMax
 }
 
-// VectorOptions configures a Vectors. The zero value means defaults.
-type VectorOptions struct {
+// Options configures a Set. The zero value means defaults.
+type Options struct {
 	// ExactMax is the largest set searched by exact scan; a larger set
 	// builds an HNSW graph. 0 means 20,000, where an exact scan of 384-dim
 	// vectors takes a few milliseconds; negative means always exact.
@@ -67,19 +52,20 @@ type VectorOptions struct {
 	Seed int64
 }
 
-// VectorHit is one result of Vectors.Search.
-type VectorHit struct {
+// Hit is one result of Set.Search.
+type Hit struct {
 	ID    string
 	Score float64 // cosine similarity in [-1, 1]
 }
 
-// NewVectors returns an empty set of dim-dimensional vectors. opts may be
-// nil for defaults.
-func NewVectors(dim int, opts *VectorOptions) (*Vectors, error) {
+// New returns an empty set of dim-dimensional vectors. opts may be nil
+// for defaults. It returns an error wrapping ErrInvalidDim for a dim below
+// 1.
+func New(dim int, opts *Options) (*Set, error) {
 	if dim <= 0 {
-		return nil, fmt.Errorf("%w: vector dimension %d, want > 0", ErrInvalidRequest, dim)
+		return nil, fmt.Errorf("%w: %d, want > 0", ErrInvalidDim, dim)
 	}
-	o := VectorOptions{}
+	o := Options{}
 	if opts != nil {
 		o = *opts
 	}
@@ -98,31 +84,35 @@ func NewVectors(dim int, opts *VectorOptions) (*Vectors, error) {
 	// 64KB chunks: a few documents in a browser cost little, and a scan
 	// still runs long stretches of contiguous memory.
 	chunk := max(16, (1<<14)/dim)
-	return &Vectors{dim: dim, opts: o, chunk: chunk, slot: make(map[string]uint32)}, nil
+	return &Set{dim: dim, opts: o, chunk: chunk, slot: make(map[string]uint32)}, nil
 }
 
 // Dim returns the dimension of the vectors.
-func (v *Vectors) Dim() int { return v.dim }
+func (v *Set) Dim() int { return v.dim }
 
 // Len returns the number of vectors in the set.
-func (v *Vectors) Len() int {
+func (v *Set) Len() int {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
 	return len(v.slot)
 }
 
-// Set stores vec as id's vector, replacing any previous one. vec is copied
-// and normalized. It returns an error wrapping ErrInvalidDoc for an empty
-// ID, a vector of the wrong dimension, a zero vector, or one with NaN or
-// infinite components. Cost: O(dim) below ExactMax, an HNSW insert
-// (O(EfConstruction*M*dim*log n)) above it.
-func (v *Vectors) Set(id string, vec []float32) error {
+// Put stores vec as id's vector, replacing any previous one. vec is copied
+// and normalized. It returns ErrEmptyID for an empty ID, and an error
+// wrapping ErrInvalidVector for a vector of the wrong dimension, a zero
+// vector, or one with NaN or infinite components.
+//
+// Cost: O(dim) up to ExactMax, an HNSW insert
+// (O(EfConstruction*M*dim*log n)) above it; the Put that crosses ExactMax
+// builds the graph (n inserts), and a replacement may compact as Delete
+// does.
+func (v *Set) Put(id string, vec []float32) error {
 	if id == "" {
-		return fmt.Errorf("%w: empty ID", ErrInvalidDoc)
+		return ErrEmptyID
 	}
 	norm, err := v.check(vec)
 	if err != nil {
-		return fmt.Errorf("%w: document %q: %w", ErrInvalidDoc, id, err)
+		return fmt.Errorf("id %q: %w", id, err)
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -146,7 +136,11 @@ func (v *Vectors) Set(id string, vec []float32) error {
 }
 
 // Delete removes id's vector and reports whether there was one.
-func (v *Vectors) Delete(id string) bool {
+//
+// Cost: O(1), plus a compaction when tombstones come to outnumber live
+// vectors, which reinserts every live vector (amortized O(1) inserts per
+// removal).
+func (v *Set) Delete(id string) bool {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	s, ok := v.slot[id]
@@ -165,16 +159,20 @@ func (v *Vectors) Delete(id string) bool {
 // returned only if it says true; it may be called for more IDs than k, and
 // not at all for vectors that could not rank.
 //
-// Up to ExactMax vectors the result is exact, in O(n*dim). Above it the
-// graph is searched with max(EfSearch, k) candidates, over-fetching when
-// keep rejects many; when too few survive, the search falls back to an
-// exact scan, so a selective keep is never answered with fewer than k hits
-// that exist. The query must have the set's dimension and be nonzero and
-// finite, or the error wraps ErrInvalidRequest.
-func (v *Vectors) Search(query []float32, k int, keep func(id string) bool) ([]VectorHit, error) {
+// Up to ExactMax vectors the result is exact. Above it the graph is
+// searched with max(EfSearch, k) candidates, over-fetching when keep
+// rejects many; when too few survive, the search falls back to an exact
+// scan, so a selective keep is never answered with fewer than k hits that
+// exist. The query must have the set's dimension and be nonzero and
+// finite, or the error wraps ErrInvalidVector.
+//
+// Cost: O(n*dim) up to ExactMax; above it roughly
+// O(max(EfSearch, k)*M*dim*log n), more while keep rejects candidates, and
+// at worst the exact scan's.
+func (v *Set) Search(query []float32, k int, keep func(id string) bool) ([]Hit, error) {
 	norm, err := v.check(query)
 	if err != nil {
-		return nil, fmt.Errorf("%w: query vector: %w", ErrInvalidRequest, err)
+		return nil, fmt.Errorf("query: %w", err)
 	}
 	if k <= 0 {
 		return nil, nil
@@ -194,26 +192,26 @@ func (v *Vectors) Search(query []float32, k int, keep func(id string) bool) ([]V
 }
 
 // check returns vec's L2 norm, or why vec cannot be stored or searched.
-func (v *Vectors) check(vec []float32) (float64, error) {
+func (v *Set) check(vec []float32) (float64, error) {
 	if len(vec) != v.dim {
-		return 0, fmt.Errorf("dimension %d, want %d", len(vec), v.dim)
+		return 0, fmt.Errorf("%w: dimension %d, want %d", ErrInvalidVector, len(vec), v.dim)
 	}
 	var sum float64
 	for i, x := range vec {
 		f := float64(x)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return 0, fmt.Errorf("component %d is %v", i, x)
+			return 0, fmt.Errorf("%w: component %d is %v", ErrInvalidVector, i, x)
 		}
 		sum += f * f
 	}
 	if sum == 0 {
-		return 0, errors.New("zero vector has no direction")
+		return 0, fmt.Errorf("%w: zero vector has no direction", ErrInvalidVector)
 	}
 	return math.Sqrt(sum), nil
 }
 
 // alloc appends a slot for id and returns it.
-func (v *Vectors) alloc(id string) uint32 {
+func (v *Set) alloc(id string) uint32 {
 	s := len(v.ids)
 	if s/v.chunk == len(v.chunks) {
 		v.chunks = append(v.chunks, make([]float32, v.chunk*v.dim))
@@ -224,14 +222,14 @@ func (v *Vectors) alloc(id string) uint32 {
 }
 
 // at returns slot s's vector, capped so an append cannot reach the next.
-func (v *Vectors) at(s uint32) []float32 {
+func (v *Set) at(s uint32) []float32 {
 	c := v.chunks[int(s)/v.chunk]
 	off := (int(s) % v.chunk) * v.dim
 	return c[off : off+v.dim : off+v.dim]
 }
 
 // buildGraph indexes every live slot in a new graph.
-func (v *Vectors) buildGraph() {
+func (v *Set) buildGraph() {
 	v.graph = newHNSW(v, v.opts)
 	for s, id := range v.ids {
 		if id != "" {
@@ -243,7 +241,7 @@ func (v *Vectors) buildGraph() {
 // maybeCompact drops tombstones once they outnumber live vectors, so that
 // scans and the graph stay proportional to the live set; the doubling rule
 // makes the rebuild cost amortized O(1) inserts per removal.
-func (v *Vectors) maybeCompact() {
+func (v *Set) maybeCompact() {
 	if v.dead <= len(v.slot) {
 		return
 	}
@@ -266,7 +264,7 @@ func (v *Vectors) maybeCompact() {
 
 // scan is the exact search: every live vector is scored, keep is asked
 // only about vectors that would enter the current top k.
-func (v *Vectors) scan(q []float32, k int, keep func(string) bool) []VectorHit {
+func (v *Set) scan(q []float32, k int, keep func(string) bool) []Hit {
 	top := topK{k: k}
 	n := len(v.ids)
 	for c, chunk := range v.chunks {
@@ -290,7 +288,7 @@ func (v *Vectors) scan(q []float32, k int, keep func(string) bool) []VectorHit {
 // searchGraph answers from the graph, over-fetching while keep rejects
 // candidates. It reports false when the graph could not supply k survivors
 // before the fetch grew past a tenth of the set, where a scan is cheaper.
-func (v *Vectors) searchGraph(q []float32, k int, keep func(string) bool) ([]VectorHit, bool) {
+func (v *Set) searchGraph(q []float32, k int, keep func(string) bool) ([]Hit, bool) {
 	live := len(v.slot)
 	fetch := max(v.opts.EfSearch, k)
 	for {
@@ -324,10 +322,10 @@ func (v *Vectors) searchGraph(q []float32, k int, keep func(string) bool) ([]Vec
 // the root, worst meaning lower score, then larger ID.
 type topK struct {
 	k    int
-	hits []VectorHit
+	hits []Hit
 }
 
-func worse(a, b VectorHit) bool {
+func worse(a, b Hit) bool {
 	if a.Score != b.Score {
 		return a.Score < b.Score
 	}
@@ -336,11 +334,11 @@ func worse(a, b VectorHit) bool {
 
 // admits reports whether (score, id) would enter the heap.
 func (t *topK) admits(score float32, id string) bool {
-	return len(t.hits) < t.k || worse(t.hits[0], VectorHit{ID: id, Score: float64(score)})
+	return len(t.hits) < t.k || worse(t.hits[0], Hit{ID: id, Score: float64(score)})
 }
 
 func (t *topK) push(score float32, id string) {
-	h := VectorHit{ID: id, Score: float64(score)}
+	h := Hit{ID: id, Score: float64(score)}
 	if len(t.hits) < t.k {
 		t.hits = append(t.hits, h)
 		for i := len(t.hits) - 1; i > 0; {
@@ -374,8 +372,8 @@ func (t *topK) push(score float32, id string) {
 }
 
 // sorted returns the hits best first; the heap is spent.
-func (t *topK) sorted() []VectorHit {
-	slices.SortFunc(t.hits, func(a, b VectorHit) int {
+func (t *topK) sorted() []Hit {
+	slices.SortFunc(t.hits, func(a, b Hit) int {
 		if a.Score != b.Score {
 			return cmp.Compare(b.Score, a.Score)
 		}

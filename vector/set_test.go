@@ -1,4 +1,4 @@
-package index_test
+package vector_test
 
 import (
 	"errors"
@@ -10,70 +10,17 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/vectortest"
+	"github.com/twindex/twindex/vector"
 )
 
-func mustVectors(t testing.TB, dim int, opts *index.VectorOptions) *index.Vectors {
+func mustNew(t testing.TB, dim int, opts *vector.Options) *vector.Set {
 	t.Helper()
-	v, err := index.NewVectors(dim, opts)
+	v, err := vector.New(dim, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return v
-}
-
-// genVectors returns n random dim-vectors from one distribution, so
-// callers split data and queries from one call. They are Gaussian, or,
-// with clusters > 0, Gaussian noise around that many random centers. With
-// latent > 0 the clusters live in a latent-dimensional space projected
-// into dim, plus a little full-rank noise: text embeddings have a low
-// intrinsic dimension, and isotropic noise in 384 dimensions makes every
-// neighbor nearly equidistant, which no approximate index can rank.
-func genVectors(r *rand.Rand, n, dim, clusters, latent int) [][]float32 {
-	space := dim
-	if latent > 0 {
-		space = latent
-	}
-	gauss := func(d int) []float32 {
-		v := make([]float32, d)
-		for j := range v {
-			v[j] = float32(r.NormFloat64())
-		}
-		return v
-	}
-	centers := make([][]float32, clusters)
-	for i := range centers {
-		centers[i] = gauss(space)
-	}
-	var proj [][]float32 // dim rows of latent
-	if latent > 0 {
-		for range dim {
-			proj = append(proj, gauss(latent))
-		}
-	}
-	out := make([][]float32, n)
-	for i := range out {
-		v := gauss(space)
-		if clusters > 0 {
-			c := centers[r.Intn(clusters)]
-			for j := range v {
-				v[j] = c[j] + 0.5*v[j]
-			}
-		}
-		if latent > 0 {
-			x := gauss(dim)
-			for j, row := range proj {
-				var d float32
-				for l, p := range row {
-					d += p * v[l]
-				}
-				x[j] = d/float32(math.Sqrt(float64(latent))) + 0.1*x[j]
-			}
-			v = x
-		}
-		out[i] = v
-	}
-	return out
 }
 
 // bruteForce is the reference: cosine in float64, best first, ties by ID.
@@ -108,7 +55,7 @@ func bruteForce(ids []string, vecs [][]float32, q []float32, k int, keep func(st
 	return out
 }
 
-func hitIDs(hits []index.VectorHit) []string {
+func hitIDs(hits []vector.Hit) []string {
 	out := make([]string, len(hits))
 	for i, h := range hits {
 		out[i] = h.ID
@@ -116,8 +63,8 @@ func hitIDs(hits []index.VectorHit) []string {
 	return out
 }
 
-func TestVectorsInvalid(t *testing.T) {
-	v := mustVectors(t, 3, nil)
+func TestInvalid(t *testing.T) {
+	v := mustNew(t, 3, nil)
 	nan := float32(math.NaN())
 	inf := float32(math.Inf(1))
 	for _, tc := range []struct {
@@ -133,12 +80,16 @@ func TestVectorsInvalid(t *testing.T) {
 		{"inf", "a", []float32{inf, 0, 0}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if err := v.Set(tc.id, tc.vec); !errors.Is(err, index.ErrInvalidDoc) {
-				t.Errorf("Set = %v, want ErrInvalidDoc", err)
+			want := vector.ErrInvalidVector
+			if tc.id == "" {
+				want = vector.ErrEmptyID
+			}
+			if err := v.Put(tc.id, tc.vec); !errors.Is(err, want) {
+				t.Errorf("Put = %v, want %v", err, want)
 			}
 			if tc.id != "" {
-				if _, err := v.Search(tc.vec, 1, nil); !errors.Is(err, index.ErrInvalidRequest) {
-					t.Errorf("Search = %v, want ErrInvalidRequest", err)
+				if _, err := v.Search(tc.vec, 1, nil); !errors.Is(err, vector.ErrInvalidVector) {
+					t.Errorf("Search = %v, want ErrInvalidVector", err)
 				}
 			}
 		})
@@ -146,21 +97,21 @@ func TestVectorsInvalid(t *testing.T) {
 	if v.Len() != 0 {
 		t.Errorf("Len = %d after rejected sets", v.Len())
 	}
-	if _, err := index.NewVectors(0, nil); !errors.Is(err, index.ErrInvalidRequest) {
-		t.Errorf("NewVectors(0) = %v, want ErrInvalidRequest", err)
+	if _, err := vector.New(0, nil); !errors.Is(err, vector.ErrInvalidDim) {
+		t.Errorf("New(0) = %v, want ErrInvalidDim", err)
 	}
 }
 
-func TestVectorsExact(t *testing.T) {
-	v := mustVectors(t, 2, nil)
+func TestExact(t *testing.T) {
+	v := mustNew(t, 2, nil)
 	for id, vec := range map[string][]float32{
 		"east":  {1, 0},
-		"north": {0, 2}, // normalized on Set
+		"north": {0, 2}, // normalized on Put
 		"ne":    {3, 3},
 		"ne2":   {1, 1}, // ties with ne
 		"west":  {-1, 0},
 	} {
-		if err := v.Set(id, vec); err != nil {
+		if err := v.Put(id, vec); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -193,7 +144,7 @@ func TestVectorsExact(t *testing.T) {
 	}
 }
 
-func TestVectorsUpsertDelete(t *testing.T) {
+func TestUpsertDelete(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		exactMax int
@@ -202,16 +153,16 @@ func TestVectorsUpsertDelete(t *testing.T) {
 		{"hnsw", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v := mustVectors(t, 2, &index.VectorOptions{ExactMax: tc.exactMax})
+			v := mustNew(t, 2, &vector.Options{ExactMax: tc.exactMax})
 			must := func(err error) {
 				t.Helper()
 				if err != nil {
 					t.Fatal(err)
 				}
 			}
-			must(v.Set("a", []float32{1, 0}))
-			must(v.Set("b", []float32{0, 1}))
-			must(v.Set("a", []float32{0, 1})) // a moves next to b
+			must(v.Put("a", []float32{1, 0}))
+			must(v.Put("b", []float32{0, 1}))
+			must(v.Put("a", []float32{0, 1})) // a moves next to b
 			if v.Len() != 2 {
 				t.Fatalf("Len = %d, want 2", v.Len())
 			}
@@ -229,7 +180,7 @@ func TestVectorsUpsertDelete(t *testing.T) {
 			// Churn through many tombstones so compaction runs repeatedly.
 			for i := range 500 {
 				id := fmt.Sprint("c", i%7)
-				must(v.Set(id, []float32{float32(i%5) + 1, float32(i % 3)}))
+				must(v.Put(id, []float32{float32(i%5) + 1, float32(i % 3)}))
 				if i%3 == 0 {
 					v.Delete(id)
 				}
@@ -242,19 +193,19 @@ func TestVectorsUpsertDelete(t *testing.T) {
 	}
 }
 
-// TestVectorsGraphMatchesExact checks the graph path against brute force
+// TestGraphMatchesExact checks the graph path against brute force
 // with tombstones, upserts and a selective keep, which forces over-fetch
 // and the exact fallback.
-func TestVectorsGraphMatchesExact(t *testing.T) {
+func TestGraphMatchesExact(t *testing.T) {
 	const n, dim = 2000, 16
 	r := rand.New(rand.NewSource(7))
-	all := genVectors(r, 2*n+50, dim, 20, 0)
+	all := vectortest.Generate(r, 2*n+50, dim, vectortest.Shape{Clusters: 20})
 	vecs, fresh, queries := all[:n], all[n:2*n], all[2*n:]
 	ids := make([]string, n)
-	v := mustVectors(t, dim, &index.VectorOptions{ExactMax: 100, Seed: 1})
+	v := mustNew(t, dim, &vector.Options{ExactMax: 100, Seed: 1})
 	for i := range vecs {
 		ids[i] = fmt.Sprintf("d%05d", i)
-		if err := v.Set(ids[i], vecs[i]); err != nil {
+		if err := v.Put(ids[i], vecs[i]); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -268,7 +219,7 @@ func TestVectorsGraphMatchesExact(t *testing.T) {
 		switch {
 		case i%10 == 1:
 			vecs[i] = fresh[i]
-			if err := v.Set(ids[i], vecs[i]); err != nil {
+			if err := v.Put(ids[i], vecs[i]); err != nil {
 				t.Fatal(err)
 			}
 		case i%3 == 0:
@@ -343,16 +294,16 @@ func TestHNSWRecall(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rand.New(rand.NewSource(1))
-			all := genVectors(r, n+queries, dim, tc.clusters, tc.latent)
+			all := vectortest.Generate(r, n+queries, dim, vectortest.Shape{Clusters: tc.clusters, Latent: tc.latent})
 			vecs := all[:n]
-			exact := mustVectors(t, dim, &index.VectorOptions{ExactMax: -1})
-			approx := mustVectors(t, dim, &index.VectorOptions{ExactMax: 1, Seed: 1})
+			exact := mustNew(t, dim, &vector.Options{ExactMax: -1})
+			approx := mustNew(t, dim, &vector.Options{ExactMax: 1, Seed: 1})
 			for i, vec := range vecs {
 				id := fmt.Sprint(i)
-				if err := exact.Set(id, vec); err != nil {
+				if err := exact.Put(id, vec); err != nil {
 					t.Fatal(err)
 				}
-				if err := approx.Set(id, vec); err != nil {
+				if err := approx.Put(id, vec); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -365,7 +316,7 @@ func TestHNSWRecall(t *testing.T) {
 	}
 }
 
-func recallAt10(t testing.TB, exact, approx *index.Vectors, queries [][]float32) float64 {
+func recallAt10(t testing.TB, exact, approx *vector.Set, queries [][]float32) float64 {
 	var hit, total int
 	for _, q := range queries {
 		want, err := exact.Search(q, 10, nil)
@@ -382,13 +333,13 @@ func recallAt10(t testing.TB, exact, approx *index.Vectors, queries [][]float32)
 	return float64(hit) / float64(total)
 }
 
-// TestVectorsConcurrent is for the race detector: searches run while
+// TestConcurrent is for the race detector: searches run while
 // another goroutine sets and deletes across the graph threshold.
-func TestVectorsConcurrent(t *testing.T) {
+func TestConcurrent(t *testing.T) {
 	const dim = 8
-	v := mustVectors(t, dim, &index.VectorOptions{ExactMax: 50})
+	v := mustNew(t, dim, &vector.Options{ExactMax: 50})
 	r := rand.New(rand.NewSource(3))
-	all := genVectors(r, 404, dim, 0, 0)
+	all := vectortest.Generate(r, 404, dim, vectortest.Shape{})
 	vecs, queries := all[:400], all[400:]
 	var wg sync.WaitGroup
 	done := make(chan struct{})
@@ -410,7 +361,7 @@ func TestVectorsConcurrent(t *testing.T) {
 		}()
 	}
 	for i, vec := range vecs {
-		if err := v.Set(fmt.Sprint(i%150), vec); err != nil {
+		if err := v.Put(fmt.Sprint(i%150), vec); err != nil {
 			t.Error(err)
 		}
 		if i%4 == 0 {

@@ -1,9 +1,0 @@
-package index
-
-// SetEfSearch lets BenchmarkVectorSearch sweep the search beam over one
-// built graph instead of rebuilding it per setting.
-func (v *Vectors) SetEfSearch(ef int) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.opts.EfSearch = ef
-}
