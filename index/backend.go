@@ -11,10 +11,10 @@ const (
 	// Scorch is bleve's segment-based index: fast, compact, on disk or in
 	// memory. Not available in the js/wasm build. In memory it never
 	// merges (bleve runs its merger only beside a persister), so every
-	// write stays a segment that every search visits: after 3,000
-	// one-document writes a search took 4 s against UpsideDown's 5 ms.
-	// Use it in memory only for an index written in a few large batches,
-	// where it indexes faster (SciFact: 2.1 s against 3.5 s).
+	// write stays a segment that every search visits (measured by
+	// BenchmarkSearchAfterSmallWrites; figures in DESIGN.md). Use it in
+	// memory only for an index written in a few large batches, where it
+	// indexes faster.
 	Scorch Backend = "scorch"
 	// UpsideDown is bleve's key/value index, here over an in-memory
 	// copy-on-write B+tree (memKV): the only backend that builds for

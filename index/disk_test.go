@@ -94,7 +94,7 @@ func TestFaultsLeaveIndexConsistent(t *testing.T) {
 			}
 			return nil
 		}
-		ix := mustOpen(t, t.TempDir(), &index.Options{Fault: fault})
+		ix := mustOpen(t, t.TempDir(), index.WithFault(nil, fault))
 		mustUpsert(t, ix, corpus[:3]...)
 		armed = true
 		err := ix.Upsert(ctx, index.Doc{ID: "auth", Body: "replaced"}, index.Doc{ID: "new", Body: "fresh"})

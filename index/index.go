@@ -54,10 +54,9 @@ type Options struct {
 	// (up to 30 per tier, a 400-document floor, against bleve's 10 and
 	// 2,000), for a load in large batches that ends with Optimize: merging
 	// as it goes writes most of such a load again and again before
-	// Optimize merges it all once more. A full yardstick load took 6.6-7.4
-	// s of Apply with it against 9.9 s without. Searches before Optimize
-	// visit more segments: 10-30% slower after 600 small writes, so leave
-	// it off for an index written a little at a time.
+	// Optimize merges it all once more (twindex-bench yardstick, against
+	// --no-bulk). Searches before Optimize visit more segments, so leave it
+	// off for an index written a little at a time. Figures in DESIGN.md.
 	BulkLoad bool
 	// RebuildCorrupt makes Open discard a bleve index it cannot read (a
 	// *CorruptError) and rebuild it from the store instead of failing.
@@ -80,8 +79,9 @@ type Options struct {
 	// Reranker, when set, reorders the first Request.Rerank hits of a
 	// first page; a failure keeps the order, with a warning.
 	Reranker Reranker
-	// Fault injects storage write errors, for tests; see storage.FaultFunc.
-	Fault storage.FaultFunc
+	// fault injects storage write errors, for the package's tests
+	// (export_test.go); see storage.FaultFunc.
+	fault storage.FaultFunc
 }
 
 func (o *Options) withDefaults() Options {
@@ -195,7 +195,7 @@ func OpenMemory(opts *Options) (*Index, error) {
 	if memory {
 		o.Backend = UpsideDown
 	}
-	return open("", storage.NewMemory(&storage.Options{Fault: o.Fault}), o)
+	return open("", storage.NewMemory(&storage.Options{Fault: o.fault}), o)
 }
 
 func open(dir string, st storage.Store, o Options) (*Index, error) {

@@ -10,8 +10,8 @@ import (
 // trigram narrows a query (all its leaves are shorter than three
 // characters) and it must look at every document. Reading the store
 // instead costs, per document, a lookup in the store, one in the fold
-// cache and a decode of the record's header; in js/wasm, measured on the
-// standard library corpus, those took a third of a one-character search.
+// cache and a decode of the record's header: in js/wasm, a third of a
+// one-character search (DESIGN.md).
 type scanTable struct {
 	seq  uint64 // the store's write sequence number (metaSeq) it reflects
 	docs []scanDoc

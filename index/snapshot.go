@@ -211,7 +211,7 @@ func OpenSnapshot(r io.Reader, opts *Options) (*Index, error) {
 	if err != nil {
 		return nil, &CorruptError{Path: "snapshot", Err: err}
 	}
-	st := storage.NewMemory(&storage.Options{Fault: o.Fault})
+	st := storage.NewMemory(&storage.Options{Fault: o.fault})
 	err = st.Update(func(tx storage.Tx) error {
 		for _, b := range snap.buckets {
 			for i := range b.keys {
@@ -229,7 +229,7 @@ func OpenSnapshot(r io.Reader, opts *Options) (*Index, error) {
 
 	// Open an empty index, then put the snapshot's store and indexes in
 	// place of its own before anyone else can see it.
-	ix, err := open("", storage.NewMemory(&storage.Options{Fault: o.Fault}), o)
+	ix, err := open("", storage.NewMemory(&storage.Options{Fault: o.fault}), o)
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("open snapshot: %w", err)

@@ -1,0 +1,14 @@
+package index
+
+import "github.com/twindex/twindex/storage"
+
+// WithFault returns a copy of opts (nil: the defaults) whose store fails
+// its writes as fault says; see storage.FaultFunc.
+func WithFault(opts *Options, fault storage.FaultFunc) *Options {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	o.fault = fault
+	return &o
+}
