@@ -66,12 +66,17 @@ func (r *Report) String() string {
 
 // Check verifies that both bleve indexes hold exactly the store's
 // documents with the store's text (per-document content hashes) and have
-// applied every write. It reads everything: O(documents).
+// applied every write. It reads everything: O(documents); writes wait
+// until it is done, searches do not.
 func (ix *Index) Check(ctx context.Context) (_ *Report, err error) {
 	defer ix.guard(&err)
+	// No write may run between reading the store and the indexes.
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
 	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if err := ix.ready(readsIndexes); err != nil {
+	err = ix.ready(readsIndexes)
+	ix.mu.RUnlock()
+	if err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}
 	r := &Report{}

@@ -94,19 +94,20 @@ type access uint8
 const (
 	// readsStore: the store alone.
 	readsStore access = iota
-	// readsIndexes: bleve's data as it is, even behind the store.
+	// readsIndexes: bleve's data, or a view of it, even when the indexes
+	// are behind the store.
 	readsIndexes
-	// searches: bleve's data, which must be in step with the store.
-	searches
+	// readsInStep: bleve's data, which must be in step with the store.
+	readsInStep
 )
 
 // ready returns why the index cannot serve a call that touches a: it is
 // closed; or bleve ran into damage (guard), and touching the damaged
 // segment again could block forever on the lock zap panicked with, so
 // every later call fails with it until the index is reopened (Options.
-// RebuildCorrupt, twindex rebuild); or, for a search, a committed write
-// failed to reach bleve (the next write or Open repairs it). The caller
-// holds ix.mu.
+// RebuildCorrupt, twindex rebuild); or, for readsInStep, a committed
+// write failed to reach bleve (the next write or Open repairs it). The
+// caller holds ix.mu.
 func (ix *Index) ready(a access) error {
 	switch {
 	case ix.closed:
@@ -115,7 +116,7 @@ func (ix *Index) ready(a access) error {
 		return nil
 	case ix.damage.Load() != nil:
 		return ix.damage.Load()
-	case a == searches && ix.stale != nil:
+	case a == readsInStep && ix.stale != nil:
 		return fmt.Errorf("index out of step with its store after a failed write (the next write or Open repairs it): %w", ix.stale)
 	}
 	return nil

@@ -12,3 +12,8 @@ func WithFault(opts *Options, fault storage.FaultFunc) *Options {
 	o.fault = fault
 	return &o
 }
+
+// PauseWrites makes every Apply of ix call f after it commits to the store
+// (step "store") and after it writes the bleve indexes (step "indexes"),
+// before it publishes the write.
+func PauseWrites(ix *Index, f func(step string)) { ix.pause = f }

@@ -147,9 +147,9 @@ var (
 // character trigrams (the substring leg).
 //
 // An Index is safe for concurrent use. Searches run concurrently with each
-// other; writes are serialized, and each search sees the state before or
-// after a write, never part of one. A search waits while a write applies
-// its batch to the bleve indexes, so big batches delay searches.
+// other and with writes; writes are serialized. Each search sees the state
+// before or after a write, never part of one, and never waits for a write:
+// it reads the last state a write published (see view).
 type Index struct {
 	opts  Options
 	dir   string // "" for memory
@@ -165,20 +165,32 @@ type Index struct {
 	// leg's scans, with its own lock.
 	scan scanSlot
 
-	// mu is held for writing by writes while they change the store and the
-	// indexes, and for reading by searches while they take their snapshots.
-	mu sync.RWMutex
+	// writeMu serializes writes (Apply, Optimize, Rebuild, Close) from
+	// their start to the publication of their view.
+	writeMu sync.Mutex
+	// mu guards closed, stale, view and the backends' identity: writers
+	// hold it briefly to publish a view, searches to take one.
+	mu   sync.RWMutex
+	view *view
 	// stale is set when a committed batch failed to reach a bleve index;
-	// the next write first replays the log, and searches report it.
+	// the next write first replays the log. Searches go on reading the
+	// view before that batch.
 	stale  error
 	closed bool
 	// damage is the first panic guard recovered from bleve; see ready.
 	damage atomic.Pointer[CorruptError]
 
 	// vecs holds the documents' vectors for vector search, built from the
-	// store on the first such search (under mu, exclusively) and kept in
-	// step by every write after that; nil until then.
-	vecs *vector.Set
+	// store on the first such search (under writeMu) and kept in step by
+	// every write after that, as it publishes its view; nil until then. A
+	// search on the view before may meet a write's new vectors, never its
+	// new documents (the vector leg keeps only those of its view).
+	vecs atomic.Pointer[vector.Set]
+
+	// pause, set by the package's tests, runs in Apply after the store's
+	// commit ("store") and after the bleve batches ("indexes"), before the
+	// write is published.
+	pause func(step string)
 }
 
 const (
@@ -281,14 +293,19 @@ func (ix *Index) closeBackends() error {
 	return errors.Join(errs...)
 }
 
-// Close flushes and closes the index. Calls after Close return ErrClosed.
+// Close flushes and closes the index, after the searches and writes under
+// way. Calls after Close return ErrClosed.
 func (ix *Index) Close() error {
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
 	ix.mu.Lock()
-	defer ix.mu.Unlock()
 	if ix.closed {
+		ix.mu.Unlock()
 		return nil
 	}
 	ix.closed = true
+	ix.mu.Unlock()
+	ix.publish(nil)
 	// A damaged index is not flushed: the flush could block on the
 	// damaged segment, and the next Open replays the log.
 	var flushErr error
@@ -381,13 +398,8 @@ func (ix *Index) flush() error {
 
 // Get returns the stored document with the given ID, or ErrNotFound.
 func (ix *Index) Get(id string) (*Doc, error) {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if err := ix.ready(readsStore); err != nil {
-		return nil, fmt.Errorf("get %q: %w", id, err)
-	}
 	var d *Doc
-	err := ix.store.View(func(tx storage.Tx) error {
+	err := ix.read(readsStore, func(_, _ bleveindex.IndexReader, tx storage.Tx) error {
 		v := tx.Get(bucketDocs, []byte(id))
 		if v == nil {
 			return fmt.Errorf("get %q: %w", id, ErrNotFound)
@@ -401,13 +413,8 @@ func (ix *Index) Get(id string) (*Doc, error) {
 
 // Count returns the number of documents.
 func (ix *Index) Count() (int, error) {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if err := ix.ready(readsStore); err != nil {
-		return 0, fmt.Errorf("count: %w", err)
-	}
 	var n uint64
-	err := ix.store.View(func(tx storage.Tx) error {
+	err := ix.read(readsStore, func(_, _ bleveindex.IndexReader, tx storage.Tx) error {
 		n = getUint(tx, metaDocs)
 		return nil
 	})
@@ -415,8 +422,9 @@ func (ix *Index) Count() (int, error) {
 }
 
 // Walk calls fn for every stored document in ID order until fn returns an
-// error, which Walk returns. Writes wait until Walk returns; fn must not
-// write to the index.
+// error, which Walk returns. Walk reads one state of the index while writes
+// go on; fn must not write to the index, whose store may wait for Walk's
+// transaction to end.
 func (ix *Index) Walk(ctx context.Context, fn func(*Doc) error) error {
 	return ix.walk(ctx, true, fn)
 }
@@ -429,12 +437,7 @@ func (ix *Index) WalkMeta(ctx context.Context, fn func(*Doc) error) error {
 }
 
 func (ix *Index) walk(ctx context.Context, text bool, fn func(*Doc) error) error {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if err := ix.ready(readsStore); err != nil {
-		return fmt.Errorf("walk: %w", err)
-	}
-	return ix.store.View(func(tx storage.Tx) error {
+	return ix.read(readsStore, func(_, _ bleveindex.IndexReader, tx storage.Tx) error {
 		return eachDoc(ctx, tx, text, fn)
 	})
 }

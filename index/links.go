@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
 	"github.com/twindex/twindex/storage"
 )
 
@@ -24,13 +26,8 @@ func (ix *Index) Links(id string) ([]Link, error) {
 // links into id, not the size of the index. id need not exist: links to a
 // document not written yet are kept and found.
 func (ix *Index) Backlinks(id string, types ...string) ([]Backlink, error) {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if err := ix.ready(readsStore); err != nil {
-		return nil, fmt.Errorf("backlinks: %w", err)
-	}
 	var out []Backlink
-	err := ix.store.View(func(tx storage.Tx) error {
+	err := ix.read(readsStore, func(_, _ bleveindex.IndexReader, tx storage.Tx) error {
 		var err error
 		out, err = backlinks(tx, id, types)
 		return err

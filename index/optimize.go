@@ -11,12 +11,21 @@ import (
 
 // Optimize merges each bleve index of an on-disk index down to one
 // segment and compacts the store file; for a memory index it does nothing.
-// Searches wait until it is done.
+// Writes wait until it is done; searches go on, each reading the segments
+// as they were when it began.
 func (ix *Index) Optimize(ctx context.Context) error {
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if err := ix.ready(readsIndexes); err != nil {
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
+	ix.mu.RLock()
+	err, stale := ix.ready(readsIndexes), ix.stale
+	ix.mu.RUnlock()
+	if err != nil {
 		return fmt.Errorf("optimize: %w", err)
+	}
+	if stale != nil {
+		if err := ix.recover(ctx); err != nil {
+			return fmt.Errorf("optimize: catch up after an earlier failure: %w", err)
+		}
 	}
 	// scorch's ForceMerge never returns for an in-memory index (its merger
 	// waits for a persister that memory indexes do not run), and memory

@@ -20,8 +20,8 @@ import (
 // from the store's current documents; log entries that every index has
 // durably applied are pruned.
 
-// recover brings both bleve indexes up to the store's sequence number.
-// The caller holds ix.mu for writing (or owns ix exclusively).
+// recover brings both bleve indexes up to the store's sequence number and
+// publishes their view. The caller holds writeMu (or owns ix exclusively).
 func (ix *Index) recover(ctx context.Context) (err error) {
 	defer ix.guard(&err)
 	storeSeq, err := ix.storedSeq()
@@ -46,7 +46,10 @@ func (ix *Index) recover(ctx context.Context) (err error) {
 			return fmt.Errorf("recover %s index: %w", leg.name, err)
 		}
 	}
+	ix.mu.Lock()
 	ix.stale = nil
+	ix.mu.Unlock()
+	ix.publish(&view{seq: storeSeq})
 	// Entries up to minSeq are durable in both indexes: what we read above
 	// came from their persisted state (or, for memory indexes, from this
 	// process, where the log is of no further use either).
@@ -179,10 +182,17 @@ func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc
 // for an index whose bleve files are damaged or suspect. Searches wait
 // until it is done.
 func (ix *Index) Rebuild(ctx context.Context) error {
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if err := ix.ready(readsStore); err != nil {
 		return fmt.Errorf("rebuild: %w", err)
+	}
+	// The backends go: wait for the searches that read them.
+	if ix.view != nil {
+		ix.view.close()
+		ix.view = nil
 	}
 	if err := ix.closeBackends(); err != nil && ix.dir == "" {
 		return fmt.Errorf("rebuild: %w", err)
@@ -212,7 +222,9 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 	if err := ix.reindex(ctx, ix.tri, ix.trigramDoc, seq); err != nil {
 		return fmt.Errorf("rebuild trigram index: %w", err)
 	}
+	ix.view = &view{seq: seq}
 	ix.stale = nil
+	ix.damage.Store(nil)
 	return nil
 }
 

@@ -32,13 +32,16 @@ func sortScored(l []scored) {
 
 // search is the state of one Search call.
 type search struct {
-	ix    *Index
-	ctx   context.Context
-	req   Request
-	tx    storage.Tx
-	textR bleveindex.IndexReader
-	triR  bleveindex.IndexReader
-	plan  *plan
+	ix  *Index
+	ctx context.Context
+	req Request
+	tx  storage.Tx // reads the state of the store the readers show
+	// allTextR is the text index's reader whatever the mode, for
+	// did-you-mean; textR is nil when the mode runs no text leg.
+	allTextR bleveindex.IndexReader
+	textR    bleveindex.IndexReader
+	triR     bleveindex.IndexReader
+	plan     *plan
 	// The text leg's term tables of the exact and the tolerant pass, for
 	// snippets.
 	exactPlan, tolPlan *textPlan
@@ -98,37 +101,16 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 		}
 	}()
 
-	ix.mu.RLock()
-	locked := true
-	unlock := func() {
-		if locked {
-			locked = false
-			ix.mu.RUnlock()
-		}
-	}
-	defer unlock()
-	if err := ix.ready(searches); err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
-	if req.Mode.legs()&runsText != 0 {
-		if s.textR, err = ix.text.Reader(); err != nil {
-			return nil, fmt.Errorf("search: text index: %w", err)
-		}
-		defer s.textR.Close()
-	}
-	if req.Mode.legs()&runsSubstring != 0 {
-		if s.triR, err = ix.tri.Reader(); err != nil {
-			return nil, fmt.Errorf("search: trigram index: %w", err)
-		}
-		defer s.triR.Close()
-	}
 	var res *Result
-	err = ix.store.View(func(tx storage.Tx) (err error) {
-		// The store's read transaction and both readers are snapshots of
-		// the same state: let writers in.
-		unlock()
+	err = ix.read(readsIndexes, func(textR, triR bleveindex.IndexReader, tx storage.Tx) (err error) {
 		defer ix.guard(&err)
-		s.tx = tx
+		s.tx, s.allTextR = tx, textR
+		if req.Mode.legs()&runsText != 0 {
+			s.textR = textR
+		}
+		if req.Mode.legs()&runsSubstring != 0 {
+			s.triR = triR
+		}
 		res, err = s.run()
 		return err
 	})

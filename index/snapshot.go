@@ -88,11 +88,14 @@ type snapshotView struct {
 }
 
 // snapshotView takes the store's entries and the roots of both trees
-// under the index's lock, so that they show the same writes.
+// while no write runs, so that they show the same writes.
 func (ix *Index) snapshotView() (*snapshotView, error) {
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
 	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if err := ix.ready(searches); err != nil {
+	err := ix.ready(readsInStep)
+	ix.mu.RUnlock()
+	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
 	var v snapshotView
@@ -103,7 +106,7 @@ func (ix *Index) snapshotView() (*snapshotView, error) {
 		}
 		v.trees[i].root, v.trees[i].n = kv.snapshot()
 	}
-	err := ix.store.View(func(tx storage.Tx) error {
+	err = ix.store.View(func(tx storage.Tx) error {
 		for _, name := range snapshotBuckets {
 			b := snapshotBucket{name: name}
 			err := tx.Scan(name, nil, func(k, val []byte) error {
@@ -246,6 +249,7 @@ func OpenSnapshot(r io.Reader, opts *Options) (*Index, error) {
 func (ix *Index) adopt(st storage.Store, snap *snapshot) (err error) {
 	// bleve reads the rows as it opens them and may panic on bad ones.
 	defer ix.guard(&err)
+	ix.publish(nil) // the empty indexes' view
 	old := ix.store
 	ix.store = st
 	old.Close()
@@ -266,6 +270,11 @@ func (ix *Index) adopt(st storage.Store, snap *snapshot) (err error) {
 	if err := ix.checkSnapshotSeq(); err != nil {
 		return &CorruptError{Path: "snapshot", Err: err}
 	}
+	seq, err := ix.storedSeq()
+	if err != nil {
+		return err
+	}
+	ix.publish(&view{seq: seq})
 	return nil
 }
 

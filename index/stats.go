@@ -31,13 +31,8 @@ type Stats struct {
 
 // Stats counts documents per kind (a scan of the store) and measures sizes.
 func (ix *Index) Stats() (*Stats, error) {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	if err := ix.ready(readsIndexes); err != nil {
-		return nil, fmt.Errorf("stats: %w", err)
-	}
 	st := &Stats{Kinds: map[string]int{}}
-	err := ix.store.View(func(tx storage.Tx) error {
+	err := ix.read(readsIndexes, func(_, _ bleveindex.IndexReader, tx storage.Tx) error {
 		st.Seq = getUint(tx, metaSeq)
 		if ns := getUint(tx, metaUpdated); ns != 0 {
 			st.Updated = time.Unix(0, int64(ns)).UTC()
@@ -55,7 +50,10 @@ func (ix *Index) Stats() (*Stats, error) {
 		return nil, fmt.Errorf("stats: %w", err)
 	}
 	st.TextBytes, st.TrigramBytes = dirSize(ix.subdir(textDir)), dirSize(ix.subdir(trigramDir))
-	st.TextSegments, st.TrigramSegments = segments(ix.text), segments(ix.tri)
+	ix.mu.RLock()
+	text, tri := ix.text, ix.tri
+	ix.mu.RUnlock()
+	st.TextSegments, st.TrigramSegments = segments(text), segments(tri)
 	return st, nil
 }
 

@@ -71,12 +71,7 @@ func (s *search) tolerantHits(list *textList, exactTotal, n int) ([]fusion.Hit, 
 // the plain words of the query (terms, not phrases or prefixes).
 func (s *search) didYouMean() (string, error) {
 	if s.textR == nil {
-		r, err := s.ix.text.Reader()
-		if err != nil {
-			return "", err
-		}
-		defer r.Close()
-		s.textR = r
+		s.textR = s.allTextR
 		defer func() { s.textR = nil }()
 	}
 	type edit struct {

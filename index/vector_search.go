@@ -48,40 +48,43 @@ func (ix *Index) embedDocs(ctx context.Context, ops []op) []string {
 }
 
 // updateVectors keeps the vector index in step with a committed write.
-// Called with mu held for writing.
+// The caller holds writeMu.
 func (ix *Index) updateVectors(ids []string, docs map[string]*Doc) {
-	if ix.vecs == nil {
+	vecs := ix.vecs.Load()
+	if vecs == nil {
 		return
 	}
 	for _, id := range ids {
-		if d := docs[id]; d != nil && len(d.Vector) == ix.vecs.Dim() {
-			ix.vecs.Put(id, d.Vector) // validated by CheckDoc and the dimension check
+		if d := docs[id]; d != nil && len(d.Vector) == vecs.Dim() {
+			vecs.Put(id, d.Vector) // validated by CheckDoc and the dimension check
 		} else {
-			ix.vecs.Delete(id)
+			vecs.Delete(id)
 		}
 	}
 }
 
 // loadVectors builds the vector index from the store if it is not built,
-// holding mu for writing meanwhile. It returns false when no document has
-// a vector.
+// holding writeMu meanwhile. It returns false when no document has a
+// vector.
 func (ix *Index) loadVectors() (bool, error) {
-	ix.mu.RLock()
-	built := ix.vecs != nil
-	ix.mu.RUnlock()
-	if built {
+	if ix.vecs.Load() != nil {
 		return true, nil
 	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if err := ix.ready(readsStore); err != nil {
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
+	if ix.vecs.Load() != nil {
+		return true, nil
+	}
+	ix.mu.RLock()
+	err := ix.ready(readsStore)
+	ix.mu.RUnlock()
+	if err != nil {
 		return false, err
 	}
-	if ix.vecs != nil {
-		return true, nil
-	}
+	// The store's latest state: with writeMu held, every write in it
+	// reaches the vectors as it is published.
 	var vecs *vector.Set
-	err := ix.store.View(func(tx storage.Tx) error {
+	err = ix.store.View(func(tx storage.Tx) error {
 		dim := int(getUint(tx, metaDim))
 		if dim == 0 {
 			return nil
@@ -106,7 +109,7 @@ func (ix *Index) loadVectors() (bool, error) {
 	if err != nil || vecs == nil {
 		return false, err
 	}
-	ix.vecs = vecs
+	ix.vecs.Store(vecs)
 	return true, nil
 }
 
@@ -133,7 +136,7 @@ func (ix *Index) queryVector(ctx context.Context, req *Request) (vec []float32, 
 // vectorLeg returns the documents nearest to the query vector that pass
 // the filters, best first.
 func (s *search) vectorLeg(k int) ([]scored, error) {
-	hits, err := s.ix.vecs.Search(s.qvec, k, func(id string) bool {
+	hits, err := s.ix.vecs.Load().Search(s.qvec, k, func(id string) bool {
 		return s.tx.Get(bucketDocs, []byte(id)) != nil && s.keep(id)
 	})
 	if err != nil { // Search fails only on the query vector, the caller's

@@ -229,24 +229,36 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	warn := ix.embedDocs(ctx, b.ops)
 	pre := ix.analyzeDocs(b.ops)
 
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if err := ix.ready(readsIndexes); err != nil {
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
+	ix.mu.RLock()
+	err := ix.ready(readsIndexes)
+	stale := ix.stale
+	cur := ix.view
+	ix.mu.RUnlock()
+	if err != nil {
 		return a, fmt.Errorf("write: %w", err)
 	}
-	if ix.stale != nil {
+	if stale != nil {
 		if err := ix.recover(ctx); err != nil {
 			return a, fmt.Errorf("catch up after an earlier failure: %w", err)
 		}
+		ix.mu.RLock()
+		cur = ix.view
+		ix.mu.RUnlock()
 	}
 
 	var seq uint64
 	changed := map[string]*Doc{}
 	var order []string
-	err := ix.store.Update(func(tx storage.Tx) error {
+	err = ix.store.Update(func(wtx storage.Tx) error {
 		a = Applied{}
 		clear(changed)
 		order = order[:0]
+		// Searches read cur until this write is published, through the
+		// values it changed as they were.
+		tx := &undoTx{Tx: wtx, undo: undoLog{}}
+		defer cur.undo.Store(&tx.undo)
 		seq = getUint(tx, metaSeq) + 1
 		for i := range b.ops {
 			o := &b.ops[i]
@@ -318,17 +330,30 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 		return Applied{}, fmt.Errorf("write: %w", err)
 	}
 	a.Warnings = warn
-	ix.updateVectors(order, changed)
+	if ix.pause != nil {
+		ix.pause("store")
+	}
 	analyzed := make(map[*Doc]textFields, len(changed))
 	for i := range b.ops {
 		if d := &b.ops[i].doc; changed[d.ID] == d {
 			analyzed[d] = pre[i]
 		}
 	}
-	if err := ix.applyBoth(seq, order, changed, analyzed); err != nil {
+	err = ix.freeze()
+	if err == nil {
+		err = ix.applyBoth(seq, order, changed, analyzed)
+	}
+	if err == nil && ix.pause != nil {
+		ix.pause("indexes")
+	}
+	if err != nil {
+		ix.mu.Lock()
 		ix.stale = err
+		ix.mu.Unlock()
 		return a, fmt.Errorf("write committed to the store but not to the indexes (they catch up on the next write or Open): %w", err)
 	}
+	ix.updateVectors(order, changed)
+	ix.publish(&view{seq: seq})
 	return a, nil
 }
 
