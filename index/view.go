@@ -1,10 +1,8 @@
 package index
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -29,28 +27,19 @@ import (
 // The store has no versions to read an older state from. A search reads
 // it in a transaction of its own, which may already hold the next write:
 // that write records in the view, before it commits, the value every key
-// it changes had before (its undo), and a search whose transaction holds
-// the write reads through the undo (viewTx). Writes are serialized up to
+// it changes had before (a storage.Undo), and a search whose transaction
+// holds the write reads through it. Writes are serialized up to
 // their publication, so a transaction holds at most one write more than
 // its view; a search that finds more (it took its view just before one
 // write was published and opened its transaction after the next one
 // committed) takes the newer view and reads again.
 type view struct {
 	seq  uint64
-	undo atomic.Pointer[undoLog] // the next write's, once it commits
+	undo atomic.Pointer[storage.Undo] // the next write's, once it commits
 	// textR and triR are the readers a write froze, nil before; set under
 	// mu. users counts the searches reading them.
 	textR, triR bleveindex.IndexReader
 	users       sync.WaitGroup
-}
-
-// undoLog maps bucket and key to the value before a write: absent, or
-// present with its bytes.
-type undoLog map[string]map[string]undoValue
-
-type undoValue struct {
-	v       []byte
-	present bool
 }
 
 // close closes the view's frozen readers, if any, once no search reads
@@ -164,7 +153,7 @@ func (ix *Index) read(a access, fn func(textR, triR bleveindex.IndexReader, tx s
 			switch seq := getUint(raw, metaSeq); {
 			case seq == v.seq:
 			case seq == v.seq+1 && v.undo.Load() != nil:
-				tx = &viewTx{Tx: raw, undo: *v.undo.Load()}
+				tx = v.undo.Load().Before(raw)
 			default:
 				return errMoved
 			}
@@ -176,117 +165,4 @@ func (ix *Index) read(a access, fn func(textR, triR bleveindex.IndexReader, tx s
 		}
 	}
 	return fmt.Errorf("%w: writes kept moving the store on while a search began", errMoved)
-}
-
-// viewTx is a read-only transaction of the store that holds one write
-// more than its view, read as if it did not.
-type viewTx struct {
-	storage.Tx
-	undo undoLog
-}
-
-func (t *viewTx) Get(bucket, key []byte) []byte {
-	if u, ok := t.undo[string(bucket)][string(key)]; ok {
-		return u.v
-	}
-	return t.Tx.Get(bucket, key)
-}
-
-func (t *viewTx) Scan(bucket, prefix []byte, fn func(k, v []byte) error) error {
-	undone := t.undo[string(bucket)]
-	if len(undone) == 0 {
-		return t.Tx.Scan(bucket, prefix, fn)
-	}
-	// The write's keys of this range, merged into the scan in order: as
-	// they were before it, or skipped where they did not exist.
-	var keys []string
-	for k := range undone {
-		if bytes.HasPrefix([]byte(k), prefix) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	i := 0
-	emitBefore := func(k []byte) error {
-		for ; i < len(keys) && (k == nil || keys[i] < string(k)); i++ {
-			if u := undone[keys[i]]; u.present {
-				if err := fn([]byte(keys[i]), u.v); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	err := t.Tx.Scan(bucket, prefix, func(k, v []byte) error {
-		if err := emitBefore(k); err != nil {
-			return err
-		}
-		if i < len(keys) && keys[i] == string(k) {
-			u := undone[keys[i]]
-			i++
-			if u.present {
-				return fn(k, u.v)
-			}
-			return nil
-		}
-		return fn(k, v)
-	})
-	if err != nil {
-		return err
-	}
-	return emitBefore(nil)
-}
-
-func (t *viewTx) Put(bucket, key, value []byte) error { return errReadOnly }
-func (t *viewTx) Delete(bucket, key []byte) error     { return errReadOnly }
-
-var errReadOnly = errors.New("index: a search's transaction is read-only")
-
-// undoTx is a write's transaction that records the value each key had
-// before the write first changed it.
-type undoTx struct {
-	storage.Tx
-	undo undoLog
-}
-
-// errFound stops the scan that looks a key up in undoTx.record.
-var errFound = errors.New("found")
-
-func (t *undoTx) record(bucket, key []byte) error {
-	b := t.undo[string(bucket)]
-	if b == nil {
-		b = map[string]undoValue{}
-		t.undo[string(bucket)] = b
-	}
-	if _, ok := b[string(key)]; ok {
-		return nil
-	}
-	// A scan tells a key with an empty value from an absent one, which
-	// Get does not in every store.
-	var u undoValue
-	err := t.Tx.Scan(bucket, key, func(k, v []byte) error {
-		if bytes.Equal(k, key) {
-			u = undoValue{v: append([]byte{}, v...), present: true}
-		}
-		return errFound
-	})
-	if err != nil && err != errFound {
-		return err
-	}
-	b[string(key)] = u
-	return nil
-}
-
-func (t *undoTx) Put(bucket, key, value []byte) error {
-	if err := t.record(bucket, key); err != nil {
-		return err
-	}
-	return t.Tx.Put(bucket, key, value)
-}
-
-func (t *undoTx) Delete(bucket, key []byte) error {
-	if err := t.record(bucket, key); err != nil {
-		return err
-	}
-	return t.Tx.Delete(bucket, key)
 }

@@ -257,8 +257,9 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 		order = order[:0]
 		// Searches read cur until this write is published, through the
 		// values it changed as they were.
-		tx := &undoTx{Tx: wtx, undo: undoLog{}}
-		defer cur.undo.Store(&tx.undo)
+		undo := &storage.Undo{}
+		tx := undo.Recording(wtx)
+		defer cur.undo.Store(undo)
 		seq = getUint(tx, metaSeq) + 1
 		for i := range b.ops {
 			o := &b.ops[i]
