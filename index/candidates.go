@@ -194,7 +194,7 @@ func (s *search) candidates(grams []string, use []int, counts []float64) ([]cand
 // mergeRatio is how many postings per candidate a gram may have for its
 // list to be read through rather than advanced along: an Advance seeks
 // the index afresh, a Next steps to the neighbouring row. In wasm under
-// node (upsidedown over memKV, the standard library corpus), reading
+// node (upsidedown over memkv, the standard library corpus), reading
 // through took "error" (1,163 candidates, lists of about as many) from
 // 10.1 to 8.3 ms, best of five runs, and advancing stayed the faster for
 // "Marshal the", whose common trigram's list is many times longer.

@@ -1,4 +1,18 @@
-package index
+// Package memkv is an in-memory key/value store for bleve's upsidedown
+// index: a copy-on-write B+tree implementing upsidedown_store_api's
+// KVStore. It replaces bleve's gtreap store, whose persistent treap
+// allocated a path of nodes per row written and whose iterators ran a
+// goroutine per iterator and a channel send per row.
+//
+// Invariants: a Reader or a Snapshot holds the root it started with, and
+// no node reachable from a root that one holds is ever changed, so both
+// see one point in time for as long as they are kept and neither waits
+// for writers. A batch is applied whole or, when its merge operator
+// fails, not at all.
+//
+// The package registers nothing: its user registers New with bleve's
+// registry under a name of its choosing, once.
+package memkv
 
 import (
 	"bytes"
@@ -9,53 +23,41 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/blevesearch/bleve/v2/registry"
 	store "github.com/blevesearch/upsidedown_store_api"
 )
 
-// memKVName is the name under which memKV is registered with bleve's
-// KV store registry, for upsidedown to open.
-const memKVName = "twindex.memkv"
+// ConfigStore is the key of the config given to New that may hold a
+// *Store to open (one a Builder built); without it New opens an empty
+// store.
+const ConfigStore = "kv"
 
-// memKVConfig is the key of the upsidedown store config that may hold a
-// *memKV to open (a loaded snapshot); without it the store starts empty.
-const memKVConfig = "kv"
-
-func init() {
-	if err := registry.RegisterKVStore(memKVName, openMemKV); err != nil {
-		panic(err)
-	}
-}
-
-func openMemKV(mo store.MergeOperator, config map[string]interface{}) (store.KVStore, error) {
-	kv, _ := config[memKVConfig].(*memKV)
+// New returns a store for upsidedown, with the signature that bleve's
+// KV store registry takes: the *Store in config[ConfigStore], or a new
+// empty one.
+func New(mo store.MergeOperator, config map[string]interface{}) (store.KVStore, error) {
+	kv, _ := config[ConfigStore].(*Store)
 	if kv == nil {
-		kv = &memKV{}
+		kv = &Store{}
 	}
 	kv.mo = mo
 	return kv, nil
 }
 
-// memKV is the in-memory key/value store under the upsidedown index in
-// the browser build: a copy-on-write B+tree. It replaces bleve's gtreap
-// store, whose persistent treap allocated a path of nodes per row written
-// and whose iterators ran a goroutine per iterator and a channel send per
-// row.
+// Store is the key/value store: a copy-on-write B+tree.
 //
-// A Reader is a snapshot: it holds the root it started with, and no node
-// reachable from a root that a reader holds is ever changed. A batch
-// sorts its rows and visits each node on their paths once: it writes each
-// leaf it changes anew, and copies each branch it changes (path copying)
-// when a reader may hold the current root, changing it in place
-// otherwise. It publishes its new root at once, so a batch is atomic and
-// readers never wait for writers. Batches are serialized by mu.
+// A batch sorts its rows and visits each node on their paths once: it
+// writes each leaf it changes anew, and copies each branch it changes
+// (path copying) when a reader may hold the current root, changing it in
+// place otherwise. It publishes its new root at once, so a batch is
+// atomic and readers never wait for writers. Batches are serialized by
+// mu. Every method is safe for concurrent use.
 //
 // A leaf keeps its keys and values in one byte slice and their offsets in
 // another, neither holding pointers, so the garbage collector has a few
 // objects per leaf to look at rather than two per row: in the browser a
 // collection pauses the page, and one over the treap's millions of nodes
 // took most of a second.
-type memKV struct {
+type Store struct {
 	mo store.MergeOperator
 
 	mu   sync.Mutex
@@ -136,10 +138,10 @@ func (b *memLeaf) take() *memNode {
 }
 
 // Close implements store.KVStore.
-func (s *memKV) Close() error { return nil }
+func (s *Store) Close() error { return nil }
 
 // Reader implements store.KVStore: a snapshot of the store as it is now.
-func (s *memKV) Reader() (store.KVReader, error) {
+func (s *Store) Reader() (store.KVReader, error) {
 	memYield()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -148,18 +150,9 @@ func (s *memKV) Reader() (store.KVReader, error) {
 }
 
 // Writer implements store.KVStore.
-func (s *memKV) Writer() (store.KVWriter, error) { return memWriter{s}, nil }
+func (s *Store) Writer() (store.KVWriter, error) { return memWriter{s}, nil }
 
-// snapshot returns the current root and entry count, for a consistent
-// read of the whole store.
-func (s *memKV) snapshot() (*memNode, int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.shared = true
-	return s.root, s.n
-}
-
-type memWriter struct{ s *memKV }
+type memWriter struct{ s *Store }
 
 func (w memWriter) NewBatch() store.KVBatch {
 	return &memBatch{merge: store.NewEmulatedMerge(w.s.mo)}

@@ -1,4 +1,4 @@
-package index
+package memkv
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	store "github.com/blevesearch/upsidedown_store_api"
 )
 
-// memReader is a snapshot of a memKV: the root it was made with. It is
+// memReader is a snapshot of a Store: the root it was made with. It is
 // safe for concurrent use; its iterators are not.
 type memReader struct {
 	root *memNode

@@ -1,4 +1,4 @@
-package index
+package memkv
 
 import (
 	"bytes"
@@ -12,13 +12,13 @@ import (
 	storetest "github.com/blevesearch/upsidedown_store_api/test"
 )
 
-func newTestMemKV(t *testing.T) *memKV {
+func newTestMemKV(t *testing.T) *Store {
 	t.Helper()
-	s, err := openMemKV(&storetest.TestMergeCounter{}, map[string]interface{}{})
+	s, err := New(&storetest.TestMergeCounter{}, map[string]interface{}{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.(*memKV)
+	return s.(*Store)
 }
 
 // The conformance suite every bleve KV store passes.
@@ -42,7 +42,7 @@ func TestMemKVConformance(t *testing.T) {
 	}
 }
 
-// memModel is what a memKV should hold.
+// memModel is what a Store should hold.
 type memModel map[string]string
 
 // checkMemKV compares everything r sees with m, through Get, a full scan,
@@ -257,8 +257,8 @@ func (failMerge) Name() string                                                  
 
 // A merge that fails leaves the store as it was.
 func TestMemKVBatchAtomic(t *testing.T) {
-	kv, _ := openMemKV(failMerge{}, map[string]interface{}{})
-	s := kv.(*memKV)
+	kv, _ := New(failMerge{}, map[string]interface{}{})
+	s := kv.(*Store)
 	w, _ := s.Writer()
 	b := w.NewBatch()
 	for i := range 500 {
@@ -289,7 +289,7 @@ func BenchmarkMemKVBatch(b *testing.B) {
 		keys[i] = fmt.Appendf(nil, "t\x00\x01%c%c%c\xffpkg.Name%d", 'a'+r.IntN(26), 'a'+r.IntN(26), 'a'+r.IntN(26), r.IntN(3000))
 	}
 	for b.Loop() {
-		s, _ := openMemKV(nil, map[string]interface{}{})
+		s, _ := New(nil, map[string]interface{}{})
 		w, _ := s.Writer()
 		for i := 0; i < len(keys); i += 10000 {
 			batch := w.NewBatch()

@@ -1,6 +1,6 @@
 //go:build !js && !wasip1
 
-package index
+package memkv
 
 // memYield does nothing where the scheduler preempts goroutines; see
 // memkv_js.go.
