@@ -4,7 +4,7 @@ package memkv
 // out. It is a value that stays valid and unchanged however the store is
 // written afterwards, and is safe for concurrent use.
 type Snapshot struct {
-	root *memNode
+	root *node
 	n    int
 }
 
@@ -23,9 +23,9 @@ func (v Snapshot) Len() int { return v.n }
 
 // Walk calls fn with every entry in increasing key order. fn must not
 // change the bytes, which stay valid after it returns. Cost: O(entries).
-func (v Snapshot) Walk(fn func(k, v []byte)) { memWalk(v.root, fn) }
+func (v Snapshot) Walk(fn func(k, v []byte)) { walk(v.root, fn) }
 
-func memWalk(n *memNode, fn func(k, v []byte)) {
+func walk(n *node, fn func(k, v []byte)) {
 	if n == nil {
 		return
 	}
@@ -36,7 +36,7 @@ func memWalk(n *memNode, fn func(k, v []byte)) {
 		return
 	}
 	for _, k := range n.kids {
-		memWalk(k, fn)
+		walk(k, fn)
 	}
 }
 
@@ -46,9 +46,9 @@ func memWalk(n *memNode, fn func(k, v []byte)) {
 // no search. The zero value is an empty builder; it is not safe for
 // concurrent use.
 type Builder struct {
-	b     memLeaf
-	nodes []*memNode // the leaves built so far
-	seps  [][]byte   // the first key of each leaf but the first
+	b     leafBuilder
+	nodes []*node  // the leaves built so far
+	seps  [][]byte // the first key of each leaf but the first
 	n     int
 }
 
@@ -58,7 +58,7 @@ type Builder struct {
 // amortized.
 func (b *Builder) Add(k, v []byte) {
 	b.b.add(k, v)
-	if len(b.b.ents) == memLeafFill {
+	if len(b.b.ents) == leafFill {
 		b.flush()
 	}
 }
@@ -80,7 +80,7 @@ func (b *Builder) Store() *Store {
 		b.flush()
 	}
 	nodes, seps := b.nodes, b.seps
-	var t memTx
+	var t tx
 	for len(nodes) > 1 {
 		nodes, seps = t.branches(nodes, seps)
 	}

@@ -11,9 +11,9 @@ import (
 
 // walkModel returns what v's Walk yields, checking that the keys
 // increase.
-func walkModel(t *testing.T, v Snapshot) memModel {
+func walkModel(t *testing.T, v Snapshot) model {
 	t.Helper()
-	m := memModel{}
+	m := model{}
 	var prev string
 	v.Walk(func(k, val []byte) {
 		if len(m) > 0 && string(k) <= prev {
@@ -37,15 +37,15 @@ func TestBuilder(t *testing.T) {
 	}{
 		{"empty", 0},
 		{"one", 1},
-		{"one leaf less one", memLeafFill - 1},
-		{"one full leaf", memLeafFill},
-		{"one leaf more", memLeafFill + 1},
-		{"one branch more", memLeafFill*memBranchFill + 1},
+		{"one leaf less one", leafFill - 1},
+		{"one full leaf", leafFill},
+		{"one leaf more", leafFill + 1},
+		{"one branch more", leafFill*branchFill + 1},
 		{"three levels", 60000},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			m := memModel{}
+			m := model{}
 			for i := range tt.n {
 				v := fmt.Sprint("v", i)
 				if i%50 == 7 {
@@ -67,7 +67,7 @@ func TestBuilder(t *testing.T) {
 			}
 			s := kv.(*Store)
 			r, _ := s.Reader()
-			checkMemKV(t, r.(*memReader), m)
+			checkStore(t, r.(*reader), m)
 
 			before := s.Snapshot()
 			w, _ := s.Writer()
@@ -84,7 +84,7 @@ func TestBuilder(t *testing.T) {
 				t.Fatal(err)
 			}
 			r, _ = s.Reader()
-			checkMemKV(t, r.(*memReader), want)
+			checkStore(t, r.(*reader), want)
 			if got := walkModel(t, s.Snapshot()); !maps.Equal(got, want) {
 				t.Fatalf("Walk after a batch: %d entries, want %d", len(got), len(want))
 			}

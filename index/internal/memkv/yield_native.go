@@ -2,6 +2,6 @@
 
 package memkv
 
-// memYield does nothing where the scheduler preempts goroutines; see
-// memkv_js.go.
-func memYield() {}
+// yield does nothing where the scheduler preempts goroutines; see
+// yield_js.go.
+func yield() {}
