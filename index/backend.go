@@ -17,8 +17,8 @@ const (
 	// indexes faster.
 	Scorch Backend = "scorch"
 	// UpsideDown is bleve's key/value index, here over an in-memory
-	// copy-on-write B+tree (memKV): the only backend that builds for
-	// js/wasm, memory only.
+	// copy-on-write B+tree (internal/memkv): the only backend that
+	// builds for js/wasm, memory only.
 	UpsideDown Backend = "upsidedown"
 )
 

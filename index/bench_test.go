@@ -3,6 +3,7 @@
 package index_test
 
 import (
+	"bytes"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -123,5 +124,66 @@ func BenchmarkSearchAfterSmallWrites(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// snapshotBench builds a memory index of the 2,000 files of benchDocs
+// once per test binary, in batches of 500, and writes its snapshot. The
+// index stays open for BenchmarkSnapshotWrite.
+var snapshotBench = sync.OnceValues(func() (snapshotFixture, error) {
+	ix, err := index.OpenMemory(&index.Options{Backend: index.UpsideDown})
+	if err != nil {
+		return snapshotFixture{}, err
+	}
+	docs := benchDocs()
+	for i := 0; i < len(docs); i += 500 {
+		if err := ix.Upsert(ctx, docs[i:min(i+500, len(docs))]...); err != nil {
+			return snapshotFixture{}, err
+		}
+	}
+	var buf bytes.Buffer
+	if err := ix.WriteSnapshot(&buf); err != nil {
+		return snapshotFixture{}, err
+	}
+	return snapshotFixture{ix, buf.Bytes()}, nil
+})
+
+type snapshotFixture struct {
+	ix   *index.Index
+	data []byte
+}
+
+// BenchmarkSnapshotLoad loads the snapshot of a memory index of 2,000
+// files of the Go tree, as the browser page does; bytes/s are of the
+// snapshot.
+func BenchmarkSnapshotLoad(b *testing.B) {
+	f, err := snapshotBench()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(f.data)))
+	for b.Loop() {
+		ix, err := index.OpenSnapshot(bytes.NewReader(f.data), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix.Close()
+	}
+}
+
+// BenchmarkSnapshotWrite writes the snapshot that BenchmarkSnapshotLoad
+// loads.
+func BenchmarkSnapshotWrite(b *testing.B) {
+	f, err := snapshotBench()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(f.data)))
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		if err := f.ix.WriteSnapshot(&buf); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

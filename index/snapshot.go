@@ -12,6 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/upsidedown"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/memkv"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -64,7 +65,7 @@ func (ix *Index) WriteSnapshot(w io.Writer) error {
 		})
 	}
 	for _, t := range view.trees {
-		e.entries(t.n, func(yield func(k, v []byte)) { memWalk(t.root, yield) })
+		e.entries(t.Len(), t.Walk)
 	}
 	if e.err == nil {
 		e.err = bw.Flush()
@@ -81,10 +82,7 @@ func (ix *Index) WriteSnapshot(w io.Writer) error {
 // snapshotView is what a snapshot holds, taken at one point in time.
 type snapshotView struct {
 	buckets []snapshotBucket
-	trees   [2]struct {
-		root *memNode
-		n    int
-	}
+	trees   [2]memkv.Snapshot // text, trigram
 }
 
 // snapshotView takes the store's entries and the roots of both trees
@@ -104,7 +102,7 @@ func (ix *Index) snapshotView() (*snapshotView, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.trees[i].root, v.trees[i].n = kv.snapshot()
+		v.trees[i] = kv.Snapshot()
 	}
 	err = ix.store.View(func(tx storage.Tx) error {
 		for _, name := range snapshotBuckets {
@@ -125,31 +123,15 @@ func (ix *Index) snapshotView() (*snapshotView, error) {
 }
 
 // memKVOf returns the store under a memory upsidedown index.
-func memKVOf(idx bleveindex.Index) (*memKV, error) {
+func memKVOf(idx bleveindex.Index) (*memkv.Store, error) {
 	if ud, ok := idx.(*upsidedown.UpsideDownCouch); ok {
 		if kv, err := ud.Advanced(); err == nil {
-			if m, ok := kv.(*memKV); ok {
+			if m, ok := kv.(*memkv.Store); ok {
 				return m, nil
 			}
 		}
 	}
 	return nil, fmt.Errorf("%w: snapshots need a memory index on the %s backend", ErrBackend, UpsideDown)
-}
-
-// memWalk calls fn for every entry under n in key order.
-func memWalk(n *memNode, fn func(k, v []byte)) {
-	if n == nil {
-		return
-	}
-	if n.leaf() {
-		for i := range n.ents {
-			fn(n.key(i), n.val(i))
-		}
-		return
-	}
-	for _, k := range n.kids {
-		memWalk(k, fn)
-	}
 }
 
 // snapshotEncoder writes the snapshot's parts, keeping the first error.
@@ -255,7 +237,7 @@ func (ix *Index) adopt(st storage.Store, snap *snapshot) (err error) {
 	old.Close()
 	for _, leg := range []struct {
 		idx *bleveindex.Index
-		kv  *memKV
+		kv  *memkv.Store
 	}{{&ix.text, snap.text}, {&ix.tri, snap.tri}} {
 		idx, err := openUpsideDown(leg.kv, ix.queue)
 		if err != nil {
@@ -301,7 +283,7 @@ func (ix *Index) checkSnapshotSeq() error {
 // it was decoded from.
 type snapshot struct {
 	buckets   []snapshotBucket
-	text, tri *memKV
+	text, tri *memkv.Store
 }
 
 type snapshotBucket struct {
@@ -330,8 +312,8 @@ func decodeSnapshot(data []byte) (*snapshot, error) {
 		d.entries(func(k, v []byte) { b.keys, b.vals = append(b.keys, bytes.Clone(k)), append(b.vals, v) })
 		s.buckets = append(s.buckets, b)
 	}
-	s.text = d.memKV()
-	s.tri = d.memKV()
+	s.text = d.tree()
+	s.tri = d.tree()
 	if d.err == nil && d.off != len(body) {
 		d.fail("%d bytes after the last part", len(body)-d.off)
 	}
@@ -421,22 +403,12 @@ func (d *snapshotDecoder) entries(fn func(k, v []byte)) {
 	}
 }
 
-// memKV reads a list of entries into a store, building its leaves as
-// they come and the branches above them at the end: O(n), no sorting.
-// It is entries with the leaf building inlined: this loop is most of the
-// time a page takes to load a snapshot.
-func (d *snapshotDecoder) memKV() *memKV {
+// tree reads a list of entries into a store, as memkv.Builder builds it:
+// O(n), no sorting. It is entries with the decoding inlined: this loop is
+// most of the time a page takes to load a snapshot.
+func (d *snapshotDecoder) tree() *memkv.Store {
 	n := d.count(3)
-	var b memLeaf
-	var nodes []*memNode
-	var seps [][]byte
-	flush := func() {
-		leaf := b.take()
-		if len(nodes) > 0 {
-			seps = append(seps, leaf.key(0))
-		}
-		nodes = append(nodes, leaf)
-	}
+	var b memkv.Builder
 	data, off := d.data, d.off
 	var key []byte
 	for i := range n {
@@ -454,12 +426,8 @@ func (d *snapshotDecoder) memKV() *memKV {
 						return nil
 					}
 					key = append(key[:shared], rest...)
-					b.ents = append(b.ents, memEnt{uint32(len(b.data)), uint32(len(key)), uint32(vlen)})
-					b.data = append(append(b.data, key...), data[off:off+int(vlen)]...)
+					b.Add(key, data[off:off+int(vlen)])
 					off += int(vlen)
-					if len(b.ents) == memLeafFill {
-						flush()
-					}
 					continue
 				}
 			}
@@ -469,18 +437,7 @@ func (d *snapshotDecoder) memKV() *memKV {
 		return nil
 	}
 	d.off = off
-	if len(b.ents) > 0 {
-		flush()
-	}
-	var t memTx
-	for len(nodes) > 1 {
-		nodes, seps = t.branches(nodes, seps)
-	}
-	kv := &memKV{n: n}
-	if len(nodes) == 1 {
-		kv.root = nodes[0]
-	}
-	return kv
+	return b.Store()
 }
 
 // uvarintAt reads a uvarint at data[off:], returning it and the offset

@@ -4,8 +4,24 @@ import (
 	"fmt"
 
 	"github.com/blevesearch/bleve/v2/index/upsidedown"
+	"github.com/blevesearch/bleve/v2/registry"
 	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/memkv"
 )
+
+// memKVStore is the name under which memkv's store is registered with
+// bleve's KV store registry, for upsidedown to open it by.
+const memKVStore = "twindex.memkv"
+
+// init registers memkv's store, here and nowhere else. Registration
+// fails only if another package took the name, a build mistake that must
+// not go unnoticed, hence the panic.
+func init() {
+	if err := registry.RegisterKVStore(memKVStore, memkv.New); err != nil {
+		panic("index: " + err.Error())
+	}
+}
 
 func newUpsideDown(dir string, q *bleveindex.AnalysisQueue) (bleveindex.Index, error) {
 	if dir != "" {
@@ -16,8 +32,8 @@ func newUpsideDown(dir string, q *bleveindex.AnalysisQueue) (bleveindex.Index, e
 
 // openUpsideDown opens an upsidedown index over kv, or over a new empty
 // store when kv is nil.
-func openUpsideDown(kv *memKV, q *bleveindex.AnalysisQueue) (bleveindex.Index, error) {
-	idx, err := upsidedown.NewUpsideDownCouch(memKVName, map[string]interface{}{memKVConfig: kv}, q)
+func openUpsideDown(kv *memkv.Store, q *bleveindex.AnalysisQueue) (bleveindex.Index, error) {
+	idx, err := upsidedown.NewUpsideDownCouch(memKVStore, map[string]interface{}{memkv.ConfigStore: kv}, q)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package index
+package memkv
 
 import (
 	"bytes"
@@ -7,37 +7,37 @@ import (
 	store "github.com/blevesearch/upsidedown_store_api"
 )
 
-// memReader is a snapshot of a memKV: the root it was made with. It is
+// reader is a snapshot of a Store: the root it was made with. It is
 // safe for concurrent use; its iterators are not.
-type memReader struct {
-	root *memNode
+type reader struct {
+	root *node
 }
 
 // Get implements store.KVReader; the caller owns the bytes returned.
-func (r *memReader) Get(key []byte) ([]byte, error) {
-	return bytes.Clone(memGet(r.root, key)), nil
+func (r *reader) Get(key []byte) ([]byte, error) {
+	return bytes.Clone(get(r.root, key)), nil
 }
 
-func (r *memReader) MultiGet(keys [][]byte) ([][]byte, error) {
+func (r *reader) MultiGet(keys [][]byte) ([][]byte, error) {
 	return store.MultiGet(r, keys)
 }
 
 // PrefixIterator implements store.KVReader.
-func (r *memReader) PrefixIterator(prefix []byte) store.KVIterator {
-	it := &memIter{root: r.root, start: prefix, end: prefixEnd(prefix)}
+func (r *reader) PrefixIterator(prefix []byte) store.KVIterator {
+	it := &iterator{root: r.root, start: prefix, end: prefixEnd(prefix)}
 	it.Seek(prefix)
 	return it
 }
 
 // RangeIterator implements store.KVReader: keys >= start and < end; a
 // nil end means no upper bound.
-func (r *memReader) RangeIterator(start, end []byte) store.KVIterator {
-	it := &memIter{root: r.root, start: start, end: end}
+func (r *reader) RangeIterator(start, end []byte) store.KVIterator {
+	it := &iterator{root: r.root, start: start, end: end}
 	it.Seek(start)
 	return it
 }
 
-func (r *memReader) Close() error { return nil }
+func (r *reader) Close() error { return nil }
 
 // prefixEnd is the smallest key greater than every key with the prefix,
 // or nil when there is none (the prefix is empty or all 0xff).
@@ -52,26 +52,26 @@ func prefixEnd(prefix []byte) []byte {
 	return nil
 }
 
-// memIter walks a tree in key order within [start, end). It keeps the
+// iterator walks a tree in key order within [start, end). It keeps the
 // path from the root to its leaf, so Next costs O(1) amortized and Seek
 // O(log n).
-type memIter struct {
-	root       *memNode
+type iterator struct {
+	root       *node
 	start, end []byte
-	path       []memStep // branches from the root down, and the child taken
-	leaf       *memNode
+	path       []step // branches from the root down, and the child taken
+	leaf       *node
 	pos        int
 	valid      bool
 }
 
-type memStep struct {
-	n *memNode
+type step struct {
+	n *node
 	i int
 }
 
 // Seek implements store.KVIterator: it moves to the first key >= key
 // within the iterator's range.
-func (it *memIter) Seek(key []byte) {
+func (it *iterator) Seek(key []byte) {
 	if bytes.Compare(key, it.start) < 0 {
 		key = it.start
 	}
@@ -83,7 +83,7 @@ func (it *memIter) Seek(key []byte) {
 	}
 	for !n.leaf() {
 		i := childIndex(n, key)
-		it.path = append(it.path, memStep{n, i})
+		it.path = append(it.path, step{n, i})
 		n = n.kids[i]
 	}
 	it.leaf = n
@@ -92,7 +92,7 @@ func (it *memIter) Seek(key []byte) {
 }
 
 // Next implements store.KVIterator.
-func (it *memIter) Next() {
+func (it *iterator) Next() {
 	if !it.valid {
 		return
 	}
@@ -102,7 +102,7 @@ func (it *memIter) Next() {
 
 // settle moves past the end of a leaf to the next leaf holding a key and
 // decides validity.
-func (it *memIter) settle() {
+func (it *iterator) settle() {
 	for it.pos >= len(it.leaf.ents) {
 		// Up to the nearest branch with a child to the right, then down
 		// its leftmost path.
@@ -117,7 +117,7 @@ func (it *memIter) settle() {
 		top.i++
 		n := top.n.kids[top.i]
 		for !n.leaf() {
-			it.path = append(it.path, memStep{n, 0})
+			it.path = append(it.path, step{n, 0})
 			n = n.kids[0]
 		}
 		it.leaf, it.pos = n, 0
@@ -126,7 +126,7 @@ func (it *memIter) settle() {
 }
 
 // Key implements store.KVIterator. The bytes must not be changed.
-func (it *memIter) Key() []byte {
+func (it *iterator) Key() []byte {
 	if !it.valid {
 		return nil
 	}
@@ -134,23 +134,23 @@ func (it *memIter) Key() []byte {
 }
 
 // Value implements store.KVIterator. The bytes must not be changed.
-func (it *memIter) Value() []byte {
+func (it *iterator) Value() []byte {
 	if !it.valid {
 		return nil
 	}
 	return it.leaf.val(it.pos)
 }
 
-func (it *memIter) Valid() bool { return it.valid }
+func (it *iterator) Valid() bool { return it.valid }
 
-func (it *memIter) Current() ([]byte, []byte, bool) {
+func (it *iterator) Current() ([]byte, []byte, bool) {
 	if !it.valid {
 		return nil, nil, false
 	}
 	return it.leaf.key(it.pos), it.leaf.val(it.pos), true
 }
 
-func (it *memIter) Close() error {
+func (it *iterator) Close() error {
 	it.root, it.leaf, it.path, it.valid = nil, nil, nil, false
 	return nil
 }

@@ -1,4 +1,18 @@
-package index
+// Package memkv is an in-memory key/value store for bleve's upsidedown
+// index: a copy-on-write B+tree implementing upsidedown_store_api's
+// KVStore. It replaces bleve's gtreap store, whose persistent treap
+// allocated a path of nodes per row written and whose iterators ran a
+// goroutine per iterator and a channel send per row.
+//
+// Invariants: a Reader or a Snapshot holds the root it started with, and
+// no node reachable from a root that one holds is ever changed, so both
+// see one point in time for as long as they are kept and neither waits
+// for writers. A batch is applied whole or, when its merge operator
+// fails, not at all.
+//
+// The package registers nothing: its user registers New with bleve's
+// registry under a name of its choosing, once.
+package memkv
 
 import (
 	"bytes"
@@ -9,59 +23,47 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/blevesearch/bleve/v2/registry"
 	store "github.com/blevesearch/upsidedown_store_api"
 )
 
-// memKVName is the name under which memKV is registered with bleve's
-// KV store registry, for upsidedown to open.
-const memKVName = "twindex.memkv"
+// ConfigStore is the key of the config given to New that may hold a
+// *Store to open (one a Builder built); without it New opens an empty
+// store.
+const ConfigStore = "kv"
 
-// memKVConfig is the key of the upsidedown store config that may hold a
-// *memKV to open (a loaded snapshot); without it the store starts empty.
-const memKVConfig = "kv"
-
-func init() {
-	if err := registry.RegisterKVStore(memKVName, openMemKV); err != nil {
-		panic(err)
-	}
-}
-
-func openMemKV(mo store.MergeOperator, config map[string]interface{}) (store.KVStore, error) {
-	kv, _ := config[memKVConfig].(*memKV)
+// New returns a store for upsidedown, with the signature that bleve's
+// KV store registry takes: the *Store in config[ConfigStore], or a new
+// empty one.
+func New(mo store.MergeOperator, config map[string]interface{}) (store.KVStore, error) {
+	kv, _ := config[ConfigStore].(*Store)
 	if kv == nil {
-		kv = &memKV{}
+		kv = &Store{}
 	}
 	kv.mo = mo
 	return kv, nil
 }
 
-// memKV is the in-memory key/value store under the upsidedown index in
-// the browser build: a copy-on-write B+tree. It replaces bleve's gtreap
-// store, whose persistent treap allocated a path of nodes per row written
-// and whose iterators ran a goroutine per iterator and a channel send per
-// row.
+// Store is the key/value store: a copy-on-write B+tree.
 //
-// A Reader is a snapshot: it holds the root it started with, and no node
-// reachable from a root that a reader holds is ever changed. A batch
-// sorts its rows and visits each node on their paths once: it writes each
-// leaf it changes anew, and copies each branch it changes (path copying)
-// when a reader may hold the current root, changing it in place
-// otherwise. It publishes its new root at once, so a batch is atomic and
-// readers never wait for writers. Batches are serialized by mu.
+// A batch sorts its rows and visits each node on their paths once: it
+// writes each leaf it changes anew, and copies each branch it changes
+// (path copying) when a reader may hold the current root, changing it in
+// place otherwise. It publishes its new root at once, so a batch is
+// atomic and readers never wait for writers. Batches are serialized by
+// mu. Every method is safe for concurrent use.
 //
 // A leaf keeps its keys and values in one byte slice and their offsets in
 // another, neither holding pointers, so the garbage collector has a few
 // objects per leaf to look at rather than two per row: in the browser a
 // collection pauses the page, and one over the treap's millions of nodes
 // took most of a second.
-type memKV struct {
+type Store struct {
 	mo store.MergeOperator
 
 	mu   sync.Mutex
-	root *memNode // nil when empty
-	n    int      // number of entries
-	gen  uint64   // nodes with this gen were made by the current generation
+	root *node  // nil when empty
+	n    int    // number of entries
+	gen  uint64 // nodes with this gen were made by the current generation
 	// shared is set when a reader took root: the next batch must start a
 	// new generation rather than change the current one's nodes.
 	shared bool
@@ -70,35 +72,35 @@ type memKV struct {
 // Node sizes. A node below a quarter of its maximum is merged with a
 // neighbour when they fit in one.
 const (
-	memLeafMax   = 64
-	memBranchMax = 64
+	leafMax   = 64
+	branchMax = 64
 )
 
-// memNode is a leaf (kids == nil) or a branch. A leaf's entry i is
+// node is a leaf (kids == nil) or a branch. A leaf's entry i is
 // ents[i], its key and value in data; keys are strictly increasing and
 // a leaf is never changed once built. In a branch, len(keys) ==
 // len(kids)-1 and keys[i] separates kids[i] and kids[i+1]: every key under
 // kids[i] is less than keys[i], every key under kids[i+1] at least keys[i].
-type memNode struct {
+type node struct {
 	gen  uint64 // branches only: the generation that may change it
 	data []byte
-	ents []memEnt
+	ents []entry
 	keys [][]byte
-	kids []*memNode
+	kids []*node
 }
 
-// memEnt locates an entry in its leaf's data: the key at off, the value
-// right after it.
-type memEnt struct{ off, klen, vlen uint32 }
+// entry locates a key and its value in its leaf's data: the key at off,
+// the value right after it.
+type entry struct{ off, klen, vlen uint32 }
 
-func (n *memNode) leaf() bool { return n.kids == nil }
+func (n *node) leaf() bool { return n.kids == nil }
 
-func (n *memNode) key(i int) []byte {
+func (n *node) key(i int) []byte {
 	e := n.ents[i]
 	return n.data[e.off : e.off+e.klen : e.off+e.klen]
 }
 
-func (n *memNode) val(i int) []byte {
+func (n *node) val(i int) []byte {
 	e := n.ents[i]
 	s := e.off + e.klen
 	return n.data[s : s+e.vlen : s+e.vlen]
@@ -106,28 +108,28 @@ func (n *memNode) val(i int) []byte {
 
 // search returns the index of the first entry of leaf n whose key is at
 // least key, and whether it equals key.
-func (n *memNode) search(key []byte) (int, bool) {
-	return slices.BinarySearchFunc(n.ents, key, func(e memEnt, k []byte) int {
+func (n *node) search(key []byte) (int, bool) {
+	return slices.BinarySearchFunc(n.ents, key, func(e entry, k []byte) int {
 		return bytes.Compare(n.data[e.off:e.off+e.klen], k)
 	})
 }
 
-// memLeaf builds leaves from entries: add them in increasing key order,
+// leafBuilder builds leaves from entries: add them in increasing key order,
 // then take the leaf.
-type memLeaf struct {
+type leafBuilder struct {
 	data []byte
-	ents []memEnt
+	ents []entry
 }
 
-func (b *memLeaf) add(k, v []byte) {
-	b.ents = append(b.ents, memEnt{uint32(len(b.data)), uint32(len(k)), uint32(len(v))})
+func (b *leafBuilder) add(k, v []byte) {
+	b.ents = append(b.ents, entry{uint32(len(b.data)), uint32(len(k)), uint32(len(v))})
 	b.data = append(append(b.data, k...), v...)
 }
 
 // take returns a leaf of the entries added so far, in slices of its own,
 // and starts over.
-func (b *memLeaf) take() *memNode {
-	n := &memNode{data: slices.Clone(b.data), ents: slices.Clone(b.ents)}
+func (b *leafBuilder) take() *node {
+	n := &node{data: slices.Clone(b.data), ents: slices.Clone(b.ents)}
 	if n.data == nil {
 		n.data = []byte{} // so that an empty value reads as present: nil is absent
 	}
@@ -136,52 +138,43 @@ func (b *memLeaf) take() *memNode {
 }
 
 // Close implements store.KVStore.
-func (s *memKV) Close() error { return nil }
+func (s *Store) Close() error { return nil }
 
 // Reader implements store.KVStore: a snapshot of the store as it is now.
-func (s *memKV) Reader() (store.KVReader, error) {
-	memYield()
+func (s *Store) Reader() (store.KVReader, error) {
+	yield()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.shared = true
-	return &memReader{root: s.root}, nil
+	return &reader{root: s.root}, nil
 }
 
 // Writer implements store.KVStore.
-func (s *memKV) Writer() (store.KVWriter, error) { return memWriter{s}, nil }
+func (s *Store) Writer() (store.KVWriter, error) { return writer{s}, nil }
 
-// snapshot returns the current root and entry count, for a consistent
-// read of the whole store.
-func (s *memKV) snapshot() (*memNode, int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.shared = true
-	return s.root, s.n
+type writer struct{ s *Store }
+
+func (w writer) NewBatch() store.KVBatch {
+	return &batch{merge: store.NewEmulatedMerge(w.s.mo)}
 }
 
-type memWriter struct{ s *memKV }
-
-func (w memWriter) NewBatch() store.KVBatch {
-	return &memBatch{merge: store.NewEmulatedMerge(w.s.mo)}
-}
-
-func (w memWriter) NewBatchEx(o store.KVBatchOptions) ([]byte, store.KVBatch, error) {
-	b := &memBatch{merge: store.NewEmulatedMerge(w.s.mo), ops: make([]memOp, 0, o.NumSets+o.NumDeletes)}
+func (w writer) NewBatchEx(o store.KVBatchOptions) ([]byte, store.KVBatch, error) {
+	b := &batch{merge: store.NewEmulatedMerge(w.s.mo), ops: make([]batchOp, 0, o.NumSets+o.NumDeletes)}
 	// The caller's rows are copied into the batch's buffer; size it to
 	// hold them all.
 	b.buf = make([]byte, 0, o.TotalBytes)
 	return make([]byte, o.TotalBytes), b, nil
 }
 
-func (w memWriter) Close() error { return nil }
+func (w writer) Close() error { return nil }
 
 // errMerge is returned by ExecuteBatch when the merge operator fails.
 var errMerge = errors.New("memkv: merge operator failed")
 
 // ExecuteBatch implements store.KVWriter: all of the batch or, on error,
 // none of it.
-func (w memWriter) ExecuteBatch(kb store.KVBatch) error {
-	b, ok := kb.(*memBatch)
+func (w writer) ExecuteBatch(kb store.KVBatch) error {
+	b, ok := kb.(*batch)
 	if !ok {
 		return fmt.Errorf("memkv: batch of type %T, want one from this store", kb)
 	}
@@ -190,42 +183,42 @@ func (w memWriter) ExecuteBatch(kb store.KVBatch) error {
 	defer s.mu.Unlock()
 	// Merge first, without writing, so that a failure leaves the tree
 	// as it was; then the writes, which cannot fail.
-	merged := make([]memOp, 0, len(b.merge.Merges))
+	merged := make([]batchOp, 0, len(b.merge.Merges))
 	for k, operands := range b.merge.Merges {
 		key := b.copy([]byte(k))
-		v, ok := s.mo.FullMerge(key, memGet(s.root, key), operands)
+		v, ok := s.mo.FullMerge(key, get(s.root, key), operands)
 		if !ok {
 			return fmt.Errorf("%w on key %q", errMerge, key)
 		}
-		merged = append(merged, memOp{key: key, val: b.copy(v)})
+		merged = append(merged, batchOp{key: key, val: b.copy(v)})
 	}
 	if s.shared {
 		s.gen++
 		s.shared = false
 	}
-	t := memTx{gen: s.gen}
+	t := tx{gen: s.gen}
 	root := t.write(s.root, sortOps(append(merged, b.ops...)))
 	s.root = root
 	s.n += t.delta
 	return nil
 }
 
-type memOp struct {
+type batchOp struct {
 	key, val []byte
 	del      bool
 }
 
-// memBatch implements store.KVBatch. It copies what it is given into its
+// batch implements store.KVBatch. It copies what it is given into its
 // buffer, so the caller may reuse its slices at once; the tree copies the
 // rows again into its leaves.
-type memBatch struct {
-	ops   []memOp
+type batch struct {
+	ops   []batchOp
 	merge *store.EmulatedMerge
 	buf   []byte
 }
 
 // copy appends p to the batch's buffer and returns the copy, never nil.
-func (b *memBatch) copy(p []byte) []byte {
+func (b *batch) copy(p []byte) []byte {
 	if len(p) == 0 {
 		return []byte{}
 	}
@@ -237,26 +230,26 @@ func (b *memBatch) copy(p []byte) []byte {
 	return b.buf[start:len(b.buf):len(b.buf)]
 }
 
-func (b *memBatch) Set(key, val []byte) {
-	b.ops = append(b.ops, memOp{key: b.copy(key), val: b.copy(val)})
+func (b *batch) Set(key, val []byte) {
+	b.ops = append(b.ops, batchOp{key: b.copy(key), val: b.copy(val)})
 }
 
-func (b *memBatch) Delete(key []byte) {
-	b.ops = append(b.ops, memOp{key: b.copy(key), del: true})
+func (b *batch) Delete(key []byte) {
+	b.ops = append(b.ops, batchOp{key: b.copy(key), del: true})
 }
 
-func (b *memBatch) Merge(key, val []byte) { b.merge.Merge(key, b.copy(val)) }
+func (b *batch) Merge(key, val []byte) { b.merge.Merge(key, b.copy(val)) }
 
-func (b *memBatch) Reset() {
+func (b *batch) Reset() {
 	b.ops = b.ops[:0]
 	clear(b.merge.Merges)
 	b.buf = b.buf[:0]
 }
 
-func (b *memBatch) Close() error { return nil }
+func (b *batch) Close() error { return nil }
 
-// memGet returns the value of key under n, or nil. Cost: O(log n).
-func memGet(n *memNode, key []byte) []byte {
+// get returns the value of key under n, or nil. Cost: O(log n).
+func get(n *node, key []byte) []byte {
 	if n == nil {
 		return nil
 	}
@@ -270,7 +263,7 @@ func memGet(n *memNode, key []byte) []byte {
 }
 
 // childIndex is the child of branch n whose range holds key.
-func childIndex(n *memNode, key []byte) int {
+func childIndex(n *node, key []byte) int {
 	i, ok := slices.BinarySearchFunc(n.keys, key, bytes.Compare)
 	if ok {
 		i++
@@ -278,30 +271,30 @@ func childIndex(n *memNode, key []byte) int {
 	return i
 }
 
-// memTx changes a tree within one generation.
-type memTx struct {
+// tx changes a tree within one generation.
+type tx struct {
 	gen   uint64
 	delta int // entries added minus entries removed
 	// Scratch space: the entries of a leaf being rewritten, and the leaf
 	// being built.
 	ks, vs [][]byte
-	b      memLeaf
+	b      leafBuilder
 }
 
 // own returns branch n if this generation made it, else a copy that it
 // may change.
-func (t *memTx) own(n *memNode) *memNode {
+func (t *tx) own(n *node) *node {
 	if n.gen == t.gen {
 		return n
 	}
-	return &memNode{gen: t.gen, keys: slices.Clone(n.keys), kids: slices.Clone(n.kids)}
+	return &node{gen: t.gen, keys: slices.Clone(n.keys), kids: slices.Clone(n.kids)}
 }
 
 // sortOps returns ops sorted by key, keeping the last op of each key,
 // the one that decides the key's final state. It sorts small pointer-free
 // records holding each key's first 16 bytes, which decide most
 // comparisons, rather than the ops themselves.
-func sortOps(ops []memOp) []memOp {
+func sortOps(ops []batchOp) []batchOp {
 	type rec struct {
 		hi, lo uint64
 		i      int32
@@ -324,7 +317,7 @@ func sortOps(ops []memOp) []memOp {
 		}
 		return cmp.Compare(a.i, b.i)
 	})
-	out := make([]memOp, 0, len(ops))
+	out := make([]batchOp, 0, len(ops))
 	for i, r := range recs {
 		if i+1 < len(recs) && bytes.Equal(ops[r.i].key, ops[recs[i+1].i].key) {
 			continue
@@ -338,12 +331,12 @@ func sortOps(ops []memOp) []memOp {
 // returns the new root (nil when the tree is empty). Each node on a path
 // to a written key is visited once, so the cost is O(len(ops) + the
 // nodes touched × their size) rather than a descent per op.
-func (t *memTx) write(root *memNode, ops []memOp) *memNode {
+func (t *tx) write(root *node, ops []batchOp) *node {
 	if len(ops) == 0 {
 		return root
 	}
 	if root == nil {
-		root = &memNode{} // an empty leaf
+		root = &node{} // an empty leaf
 	}
 	nodes, seps := t.apply(root, ops)
 	for len(nodes) > 1 {
@@ -362,7 +355,7 @@ func (t *memTx) write(root *memNode, ops []memOp) *memNode {
 // apply writes ops (sorted, all within n's key range) under n and returns
 // the nodes that replace it, in order (none when it emptied, several when
 // it overflowed), and the separators between them.
-func (t *memTx) apply(n *memNode, ops []memOp) ([]*memNode, [][]byte) {
+func (t *tx) apply(n *node, ops []batchOp) ([]*node, [][]byte) {
 	if n.leaf() {
 		return t.applyLeaf(n, ops)
 	}
@@ -373,7 +366,7 @@ func (t *memTx) apply(n *memNode, ops []memOp) ([]*memNode, [][]byte) {
 	for c := len(n.kids) - 1; c >= 0 && hi > 0; c-- {
 		lo := 0
 		if c > 0 {
-			lo, _ = slices.BinarySearchFunc(ops[:hi], n.keys[c-1], func(op memOp, k []byte) int { return bytes.Compare(op.key, k) })
+			lo, _ = slices.BinarySearchFunc(ops[:hi], n.keys[c-1], func(op batchOp, k []byte) int { return bytes.Compare(op.key, k) })
 		}
 		if lo == hi {
 			continue
@@ -397,16 +390,16 @@ func (t *memTx) apply(n *memNode, ops []memOp) ([]*memNode, [][]byte) {
 	if len(n.kids) == 0 {
 		return nil, nil
 	}
-	if len(n.kids) <= memBranchMax {
-		return []*memNode{n}, nil
+	if len(n.kids) <= branchMax {
+		return []*node{n}, nil
 	}
 	return t.branches(n.kids, n.keys)
 }
 
 // applyLeaf merges ops into the entries of leaf n and returns the new
-// leaves: one, or about memLeafFill entries each when there are more than
-// memLeafMax.
-func (t *memTx) applyLeaf(n *memNode, ops []memOp) ([]*memNode, [][]byte) {
+// leaves: one, or about leafFill entries each when there are more than
+// leafMax.
+func (t *tx) applyLeaf(n *node, ops []batchOp) ([]*node, [][]byte) {
 	ks, vs := t.ks[:0], t.vs[:0]
 	t.merge(n, ops, func(k, v []byte) { ks, vs = append(ks, k), append(vs, v) })
 	defer func() {
@@ -418,10 +411,10 @@ func (t *memTx) applyLeaf(n *memNode, ops []memOp) ([]*memNode, [][]byte) {
 		return nil, nil
 	}
 	parts := 1
-	if len(ks) > memLeafMax {
-		parts = (len(ks) + memLeafFill - 1) / memLeafFill
+	if len(ks) > leafMax {
+		parts = (len(ks) + leafFill - 1) / leafFill
 	}
-	nodes := make([]*memNode, parts)
+	nodes := make([]*node, parts)
 	seps := make([][]byte, parts-1)
 	for p := range parts {
 		for i := p * len(ks) / parts; i < (p+1)*len(ks)/parts; i++ {
@@ -437,7 +430,7 @@ func (t *memTx) applyLeaf(n *memNode, ops []memOp) ([]*memNode, [][]byte) {
 
 // merge calls fn with every entry of leaf n after ops, in key order, and
 // counts the entries ops add and remove.
-func (t *memTx) merge(n *memNode, ops []memOp, fn func(k, v []byte)) {
+func (t *tx) merge(n *node, ops []batchOp, fn func(k, v []byte)) {
 	i, j := 0, 0
 	for i < len(n.ents) || j < len(ops) {
 		c := -1
@@ -471,20 +464,20 @@ func (t *memTx) merge(n *memNode, ops []memOp, fn func(k, v []byte)) {
 // Fill of the nodes a split or a load makes: room is left so that the
 // next writes do not split every node again.
 const (
-	memLeafFill   = memLeafMax * 3 / 4
-	memBranchFill = memBranchMax * 3 / 4
+	leafFill   = leafMax * 3 / 4
+	branchFill = branchMax * 3 / 4
 )
 
 // branches groups nodes, with the separators between them, under new
-// branches of about memBranchFill children each; it returns the branches
+// branches of about branchFill children each; it returns the branches
 // and the separators between them.
-func (t *memTx) branches(nodes []*memNode, seps [][]byte) ([]*memNode, [][]byte) {
-	parts := (len(nodes) + memBranchFill - 1) / memBranchFill
-	out := make([]*memNode, parts)
+func (t *tx) branches(nodes []*node, seps [][]byte) ([]*node, [][]byte) {
+	parts := (len(nodes) + branchFill - 1) / branchFill
+	out := make([]*node, parts)
 	up := make([][]byte, parts-1)
 	for p := range parts {
 		lo, hi := p*len(nodes)/parts, (p+1)*len(nodes)/parts
-		out[p] = &memNode{gen: t.gen, kids: slices.Clone(nodes[lo:hi]), keys: slices.Clone(seps[lo : hi-1])}
+		out[p] = &node{gen: t.gen, kids: slices.Clone(nodes[lo:hi]), keys: slices.Clone(seps[lo : hi-1])}
 		if p > 0 {
 			up[p-1] = seps[lo-1]
 		}
@@ -495,7 +488,7 @@ func (t *memTx) branches(nodes []*memNode, seps [][]byte) ([]*memNode, [][]byte)
 // mergeSmall joins neighbouring children of n when one is under a quarter
 // full and both fit in one node, so that deletes do not leave a sparse
 // tree.
-func (t *memTx) mergeSmall(n *memNode) {
+func (t *tx) mergeSmall(n *node) {
 	for c := len(n.kids) - 1; c > 0; c-- {
 		a, b := n.kids[c-1], n.kids[c]
 		limit := maxSize(a)
@@ -503,7 +496,7 @@ func (t *memTx) mergeSmall(n *memNode) {
 			continue
 		}
 		if a.leaf() {
-			for _, l := range []*memNode{a, b} {
+			for _, l := range []*node{a, b} {
 				for i := range l.ents {
 					t.b.add(l.key(i), l.val(i))
 				}
@@ -521,16 +514,16 @@ func (t *memTx) mergeSmall(n *memNode) {
 }
 
 // size is the number of entries of a leaf or children of a branch.
-func size(n *memNode) int {
+func size(n *node) int {
 	if n.leaf() {
 		return len(n.ents)
 	}
 	return len(n.kids)
 }
 
-func maxSize(n *memNode) int {
+func maxSize(n *node) int {
 	if n.leaf() {
-		return memLeafMax
+		return leafMax
 	}
-	return memBranchMax
+	return branchMax
 }

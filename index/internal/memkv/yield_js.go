@@ -1,12 +1,12 @@
 //go:build js || wasip1
 
-package index
+package memkv
 
 import "runtime"
 
-// memYield lets other goroutines run. In js/wasm the one thread is never
-// preempted: a goroutine runs until it blocks, and a search over memKV
+// yield lets other goroutines run. In js/wasm the one thread is never
+// preempted: a goroutine runs until it blocks, and a search over a Store
 // never blocks (bleve's treap store blocked on a channel for every row).
 // A loop of searches would then starve writers and timers, so each new
 // reader yields first.
-func memYield() { runtime.Gosched() }
+func yield() { runtime.Gosched() }

@@ -1,4 +1,4 @@
-package index
+package memkv
 
 import (
 	"bytes"
@@ -12,13 +12,13 @@ import (
 	storetest "github.com/blevesearch/upsidedown_store_api/test"
 )
 
-func newTestMemKV(t *testing.T) *memKV {
+func newTestStore(t *testing.T) *Store {
 	t.Helper()
-	s, err := openMemKV(&storetest.TestMergeCounter{}, map[string]interface{}{})
+	s, err := New(&storetest.TestMergeCounter{}, map[string]interface{}{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s.(*memKV)
+	return s.(*Store)
 }
 
 // The conformance suite every bleve KV store passes.
@@ -38,16 +38,16 @@ func TestMemKVConformance(t *testing.T) {
 		{"merge", storetest.CommonTestMerge},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newTestMemKV(t)) })
+		t.Run(tt.name, func(t *testing.T) { tt.fn(t, newTestStore(t)) })
 	}
 }
 
-// memModel is what a memKV should hold.
-type memModel map[string]string
+// model is what a Store should hold.
+type model map[string]string
 
-// checkMemKV compares everything r sees with m, through Get, a full scan,
+// checkStore compares everything r sees with m, through Get, a full scan,
 // prefix and range iterators and Seek, and checks the tree's invariants.
-func checkMemKV(t *testing.T, r *memReader, m memModel) {
+func checkStore(t *testing.T, r *reader, m model) {
 	t.Helper()
 	keys := slices.Sorted(maps.Keys(m))
 	var got []string
@@ -111,21 +111,21 @@ func checkMemKV(t *testing.T, r *memReader, m memModel) {
 			t.Fatalf("range %q: Seek(k7) at %q valid %v", rg, it.Key(), it.Valid())
 		}
 	}
-	n := checkMemNode(t, r.root, nil, nil, true)
+	n := checkNode(t, r.root, nil, nil, true)
 	if n != len(m) {
 		t.Fatalf("tree holds %d entries, want %d", n, len(m))
 	}
 }
 
-// checkMemNode checks the B+tree invariants under n, whose keys must lie
+// checkNode checks the B+tree invariants under n, whose keys must lie
 // in [lo, hi), and returns its number of entries.
-func checkMemNode(t *testing.T, n *memNode, lo, hi []byte, root bool) int {
+func checkNode(t *testing.T, n *node, lo, hi []byte, root bool) int {
 	t.Helper()
 	if n == nil {
 		return 0
 	}
 	if n.leaf() {
-		if len(n.ents) == 0 || len(n.ents) > memLeafMax || n.keys != nil {
+		if len(n.ents) == 0 || len(n.ents) > leafMax || n.keys != nil {
 			t.Fatalf("leaf of %d entries, %d keys", len(n.ents), len(n.keys))
 		}
 		for i := range n.ents {
@@ -136,7 +136,7 @@ func checkMemNode(t *testing.T, n *memNode, lo, hi []byte, root bool) int {
 		}
 		return len(n.ents)
 	}
-	if len(n.kids) > memBranchMax || len(n.keys) != len(n.kids)-1 || len(n.kids) < 2 && root {
+	if len(n.kids) > branchMax || len(n.keys) != len(n.kids)-1 || len(n.kids) < 2 && root {
 		t.Fatalf("branch of %d children, %d keys", len(n.kids), len(n.keys))
 	}
 	total := 0
@@ -148,12 +148,12 @@ func checkMemNode(t *testing.T, n *memNode, lo, hi []byte, root bool) int {
 		if i < len(n.keys) {
 			khi = n.keys[i]
 		}
-		total += checkMemNode(t, kid, klo, khi, false)
+		total += checkNode(t, kid, klo, khi, false)
 	}
 	return total
 }
 
-func memDepth(n *memNode) int {
+func depth(n *node) int {
 	d := 0
 	for ; n != nil; d++ {
 		if n.leaf() {
@@ -164,7 +164,7 @@ func memDepth(n *memNode) int {
 	return d
 }
 
-func memKey(r *rand.Rand, space int) string { return fmt.Sprintf("k%d", r.IntN(space)) }
+func randKey(r *rand.Rand, space int) string { return fmt.Sprintf("k%d", r.IntN(space)) }
 
 // Random batches of sets and deletes, checked against a map after each
 // batch, and every earlier reader checked against the state it began
@@ -186,11 +186,11 @@ func TestMemKVModel(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(1, uint64(len(tt.name))))
-			s := newTestMemKV(t)
-			m := memModel{}
+			s := newTestStore(t)
+			m := model{}
 			type held struct {
-				r *memReader
-				m memModel
+				r *reader
+				m model
 			}
 			var readers []held
 			for b := range tt.batches {
@@ -201,7 +201,7 @@ func TestMemKVModel(t *testing.T) {
 					n = tt.ops
 				}
 				for range n {
-					k := memKey(r, tt.keys)
+					k := randKey(r, tt.keys)
 					if r.Float64() < tt.deleteFraction {
 						batch.Delete([]byte(k))
 						delete(m, k)
@@ -218,19 +218,19 @@ func TestMemKVModel(t *testing.T) {
 					t.Fatal(err)
 				}
 				rd, _ := s.Reader()
-				checkMemKV(t, rd.(*memReader), m)
-				if len(m) > memLeafMax*memBranchMax && memDepth(s.root) < 3 {
-					t.Fatalf("%d entries in a tree of depth %d", len(m), memDepth(s.root))
+				checkStore(t, rd.(*reader), m)
+				if len(m) > leafMax*branchMax && depth(s.root) < 3 {
+					t.Fatalf("%d entries in a tree of depth %d", len(m), depth(s.root))
 				}
 				if tt.keepReaderEvery > 0 && b%tt.keepReaderEvery == 0 {
-					readers = append(readers, held{rd.(*memReader), maps.Clone(m)})
+					readers = append(readers, held{rd.(*reader), maps.Clone(m)})
 				}
 				if s.n != len(m) {
 					t.Fatalf("count %d, want %d", s.n, len(m))
 				}
 			}
 			for _, h := range readers {
-				checkMemKV(t, h.r, h.m)
+				checkStore(t, h.r, h.m)
 			}
 			// Delete everything left, in one batch.
 			w, _ := s.Writer()
@@ -257,8 +257,8 @@ func (failMerge) Name() string                                                  
 
 // A merge that fails leaves the store as it was.
 func TestMemKVBatchAtomic(t *testing.T) {
-	kv, _ := openMemKV(failMerge{}, map[string]interface{}{})
-	s := kv.(*memKV)
+	kv, _ := New(failMerge{}, map[string]interface{}{})
+	s := kv.(*Store)
 	w, _ := s.Writer()
 	b := w.NewBatch()
 	for i := range 500 {
@@ -275,11 +275,11 @@ func TestMemKVBatchAtomic(t *testing.T) {
 		t.Fatal("a failing merge was accepted")
 	}
 	r, _ := s.Reader()
-	m := memModel{}
+	m := model{}
 	for i := range 500 {
 		m[fmt.Sprintf("k%03d", i)] = "v"
 	}
-	checkMemKV(t, r.(*memReader), m)
+	checkStore(t, r.(*reader), m)
 }
 
 func BenchmarkMemKVBatch(b *testing.B) {
@@ -289,7 +289,7 @@ func BenchmarkMemKVBatch(b *testing.B) {
 		keys[i] = fmt.Appendf(nil, "t\x00\x01%c%c%c\xffpkg.Name%d", 'a'+r.IntN(26), 'a'+r.IntN(26), 'a'+r.IntN(26), r.IntN(3000))
 	}
 	for b.Loop() {
-		s, _ := openMemKV(nil, map[string]interface{}{})
+		s, _ := New(nil, map[string]interface{}{})
 		w, _ := s.Writer()
 		for i := 0; i < len(keys); i += 10000 {
 			batch := w.NewBatch()

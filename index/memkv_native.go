@@ -1,7 +1,0 @@
-//go:build !js && !wasip1
-
-package index
-
-// memYield does nothing where the scheduler preempts goroutines; see
-// memkv_js.go.
-func memYield() {}
