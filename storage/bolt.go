@@ -58,31 +58,40 @@ func recoverCorrupt(err *error) {
 // View implements Store.
 func (s *Bolt) View(fn func(Tx) error) (err error) {
 	defer recoverCorrupt(&err)
-	err = s.db.View(func(tx *bolt.Tx) error { return fn(boltTx{tx: tx}) })
+	err = s.db.View(func(tx *bolt.Tx) error { return fn(&boltTx{tx: tx}) })
 	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
 		return ErrClosed
 	}
 	return err
 }
 
-// Update implements Store.
+// Update implements Store. A transaction that writes nothing is rolled
+// back rather than committed: bbolt would write a new freelist and meta
+// page and fsync the file for it (twice per Open of an index, which
+// checks its schema and prunes its log).
 func (s *Bolt) Update(fn func(Tx) error) (err error) {
 	defer recoverCorrupt(&err)
-	err = s.db.Update(func(tx *bolt.Tx) error {
-		if err := fn(boltTx{tx: tx, fault: s.fault}); err != nil {
-			return err
-		}
-		if s.fault != nil {
-			if err := s.fault("commit"); err != nil {
-				return fmt.Errorf("commit: %w", err)
-			}
-		}
-		return nil
-	})
+	tx, err := s.db.Begin(true)
 	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
 		return ErrClosed
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() // after Commit, a no-op
+	bt := &boltTx{tx: tx, fault: s.fault}
+	if err := fn(bt); err != nil {
+		return err
+	}
+	if s.fault != nil {
+		if err := s.fault("commit"); err != nil {
+			return fmt.Errorf("commit: %w", err)
+		}
+	}
+	if !bt.wrote {
+		return nil
+	}
+	return tx.Commit()
 }
 
 // Size implements Store.
@@ -133,9 +142,10 @@ func (s *Bolt) Close() error { return s.db.Close() }
 type boltTx struct {
 	tx    *bolt.Tx
 	fault FaultFunc
+	wrote bool // Put or Delete was called
 }
 
-func (t boltTx) Get(bucket, key []byte) []byte {
+func (t *boltTx) Get(bucket, key []byte) []byte {
 	b := t.tx.Bucket(bucket)
 	if b == nil {
 		return nil
@@ -143,7 +153,7 @@ func (t boltTx) Get(bucket, key []byte) []byte {
 	return b.Get(key)
 }
 
-func (t boltTx) check(step string, bucket []byte) error {
+func (t *boltTx) check(step string, bucket []byte) error {
 	if t.fault == nil {
 		return nil
 	}
@@ -153,10 +163,11 @@ func (t boltTx) check(step string, bucket []byte) error {
 	return nil
 }
 
-func (t boltTx) Put(bucket, key, value []byte) error {
+func (t *boltTx) Put(bucket, key, value []byte) error {
 	if err := t.check("put", bucket); err != nil {
 		return err
 	}
+	t.wrote = true
 	b, err := t.tx.CreateBucketIfNotExists(bucket)
 	if err != nil {
 		return err
@@ -164,10 +175,11 @@ func (t boltTx) Put(bucket, key, value []byte) error {
 	return b.Put(key, value)
 }
 
-func (t boltTx) Delete(bucket, key []byte) error {
+func (t *boltTx) Delete(bucket, key []byte) error {
 	if err := t.check("delete", bucket); err != nil {
 		return err
 	}
+	t.wrote = true
 	b := t.tx.Bucket(bucket)
 	if b == nil {
 		return nil
@@ -175,7 +187,7 @@ func (t boltTx) Delete(bucket, key []byte) error {
 	return b.Delete(key)
 }
 
-func (t boltTx) Scan(bucket, prefix []byte, fn func(k, v []byte) error) error {
+func (t *boltTx) Scan(bucket, prefix []byte, fn func(k, v []byte) error) error {
 	b := t.tx.Bucket(bucket)
 	if b == nil {
 		return nil
