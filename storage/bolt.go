@@ -24,14 +24,18 @@ type Bolt struct {
 }
 
 // Open opens or creates the store file at path. It returns ErrLocked when
-// another process has it open.
-func Open(path string, opts *Options) (*Bolt, error) {
+// another process has it open, and a *CorruptError when CheckFile finds
+// the file damaged.
+//
+// Cost: CheckFile's, O(reachable pages).
+func Open(path string, opts *Options) (_ *Bolt, err error) {
 	if opts == nil {
 		opts = &Options{}
 	}
 	if err := CheckFile(path); err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	defer recoverCorrupt(&err)
 	db, err := bolt.Open(path, 0o644, &bolt.Options{
 		Timeout:      lockTimeout,
 		FreelistType: bolt.FreelistMapType,
