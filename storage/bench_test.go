@@ -59,3 +59,22 @@ func BenchmarkCheckFile(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOpen measures Open and Close of a large store: "walk" walks it
+// every time, "record" finds it unchanged since the walk its
+// Options.CheckRecord noted.
+func BenchmarkOpen(b *testing.B) {
+	path := benchStore(b)
+	record := filepath.Join(b.TempDir(), "checked")
+	for name, opts := range map[string]*storage.Options{"walk": nil, "record": {CheckRecord: record}} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				s, err := storage.Open(path, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.Close()
+			}
+		})
+	}
+}

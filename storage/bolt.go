@@ -27,12 +27,18 @@ type Bolt struct {
 // another process has it open, and a *CorruptError when CheckFile finds
 // the file damaged.
 //
-// Cost: CheckFile's, O(reachable pages).
+// Cost: CheckFile's, O(reachable pages), unless Options.CheckRecord says
+// the file is unchanged since its last walk.
 func Open(path string, opts *Options) (_ *Bolt, err error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	if err := CheckFile(path); err != nil {
+	if opts.CheckRecord != "" {
+		err = checkOnce(path, opts.CheckRecord)
+	} else {
+		err = CheckFile(path)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	defer recoverCorrupt(&err)
@@ -72,7 +78,8 @@ func (s *Bolt) View(fn func(Tx) error) (err error) {
 // Update implements Store. A transaction that writes nothing is rolled
 // back rather than committed: bbolt would write a new freelist and meta
 // page and fsync the file for it (twice per Open of an index, which
-// checks its schema and prunes its log).
+// checks its schema and prunes its log), and the file would look changed
+// to Options.CheckRecord.
 func (s *Bolt) Update(fn func(Tx) error) (err error) {
 	defer recoverCorrupt(&err)
 	tx, err := s.db.Begin(true)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"testing"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -461,4 +462,64 @@ func FuzzCheckFile(f *testing.F) {
 			readAll(t, path)
 		}
 	})
+}
+
+// TestCheckRecord checks that Options.CheckRecord skips the walk of an
+// unchanged file only: damage that leaves the file's size, modification
+// time and transaction ID as they were (a bit flipped on the disk) passes
+// Open until the file changes, and CheckFile always sees it.
+func TestCheckRecord(t *testing.T) {
+	dir := t.TempDir()
+	path, record := filepath.Join(dir, "s.db"), filepath.Join(dir, "s.checked")
+	opts := &storage.Options{CheckRecord: record}
+	for range 2 { // the first Open creates the file, the second walks it
+		s, err := storage.Open(path, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Update(func(tx storage.Tx) error { return tx.Put(bucket, []byte("k"), []byte("v")) }); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+	}
+	s, err := storage.Open(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := os.Stat(record); err != nil {
+		t.Fatalf("no record after a walk: %v", err)
+	}
+
+	fi, _ := os.Stat(path)
+	b, _ := os.ReadFile(path)
+	fx := &fixture{b: b, pageSize: int(binary.LittleEndian.Uint32(b[16+8:]))}
+	fx.readMeta()
+	fx.put16(fx.off(fx.freelist)+10, 1) // one free page, past the end
+	fx.put64(fx.off(fx.freelist)+16, fx.high+5)
+	if err := os.WriteFile(path, fx.b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if s, err := storage.Open(path, opts); err != nil {
+		t.Errorf("Open of an unchanged-looking file: %v, want the walk skipped", err)
+	} else {
+		s.Close()
+	}
+	var ce *storage.CorruptError
+	if err := storage.CheckFile(path); !errors.As(err, &ce) || ce.Page != fx.freelist {
+		t.Errorf("CheckFile: %v, want the freelist page %d named", err, fx.freelist)
+	}
+	if _, err := storage.Open(path, nil); !errors.Is(err, storage.ErrCorrupt) {
+		t.Errorf("Open without a record: %v, want ErrCorrupt", err)
+	}
+	later := fi.ModTime().Add(time.Second)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := storage.Open(path, opts); !errors.Is(err, storage.ErrCorrupt) {
+		t.Errorf("Open of a changed file: %v, want ErrCorrupt", err)
+	}
 }
