@@ -22,11 +22,9 @@ import (
 // RebuildCorrupt restores a bleve index from the store so that Check
 // passes. Damage: every file truncated to half; in scorch's segment files,
 // every 50th byte flipped; in bbolt files (the store, scorch's root.bolt),
-// bytes flipped in the meta pages only. bbolt keeps no checksums on other
-// pages and dereferences whatever page ID it reads, so a flipped byte
-// inside a bbolt branch page can fault the process (SIGSEGV, not a
-// recoverable panic): a limitation this test does not hide, documented in
-// the README.
+// bytes flipped in the meta pages. Damage to the other pages of bbolt
+// files, which storage.CheckFile walks before bbolt reads them, is
+// storage's TestCheckFileDamage and cmd/twindex's TestRandomDamage.
 func TestCorruptFiles(t *testing.T) {
 	base := t.TempDir()
 	ix := mustOpen(t, base, nil)

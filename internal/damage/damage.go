@@ -1,11 +1,15 @@
 // Package damage breaks files the way failing disks and careless tools
 // do, for tests of what twindex does with a damaged index. Damage is done
-// in place, without truncating the file: a process that has it mapped
-// faults when the mapping shrinks.
+// in place, without truncating the file (a process that has it mapped
+// faults when the mapping shrinks), and random damage is reproducible
+// from a seed.
 package damage
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -34,4 +38,23 @@ func FlipMiddle(b []byte) {
 	for i := len(b) / 3; i < 2*len(b)/3; i++ {
 		b[i] ^= 0x55
 	}
+}
+
+// Random overwrites 1 to runs runs of 1 to 8 bytes of b, at offsets
+// drawn from rng, with random bytes, and says where ("offset+length"
+// each).
+func Random(rng *rand.Rand, b []byte, runs int) string {
+	var where []string
+	for range 1 + rng.IntN(runs) {
+		if len(b) == 0 {
+			break
+		}
+		off := rng.IntN(len(b))
+		end := min(len(b), off+1+rng.IntN(8))
+		for i := off; i < end; i++ {
+			b[i] = byte(rng.Uint32())
+		}
+		where = append(where, fmt.Sprintf("%d+%d", off, end-off))
+	}
+	return strings.Join(where, " ")
 }
