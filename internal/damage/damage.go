@@ -58,3 +58,17 @@ func Random(rng *rand.Rand, b []byte, runs int) string {
 	}
 	return strings.Join(where, " ")
 }
+
+// Noise returns about n bytes of random words of the given letters, which
+// neither a store's compression nor an index shrinks much: filler that
+// takes the space it says.
+func Noise(rng *rand.Rand, n int, letters string) string {
+	var b strings.Builder
+	for b.Len() < n {
+		for range 3 + rng.IntN(6) {
+			b.WriteByte(letters[rng.IntN(len(letters))])
+		}
+		b.WriteByte(' ')
+	}
+	return b.String()
+}
