@@ -10,41 +10,31 @@ import (
 	"testing"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/damage"
 )
 
-// damageSegment damages a segment file in place, without truncating it:
-// an open index maps the file, and a shrunk mapping faults the process.
+// damageSegment damages a segment file in place, without truncating it
+// unless how says so: an open index maps the file, and a shrunk mapping
+// faults the process.
 func damageSegment(t *testing.T, path, how string) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	switch how {
 	case "removed":
 		if err := os.Remove(path); err != nil {
 			t.Fatal(err)
 		}
-		return
 	case "truncated":
-		if err := os.Truncate(path, int64(len(b)-20)); err != nil {
+		fi, err := os.Stat(path)
+		if err != nil {
 			t.Fatal(err)
 		}
-		return
-	case "zeroed":
-		clear(b)
-	case "flipped": // the middle third, where the dictionaries and postings are
-		for i := len(b) / 3; i < 2*len(b)/3; i++ {
-			b[i] ^= 0x55
+		if err := os.Truncate(path, fi.Size()-20); err != nil {
+			t.Fatal(err)
 		}
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.WriteAt(b, 0); err != nil {
-		t.Fatal(err)
+	case "zeroed":
+		damage.Rewrite(t, path, func(b []byte) { clear(b) })
+	case "flipped":
+		damage.Rewrite(t, path, damage.FlipMiddle)
 	}
 }
 

@@ -3,6 +3,7 @@
 package index_test
 
 import (
+	"encoding/binary"
 	"errors"
 	"io/fs"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/damage"
+	"github.com/twindex/twindex/storage"
 )
 
 // TestCorruptFiles damages each file of an index in turn and checks that
@@ -19,11 +22,9 @@ import (
 // RebuildCorrupt restores a bleve index from the store so that Check
 // passes. Damage: every file truncated to half; in scorch's segment files,
 // every 50th byte flipped; in bbolt files (the store, scorch's root.bolt),
-// bytes flipped in the meta pages only. bbolt keeps no checksums on other
-// pages and dereferences whatever page ID it reads, so a flipped byte
-// inside a bbolt branch page can fault the process (SIGSEGV, not a
-// recoverable panic): a limitation this test does not hide, documented in
-// the README.
+// bytes flipped in the meta pages. Damage to the other pages of bbolt
+// files, which storage.CheckFile walks before bbolt reads them, is
+// storage's TestCheckFileDamage and cmd/twindex's TestRandomDamage.
 func TestCorruptFiles(t *testing.T) {
 	base := t.TempDir()
 	ix := mustOpen(t, base, nil)
@@ -109,5 +110,37 @@ func TestCorruptFiles(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestCheckWalksBoltFiles damages the store file of an open index where
+// the running bbolt does not look (the freelist on disk, read once at
+// Open) and checks that Check walks the file and reports it, naming the
+// file and page, as Open would next time.
+func TestCheckWalksBoltFiles(t *testing.T) {
+	dir := t.TempDir()
+	ix := mustOpen(t, dir, nil)
+	mustUpsert(t, ix, corpus...)
+	store := filepath.Join(dir, "store.db")
+	var freelist uint64
+	damage.Rewrite(t, store, func(b []byte) {
+		le := binary.LittleEndian
+		pageSize := int(le.Uint32(b[16+8:]))
+		meta := 16 // the meta page in use has the higher transaction ID
+		if le.Uint64(b[pageSize+16+48:]) > le.Uint64(b[16+48:]) {
+			meta += pageSize
+		}
+		freelist = le.Uint64(b[meta+32:])
+		page := int(freelist) * pageSize
+		le.PutUint16(b[page+10:], 1)                        // one free page ...
+		le.PutUint64(b[page+16:], le.Uint64(b[meta+40:])+5) // ... past the end
+	})
+	_, err := ix.Check(ctx)
+	var ce *storage.CorruptError
+	if !errors.Is(err, index.ErrCorrupt) || !errors.As(err, &ce) || ce.Path != store || ce.Page != freelist {
+		t.Errorf("Check: %v, want a *storage.CorruptError naming %s page %d", err, store, freelist)
+	}
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

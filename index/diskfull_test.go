@@ -14,40 +14,10 @@ import (
 	"time"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/damage"
 )
 
-// smallDisk mounts a tmpfs of size bytes on a fresh temporary directory
-// and returns it; the mount goes away with the test. It skips the test
-// when it cannot mount (not root, or no mount permission in a container).
-func smallDisk(t *testing.T, size int) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("disk-full test mounts a small tmpfs, which needs root")
-	}
-	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, fmt.Sprintf("size=%d", size)); err != nil {
-		t.Skipf("disk-full test cannot mount a small tmpfs on %s: %v", dir, err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, syscall.MNT_DETACH); err != nil {
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
-	return dir
-}
-
-// noise returns n bytes of random lowercase words, which neither the
-// store's compression nor the indexes shrink much.
-func noise(rng *rand.Rand, n int) string {
-	var b strings.Builder
-	for b.Len() < n {
-		for range 3 + rng.IntN(6) {
-			b.WriteByte(byte('a' + rng.IntN(26)))
-		}
-		b.WriteByte(' ')
-	}
-	return b.String()
-}
+const lowercase = "abcdefghijklmnopqrstuvwxyz"
 
 // TestDiskFull writes to an index on an 8 MiB tmpfs until the disk is
 // full, with the free space at the start varied so that the disk fills
@@ -64,7 +34,7 @@ func TestDiskFull(t *testing.T) {
 
 func diskFull(t *testing.T, free int) {
 	const size = 8 << 20
-	disk := smallDisk(t, size)
+	disk := damage.SmallDisk(t, size)
 	filler := filepath.Join(disk, "filler")
 	if err := os.WriteFile(filler, make([]byte, size-free), 0o600); err != nil {
 		t.Fatal(err)
@@ -85,7 +55,7 @@ func diskFull(t *testing.T, free int) {
 		var batch []string
 		for i := range 10 {
 			id := fmt.Sprintf("b%d-%d", k, i)
-			b.Upsert(index.Doc{ID: id, Title: crashWord(k), Body: noise(rng, 2000+rng.IntN(4000))})
+			b.Upsert(index.Doc{ID: id, Title: crashWord(k), Body: damage.Noise(rng, 2000+rng.IntN(4000), lowercase)})
 			batch = append(batch, id)
 		}
 		_, err := ix.Apply(ctx, &b)

@@ -57,7 +57,9 @@ func unknownValue(what, s, want string) error {
 }
 
 // CorruptError is returned, wrapped, when a file of the index cannot be
-// read: Open or Search found bytes that bleve or the store cannot decode.
+// read: Open, Search or Check found bytes that bleve or the store cannot
+// decode. For a damaged bbolt file (the store, a bleve index's root.bolt)
+// Err is a *storage.CorruptError naming the file and page.
 // The store is the truth: a corrupt bleve index is rebuilt from it by
 // opening with Options.RebuildCorrupt (twindex rebuild); a corrupt store
 // cannot be repaired by twindex.

@@ -197,6 +197,9 @@ const (
 	storeFile  = "store.db"
 	textDir    = "text"
 	trigramDir = "trigram"
+	// checkedFile records the store file's state when Open last walked
+	// its pages clean (storage.Options.CheckRecord).
+	checkedFile = "store.checked"
 )
 
 // OpenMemory returns an empty index held in memory, on UpsideDown unless

@@ -23,7 +23,9 @@ func Open(dir string, opts *Options) (*Index, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("open %s: %w", dir, err)
 	}
-	st, err := storage.Open(filepath.Join(dir, storeFile), &storage.Options{Fault: o.fault, NoSync: o.NoSync})
+	st, err := storage.Open(filepath.Join(dir, storeFile), &storage.Options{
+		Fault: o.fault, NoSync: o.NoSync, CheckRecord: filepath.Join(dir, checkedFile),
+	})
 	if errors.Is(err, storage.ErrLocked) {
 		return nil, fmt.Errorf("open %s: %w", dir, ErrLocked)
 	}

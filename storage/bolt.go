@@ -24,14 +24,24 @@ type Bolt struct {
 }
 
 // Open opens or creates the store file at path. It returns ErrLocked when
-// another process has it open.
-func Open(path string, opts *Options) (*Bolt, error) {
+// another process has it open, and a *CorruptError when CheckFile finds
+// the file damaged.
+//
+// Cost: CheckFile's, O(reachable pages), unless Options.CheckRecord says
+// the file is unchanged since its last walk.
+func Open(path string, opts *Options) (_ *Bolt, err error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	if err := CheckFile(path); err != nil {
+	if opts.CheckRecord != "" {
+		err = checkOnce(path, opts.CheckRecord)
+	} else {
+		err = CheckFile(path)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	defer recoverCorrupt(&err)
 	db, err := bolt.Open(path, 0o644, &bolt.Options{
 		Timeout:      lockTimeout,
 		FreelistType: bolt.FreelistMapType,
@@ -58,31 +68,41 @@ func recoverCorrupt(err *error) {
 // View implements Store.
 func (s *Bolt) View(fn func(Tx) error) (err error) {
 	defer recoverCorrupt(&err)
-	err = s.db.View(func(tx *bolt.Tx) error { return fn(boltTx{tx: tx}) })
+	err = s.db.View(func(tx *bolt.Tx) error { return fn(&boltTx{tx: tx}) })
 	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
 		return ErrClosed
 	}
 	return err
 }
 
-// Update implements Store.
+// Update implements Store. A transaction that writes nothing is rolled
+// back rather than committed: bbolt would write a new freelist and meta
+// page and fsync the file for it (twice per Open of an index, which
+// checks its schema and prunes its log), and the file would look changed
+// to Options.CheckRecord.
 func (s *Bolt) Update(fn func(Tx) error) (err error) {
 	defer recoverCorrupt(&err)
-	err = s.db.Update(func(tx *bolt.Tx) error {
-		if err := fn(boltTx{tx: tx, fault: s.fault}); err != nil {
-			return err
-		}
-		if s.fault != nil {
-			if err := s.fault("commit"); err != nil {
-				return fmt.Errorf("commit: %w", err)
-			}
-		}
-		return nil
-	})
+	tx, err := s.db.Begin(true)
 	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
 		return ErrClosed
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() // after Commit, a no-op
+	bt := &boltTx{tx: tx, fault: s.fault}
+	if err := fn(bt); err != nil {
+		return err
+	}
+	if s.fault != nil {
+		if err := s.fault("commit"); err != nil {
+			return fmt.Errorf("commit: %w", err)
+		}
+	}
+	if !bt.wrote {
+		return nil
+	}
+	return tx.Commit()
 }
 
 // Size implements Store.
@@ -133,9 +153,10 @@ func (s *Bolt) Close() error { return s.db.Close() }
 type boltTx struct {
 	tx    *bolt.Tx
 	fault FaultFunc
+	wrote bool // Put or Delete was called
 }
 
-func (t boltTx) Get(bucket, key []byte) []byte {
+func (t *boltTx) Get(bucket, key []byte) []byte {
 	b := t.tx.Bucket(bucket)
 	if b == nil {
 		return nil
@@ -143,7 +164,7 @@ func (t boltTx) Get(bucket, key []byte) []byte {
 	return b.Get(key)
 }
 
-func (t boltTx) check(step string, bucket []byte) error {
+func (t *boltTx) check(step string, bucket []byte) error {
 	if t.fault == nil {
 		return nil
 	}
@@ -153,10 +174,11 @@ func (t boltTx) check(step string, bucket []byte) error {
 	return nil
 }
 
-func (t boltTx) Put(bucket, key, value []byte) error {
+func (t *boltTx) Put(bucket, key, value []byte) error {
 	if err := t.check("put", bucket); err != nil {
 		return err
 	}
+	t.wrote = true
 	b, err := t.tx.CreateBucketIfNotExists(bucket)
 	if err != nil {
 		return err
@@ -164,10 +186,11 @@ func (t boltTx) Put(bucket, key, value []byte) error {
 	return b.Put(key, value)
 }
 
-func (t boltTx) Delete(bucket, key []byte) error {
+func (t *boltTx) Delete(bucket, key []byte) error {
 	if err := t.check("delete", bucket); err != nil {
 		return err
 	}
+	t.wrote = true
 	b := t.tx.Bucket(bucket)
 	if b == nil {
 		return nil
@@ -175,7 +198,7 @@ func (t boltTx) Delete(bucket, key []byte) error {
 	return b.Delete(key)
 }
 
-func (t boltTx) Scan(bucket, prefix []byte, fn func(k, v []byte) error) error {
+func (t *boltTx) Scan(bucket, prefix []byte, fn func(k, v []byte) error) error {
 	b := t.tx.Bucket(bucket)
 	if b == nil {
 		return nil

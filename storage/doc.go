@@ -15,6 +15,13 @@
 //   - Only one Update runs at a time; Views run concurrently with each other
 //     and (in Bolt) with an Update.
 //
+// A damaged file is an error, never a crash: bbolt keeps no checksums on
+// its pages and follows the page IDs it reads through a memory map, so
+// Open first walks the file's pages with bounds-checked reads (CheckFile)
+// and returns a *CorruptError naming the file and page; panics of bbolt
+// on damage it meets later become errors wrapping ErrCorrupt. CheckFile
+// serves other bbolt files too (scorch's root.bolt).
+//
 // The engine decides what goes in the buckets (documents, the parent index,
 // the write log, sequence numbers, counters, the schema version); this
 // package only stores bytes.

@@ -43,4 +43,11 @@ type Options struct {
 	// NoSync skips fsync on commit (Bolt only): faster, but a power loss
 	// may lose recent commits. For bulk loads that can be redone.
 	NoSync bool
+	// CheckRecord names a small file where Open (Bolt only) notes the
+	// store file's size, modification time and transaction ID after
+	// CheckFile found it sound, and skips the walk while all three are
+	// unchanged: a file that was walked clean and not written since.
+	// Damage that changes none of them (a bit flipped on the disk) then
+	// goes unseen until the next write. Empty: Open always walks.
+	CheckRecord string
 }

@@ -3,8 +3,10 @@
 package storage_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -161,5 +163,33 @@ func TestClosed(t *testing.T) {
 		if err := s.View(func(storage.Tx) error { return nil }); !errors.Is(err, storage.ErrClosed) {
 			t.Errorf("%s: View after Close = %v", name, err)
 		}
+	}
+}
+
+// TestUpdateWithoutWrites checks that an Update that writes nothing
+// leaves the file as it was: bbolt would commit a new freelist and meta
+// page, and Options.CheckRecord would see a changed file.
+func TestUpdateWithoutWrites(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	s, err := storage.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Update(func(tx storage.Tx) error { return tx.Put(bucket, []byte("k"), []byte("v")) }); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	if err := s.Update(func(tx storage.Tx) error { tx.Get(bucket, []byte("k")); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Error("an Update without writes changed the file")
+	}
+	if err := s.Update(func(tx storage.Tx) error { return tx.Delete(bucket, []byte("k")) }); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(path); bytes.Equal(before, after) {
+		t.Error("an Update with a Delete left the file as it was")
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/twindex/twindex/internal/damage"
 )
 
 // flipSegments flips the middle third of every text segment file of the
@@ -24,22 +26,7 @@ func flipSegments(t *testing.T, dir string) []string {
 		t.Fatalf("text segments of %s: %v, %v", dir, segs, err)
 	}
 	for _, seg := range segs {
-		b, err := os.ReadFile(seg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := len(b) / 3; i < 2*len(b)/3; i++ {
-			b[i] ^= 0x55
-		}
-		f, err := os.OpenFile(seg, os.O_WRONLY, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = f.WriteAt(b, 0)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
+		damage.Rewrite(t, seg, damage.FlipMiddle)
 	}
 	return segs
 }

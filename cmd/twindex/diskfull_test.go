@@ -10,11 +10,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/damage"
 )
 
 // TestDiskFullCLIIngest runs `twindex index --jsonl` into an index on a
@@ -23,19 +23,8 @@ import (
 // must be in the store and both indexes; and once a filler file is
 // deleted, `twindex check` passes and the same command finishes the job.
 func TestDiskFullCLIIngest(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("disk-full test mounts a small tmpfs, which needs root")
-	}
-	disk := t.TempDir()
 	const size, free = 20 << 20, 2 << 20
-	if err := syscall.Mount("tmpfs", disk, "tmpfs", 0, fmt.Sprintf("size=%d", size)); err != nil {
-		t.Skipf("disk-full test cannot mount a small tmpfs on %s: %v", disk, err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(disk, syscall.MNT_DETACH); err != nil {
-			t.Errorf("unmount %s: %v", disk, err)
-		}
-	})
+	disk := damage.SmallDisk(t, size)
 	filler := filepath.Join(disk, "filler")
 	if err := os.WriteFile(filler, make([]byte, size-free), 0o600); err != nil {
 		t.Fatal(err)
@@ -46,7 +35,7 @@ func TestDiskFullCLIIngest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var b strings.Builder
 	for n := 1; n <= lines; n++ {
-		fmt.Fprintf(&b, `{"id":%q,"title":"line %d","body":"%s %s"}`+"\n", lineID(n), n, lineWord(n), noise(rng, 1000))
+		fmt.Fprintf(&b, `{"id":%q,"title":"line %d","body":"%s %s"}`+"\n", lineID(n), n, lineWord(n), damage.Noise(rng, 1000, "klmnoprstuvxyz"))
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -95,18 +84,4 @@ func TestDiskFullCLIIngest(t *testing.T) {
 	if n, err := ix.Count(); err != nil || n != lines {
 		t.Errorf("after freeing space: %d documents, %v; want %d", n, err, lines)
 	}
-}
-
-// noise returns about n bytes of random words, which neither the store's
-// compression nor the indexes shrink much, in letters no lineWord has.
-func noise(rng *rand.Rand, n int) string {
-	const letters = "klmnoprstuvxyz"
-	var b strings.Builder
-	for b.Len() < n {
-		for range 3 + rng.IntN(6) {
-			b.WriteByte(letters[rng.IntN(len(letters))])
-		}
-		b.WriteByte(' ')
-	}
-	return b.String()
 }
