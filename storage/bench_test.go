@@ -78,3 +78,29 @@ func BenchmarkOpen(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRecordingPuts writes 3,000 new keys to a memory store in one
+// transaction that records them in an Undo, as the engine writes a
+// corpus's documents.
+func BenchmarkRecordingPuts(b *testing.B) {
+	keys := make([][]byte, 3000)
+	for i := range keys {
+		keys[i] = fmt.Appendf(nil, "doc%05d", i)
+	}
+	for b.Loop() {
+		s := storage.NewMemory(nil)
+		var u storage.Undo
+		err := s.Update(func(tx storage.Tx) error {
+			rec := u.Recording(tx)
+			for _, k := range keys {
+				if err := rec.Put([]byte("docs"), k, k); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -54,9 +54,19 @@ func (t *recordingTx) record(bucket, key []byte) error {
 	if _, ok := b[string(key)]; ok {
 		return nil
 	}
+	var old undoValue
+	// The memory store looks the key up: its Scan sorts the bucket's keys
+	// again after every key a write adds, which made a write of n new
+	// keys O(n² log n).
+	if m, ok := t.Tx.(*memTx); ok {
+		if v, had := m.lookup(string(bucket), string(key)); had {
+			old = undoValue{v: append([]byte{}, v...), present: true}
+		}
+		b[string(key)] = old
+		return nil
+	}
 	// A scan tells a key with an empty value from an absent one, which
 	// Get does not in every store.
-	var old undoValue
 	err := t.Tx.Scan(bucket, key, func(k, v []byte) error {
 		if bytes.Equal(k, key) {
 			old = undoValue{v: append([]byte{}, v...), present: true}
