@@ -1,9 +1,108 @@
 package index
 
 import (
-	"github.com/blevesearch/bleve/v2/document"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 )
+
+// bleveDoc is a document of one of the bleve indexes, as twindex writes
+// it; bleve's document package is not used, so that the browser build
+// does not link it (and through it bleve's geo code and json-iterator).
+type bleveDoc struct {
+	id     string
+	fields []bleveindex.Field
+}
+
+var _ bleveindex.Document = (*bleveDoc)(nil)
+
+func newBleveDoc(id string, fields ...bleveindex.Field) *bleveDoc {
+	return &bleveDoc{id: id, fields: fields}
+}
+
+func (d *bleveDoc) ID() string { return d.id }
+
+func (d *bleveDoc) Size() int {
+	n := 64 + len(d.id)
+	for _, f := range d.fields {
+		if s, ok := f.(interface{ Size() int }); ok {
+			n += s.Size()
+		}
+	}
+	return n
+}
+
+func (d *bleveDoc) VisitFields(visit bleveindex.FieldVisitor) {
+	for _, f := range d.fields {
+		visit(f)
+	}
+}
+
+func (d *bleveDoc) VisitComposite(bleveindex.CompositeFieldVisitor) {}
+func (d *bleveDoc) HasComposite() bool                              { return false }
+func (d *bleveDoc) Indexed() bool                                   { return false }
+
+func (d *bleveDoc) NumPlainTextBytes() uint64 {
+	var n uint64
+	for _, f := range d.fields {
+		n += f.NumPlainTextBytes()
+	}
+	return n
+}
+
+func (d *bleveDoc) StoredFieldsBytes() uint64 {
+	var n uint64
+	for _, f := range d.fields {
+		if f.Options().IsStored() {
+			n += uint64(len(f.Value()))
+		}
+	}
+	return n
+}
+
+// AddIDField adds the _id field scorch looks documents up by: the ID,
+// indexed as one term and stored, as bleve's document package adds it.
+func (d *bleveDoc) AddIDField() {
+	d.fields = append(d.fields, &wholeField{name: "_id", value: []byte(d.id),
+		opts: bleveindex.IndexField | bleveindex.StoreField})
+}
+
+// wholeField is a field whose value, when indexed, is one term, as a
+// bleve text field without an analyzer makes it.
+type wholeField struct {
+	name  string
+	value []byte
+	opts  bleveindex.FieldIndexingOptions
+	freqs bleveindex.TokenFrequencies
+}
+
+var _ bleveindex.Field = (*wholeField)(nil)
+
+// storedField is a field that is stored, not indexed.
+func storedField(name string, value []byte) *wholeField {
+	return &wholeField{name: name, value: value, opts: bleveindex.StoreField}
+}
+
+func (f *wholeField) Name() string                             { return f.name }
+func (f *wholeField) Value() []byte                            { return f.value }
+func (f *wholeField) ArrayPositions() []uint64                 { return nil }
+func (f *wholeField) EncodedFieldType() byte                   { return 't' }
+func (f *wholeField) Options() bleveindex.FieldIndexingOptions { return f.opts }
+func (f *wholeField) NumPlainTextBytes() uint64                { return uint64(len(f.value)) }
+func (f *wholeField) Size() int                                { return 96 + len(f.name) + 2*len(f.value) }
+
+func (f *wholeField) AnalyzedLength() int {
+	if f.freqs == nil {
+		return 0
+	}
+	return 1
+}
+
+func (f *wholeField) AnalyzedTokenFrequencies() bleveindex.TokenFrequencies { return f.freqs }
+
+func (f *wholeField) Analyze() {
+	tf := &bleveindex.TokenFreq{Term: f.value}
+	tf.SetFrequency(1)
+	f.freqs = bleveindex.TokenFrequencies{string(f.value): tf}
+}
 
 // analyzedField is an indexed (not stored) bleve field that twindex
 // analyzes itself instead of through a bleve analyzer: the trigram field
@@ -20,7 +119,7 @@ type analyzedField struct {
 	length   int
 }
 
-var _ document.Field = (*analyzedField)(nil)
+var _ bleveindex.Field = (*analyzedField)(nil)
 
 func (f *analyzedField) Name() string                             { return f.name }
 func (f *analyzedField) ArrayPositions() []uint64                 { return nil }

@@ -13,7 +13,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/blevesearch/bleve/v2/document"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/storage"
@@ -441,22 +440,16 @@ func (ix *Index) analyzedTextDoc(d *Doc, hash []byte, tf textFields) bleveindex.
 			&analyzedField{name: fieldBody, text: []byte(d.Body), analyze: ix.textA.Frequencies},
 		}
 	}
-	bd := document.NewDocument(d.ID)
-	bd.AddField(tf.title)
-	bd.AddField(tf.body)
-	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
-	return bd
+	return newBleveDoc(d.ID, tf.title, tf.body, storedField(fieldHash, hash))
 }
 
 func (ix *Index) trigramDoc(d *Doc, hash []byte) bleveindex.Document {
-	bd := document.NewDocument(d.ID)
 	// One field for both: the grams that span the joint only add
 	// candidates, which verification removes.
 	text := make([]byte, 0, len(d.Title)+1+len(d.Body))
 	text = append(append(append(text, d.Title...), '\n'), d.Body...)
-	bd.AddField(&analyzedField{name: fieldGrams, text: text, analyze: ix.triA.Frequencies})
-	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
-	return bd
+	return newBleveDoc(d.ID, &analyzedField{name: fieldGrams, text: text, analyze: ix.triA.Frequencies},
+		storedField(fieldHash, hash))
 }
 
 // applyBoth writes the current state of the given documents (nil: removed)
