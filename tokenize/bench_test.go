@@ -80,6 +80,13 @@ func BenchmarkTrigramFrequencies(b *testing.B) {
 				tri.Frequencies(tc.in)
 			}
 		})
+		b.Run(tc.name+"/visit", func(b *testing.B) {
+			b.SetBytes(int64(len(tc.in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				tri.VisitFrequencies(tc.in, func([]byte, int) {})
+			}
+		})
 	}
 }
 

@@ -20,5 +20,6 @@
 //   - The analyzers hold no per-call state and are safe for concurrent use.
 //
 // The analyzers are registered under TextAnalyzer and TrigramAnalyzer when
-// the package is initialized; no other package spells those names.
+// the package is initialized, except in the js/wasm build, which looks no
+// analyzer up by name; no other package spells those names.
 package tokenize

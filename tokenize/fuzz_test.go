@@ -198,6 +198,7 @@ func FuzzTrigram(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		checkTrigramStream(t, in, tri.Analyze(in))
 		checkFrequencies(t, tri, in)
+		checkVisit(t, tri, in)
 		grams := tokenize.Grams(string(in))
 		seen := make(map[string]bool, len(grams))
 		for _, g := range grams {
@@ -239,6 +240,28 @@ func checkFrequencies(t *testing.T, a interface {
 		g := got[term]
 		if g == nil || string(g.Term) != term || g.Frequency() != w.Frequency() {
 			t.Fatalf("Frequencies(%q)[%q] = %+v, want frequency %d", in, term, g, w.Frequency())
+		}
+	}
+}
+
+// checkVisit checks that VisitFrequencies gives what Frequencies does,
+// each term once.
+func checkVisit(t *testing.T, tri *tokenize.Trigram, in []byte) {
+	t.Helper()
+	want, wantN := tri.Frequencies(in)
+	got := map[string]int{}
+	n := tri.VisitFrequencies(in, func(gram []byte, freq int) {
+		if _, dup := got[string(gram)]; dup {
+			t.Fatalf("VisitFrequencies(%q): %q twice", in, gram)
+		}
+		got[string(gram)] = freq
+	})
+	if n != wantN || len(got) != len(want) {
+		t.Fatalf("VisitFrequencies(%q): %d tokens, %d terms; Frequencies: %d, %d", in, n, len(got), wantN, len(want))
+	}
+	for term, w := range want {
+		if got[term] != w.Frequency() {
+			t.Fatalf("VisitFrequencies(%q)[%q] = %d, want %d", in, term, got[term], w.Frequency())
 		}
 	}
 }

@@ -1,15 +1,14 @@
+//go:build !js
+
+// The browser build registers nothing: nothing there looks an analyzer up
+// by name, and bleve's registry links its search packages, and through
+// them its geo code and json-iterator.
+
 package tokenize
 
 import (
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/registry"
-)
-
-// Names under which the analyzers are registered with bleve's registry.
-// Index mappings refer to the analyzers by these constants only.
-const (
-	TextAnalyzer    = "twindex-text"
-	TrigramAnalyzer = "twindex-trigram"
 )
 
 // init registers both analyzers. Registration fails only if another

@@ -139,9 +139,9 @@ func Grams(s string) []string {
 	return out
 }
 
-// counterPool holds Frequencies' gramCounters, each with an 8 MiB table
-// of ASCII trigrams kept zeroed between uses.
-var counterPool = sync.Pool{New: func() any { return &gramCounter{slot: new([1 << 21]int32)} }}
+// counterPool holds Frequencies' gramCounters, each with a table of ASCII
+// trigrams (gramTable) kept empty between uses.
+var counterPool = sync.Pool{New: func() any { return new(gramCounter) }}
 
 // Frequencies returns what bleve's analysis.TokenFrequency makes of
 // Analyze(input) for a field indexed without term vectors, and the number
@@ -149,35 +149,57 @@ var counterPool = sync.Pool{New: func() any { return &gramCounter{slot: new([1 <
 // it counts the windows by their three bytes without building a token per
 // window, which is most of the cost of indexing a document's trigrams.
 func (t *Trigram) Frequencies(input []byte) (bleveindex.TokenFrequencies, int) {
+	c, n := countGrams(input)
+	if c == nil {
+		return bleveindex.TokenFrequencies{}, 0
+	}
+	defer c.release()
+	return c.frequencies(), n
+}
+
+// VisitFrequencies calls fn with each trigram that Frequencies returns
+// and its count, in order of first occurrence, without building the map,
+// and returns the number of tokens. gram is valid only during the call.
+func (t *Trigram) VisitFrequencies(input []byte, fn func(gram []byte, freq int)) int {
+	c, n := countGrams(input)
+	if c == nil {
+		return 0
+	}
+	defer c.release()
+	c.visit(fn)
+	return n
+}
+
+// countGrams counts the trigrams of input: the counter, to release, and
+// the number of windows; nil when there are none.
+func countGrams(input []byte) (*gramCounter, int) {
 	in := bytesString(input)
 	if i, _ := asciiPrefix(in); i < len(in) {
-		return foldedFrequencies(in)
+		return foldedGrams(in)
 	}
 	n := len(input) - 2
 	if n <= 0 {
-		return bleveindex.TokenFrequencies{}, 0
+		return nil, 0
 	}
-	c := newGramCounter()
-	defer c.release()
+	c := newGramCounter(n)
 	key := lower(input[0])<<7 | lower(input[1])
 	for _, b := range input[2:] {
 		key = (key<<7 | lower(b)) & (1<<21 - 1)
 		c.addASCII(key)
 	}
-	return c.frequencies(), n
+	return c, n
 }
 
-// foldedFrequencies is Frequencies of input that is not all ASCII: it
-// folds the text once and counts the windows of three ASCII runes in the
-// table, the others by their folded bytes.
-func foldedFrequencies(in string) (bleveindex.TokenFrequencies, int) {
+// foldedGrams is countGrams of input that is not all ASCII: it folds the
+// text once and counts the windows of three ASCII runes in the table, the
+// others by their folded bytes.
+func foldedGrams(in string) (*gramCounter, int) {
 	folded, starts, _ := foldRunes(in)
 	n := len(starts) - 3 // windows: runes - 2
 	if n <= 0 {
-		return bleveindex.TokenFrequencies{}, 0
+		return nil, 0
 	}
-	c := newGramCounter()
-	defer c.release()
+	c := newGramCounter(n)
 	for k := range n {
 		fs, fe := starts[k], starts[k+3]
 		if fe-fs == 3 { // three one-byte runes
@@ -186,7 +208,7 @@ func foldedFrequencies(in string) (bleveindex.TokenFrequencies, int) {
 			c.addOther(folded[fs:fe:fe])
 		}
 	}
-	return c.frequencies(), n
+	return c, n
 }
 
 func lower(c byte) uint32 {
@@ -197,9 +219,9 @@ func lower(c byte) uint32 {
 }
 
 // gramCounter counts trigrams in order of first occurrence: ASCII ones
-// in a pooled table by their 21 bits (slot+1), the others in a map.
+// by their 21 bits in a gramTable, the others in a map.
 type gramCounter struct {
-	slot   *[1 << 21]int32
+	table  gramTable
 	grams  []uint32 // per distinct trigram: its 21 bits, or otherGram|index in others
 	counts []int
 	other  map[string]int32
@@ -209,18 +231,22 @@ type gramCounter struct {
 
 const otherGram = 1 << 31
 
-func newGramCounter() *gramCounter { return counterPool.Get().(*gramCounter) }
+// newGramCounter returns a counter for n windows.
+func newGramCounter(n int) *gramCounter {
+	c := counterPool.Get().(*gramCounter)
+	c.table.size(n)
+	return c
+}
 
 func (c *gramCounter) addASCII(key uint32) {
-	k := c.slot[key] - 1
-	if k < 0 {
-		k = int32(len(c.counts))
-		c.slot[key] = k + 1
-		c.grams = append(c.grams, key)
-		c.counts = append(c.counts, 0)
-		c.ascii++
+	if k, ok := c.table.find(key); ok {
+		c.counts[k]++
+		return
 	}
-	c.counts[k]++
+	c.table.insert(key, int32(len(c.counts)))
+	c.grams = append(c.grams, key)
+	c.counts = append(c.counts, 1)
+	c.ascii++
 }
 
 func (c *gramCounter) addOther(term []byte) {
@@ -256,14 +282,24 @@ func (c *gramCounter) frequencies() bleveindex.TokenFrequencies {
 	return out
 }
 
+// visit calls fn with each gram and its count, in order of first
+// occurrence.
+func (c *gramCounter) visit(fn func(gram []byte, freq int)) {
+	var buf [3]byte
+	for k, g := range c.grams {
+		if g&otherGram != 0 {
+			fn(c.others[g&^otherGram], c.counts[k])
+			continue
+		}
+		buf = [3]byte{byte(g >> 14), byte(g >> 7 & 0x7f), byte(g & 0x7f)}
+		fn(buf[:], c.counts[k])
+	}
+}
+
 // release clears the counter for its next user and returns it to the
 // pool.
 func (c *gramCounter) release() {
-	for _, g := range c.grams {
-		if g&otherGram == 0 {
-			c.slot[g] = 0
-		}
-	}
+	c.table.empty(c.grams)
 	clear(c.other)
 	clear(c.others)
 	c.grams, c.counts, c.others, c.ascii = c.grams[:0], c.counts[:0], c.others[:0], 0
