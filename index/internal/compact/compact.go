@@ -88,8 +88,8 @@ func (x *Index) DeleteInternal(key []byte) error {
 }
 
 // Batch applies a batch whole: its documents, deletions and internal
-// keys appear to readers at once. Documents are analyzed on the analysis
-// queue. The batch's persisted callback, if any, is called before Batch
+// keys appear to readers at once. Documents are analyzed as build says.
+// The batch's persisted callback, if any, is called before Batch
 // returns: there is nothing to persist. Cost: O(postings of the batch)
 // plus the merges it causes, O(log n) copies of each posting over the
 // life of the index.
@@ -109,8 +109,7 @@ func (x *Index) Batch(b *bleveindex.Batch) error {
 	// Documents are numbered in ID order, so that a batch indexes the
 	// same way whatever order its map gives.
 	slices.SortFunc(docs, func(a, b bleveindex.Document) int { return cmpString(a.ID(), b.ID()) })
-	x.analyze(docs)
-	seg := newSegment(docs)
+	seg := x.build(docs)
 
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -138,116 +137,6 @@ func (x *Index) Batch(b *bleveindex.Batch) error {
 		cb(nil)
 	}
 	return nil
-}
-
-// analyze runs Analyze on the indexed fields of docs, on the queue's
-// workers when there is one.
-func (x *Index) analyze(docs []bleveindex.Document) {
-	one := func(d bleveindex.Document) {
-		d.VisitFields(func(f bleveindex.Field) {
-			if f.Options().IsIndexed() {
-				f.Analyze()
-			}
-		})
-	}
-	if x.queue == nil || len(docs) < 2 {
-		for _, d := range docs {
-			one(d)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	wg.Add(len(docs))
-	for _, d := range docs {
-		x.queue.Queue(func() {
-			defer wg.Done()
-			one(d)
-		})
-	}
-	wg.Wait()
-}
-
-// newSegment builds a segment of analyzed documents, numbered in order.
-func newSegment(docs []bleveindex.Document) *segment {
-	s := &segment{}
-	fb := map[string]*fieldBuilder{}
-	sb := map[string]*stored{}
-	for i, d := range docs {
-		s.ids.add([]byte(d.ID()))
-		d.VisitFields(func(f bleveindex.Field) {
-			name := f.Name()
-			if f.Options().IsIndexed() {
-				b := fb[name]
-				if b == nil {
-					b = &fieldBuilder{name: name, termIDs: map[string]uint32{}}
-					fb[name] = b
-				}
-				if len(b.lens) < i+1 {
-					b.lens = append(b.lens, make([]uint32, i+1-len(b.lens))...)
-				}
-				b.lens[i] += uint32(f.AnalyzedLength())
-				for term, tf := range f.AnalyzedTokenFrequencies() {
-					b.add(uint32(i), []byte(term), tf.Frequency())
-				}
-			}
-			if f.Options().IsStored() {
-				st := sb[name]
-				if st == nil {
-					st = &stored{name: name}
-					sb[name] = st
-				}
-				for st.vals.len() < i {
-					st.vals.add(nil)
-					st.has = append(st.has, false)
-				}
-				if st.vals.len() == i {
-					st.vals.add(f.Value())
-					st.has = append(st.has, true)
-				}
-			}
-		})
-	}
-	n := len(docs)
-	for _, name := range slices.Sorted(maps.Keys(fb)) {
-		b := fb[name]
-		// Two fields of one name in a document: their postings of one
-		// term are summed, as bleve's analysis sums them.
-		b.postings = sumDuplicates(b.postings)
-		s.fields = append(s.fields, b.build(n))
-	}
-	for _, name := range slices.Sorted(maps.Keys(sb)) {
-		st := sb[name]
-		for st.vals.len() < n {
-			st.vals.add(nil)
-			st.has = append(st.has, false)
-		}
-		s.stored = append(s.stored, *st)
-	}
-	s.indexIDs()
-	return s
-}
-
-// sumDuplicates merges postings of the same term and document, which
-// are next to each other only when one document has the field twice;
-// postings are in document order.
-func sumDuplicates(ps []posting) []posting {
-	seen := map[[2]uint32]int{}
-	out := ps[:0]
-	doc := uint32(0)
-	for _, p := range ps {
-		if p.doc != doc {
-			clear(seen)
-			doc = p.doc
-		}
-		k := [2]uint32{p.term, p.doc}
-		if j, ok := seen[k]; ok {
-			out[j].freq += p.freq
-			continue
-		}
-		seen[k] = len(out)
-		out = append(out, p)
-	}
-	return out
 }
 
 // clone returns a copy of st whose slices a write may change.

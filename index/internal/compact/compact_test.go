@@ -54,6 +54,21 @@ func (f *field) AnalyzedTokenFrequencies() bleveindex.TokenFrequencies {
 	return out
 }
 
+// visitField is a field that gives its terms through VisitTerms; its
+// Analyze and AnalyzedTokenFrequencies must not be called.
+type visitField struct{ *field }
+
+func (f visitField) VisitTerms(fn func([]byte, int)) int {
+	for t, n := range f.terms {
+		fn([]byte(t), n)
+	}
+	return f.length
+}
+
+func (f visitField) AnalyzedTokenFrequencies() bleveindex.TokenFrequencies {
+	panic("AnalyzedTokenFrequencies of a TermVisitor")
+}
+
 type doc struct {
 	id     string
 	fields []bleveindex.Field
@@ -99,7 +114,11 @@ func randomDoc(r *rand.Rand, id string) (*doc, *mdoc) {
 		for _, n := range terms {
 			length += n
 		}
-		d.fields = append(d.fields, &field{name: name, terms: terms, length: length})
+		var f bleveindex.Field = &field{name: name, terms: terms, length: length}
+		if r.IntN(2) == 0 {
+			f = visitField{f.(*field)}
+		}
+		d.fields = append(d.fields, f)
 		m.terms[name], m.length[name] = terms, length
 	}
 	m.stored = fmt.Sprintf("hash-%d", r.Uint32())
@@ -347,6 +366,31 @@ func TestModel(t *testing.T) {
 	}
 }
 
+// A batch large enough to be analyzed in pieces on the queue's workers
+// gives the same index as one analyzed whole.
+func TestLargeBatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	m := model{}
+	b := bleveindex.NewBatch()
+	for i := range 1300 {
+		id := fmt.Sprintf("d%04d", i)
+		d, md := randomDoc(r, id)
+		b.Update(d)
+		m[id] = md
+	}
+	for _, q := range []*bleveindex.AnalysisQueue{nil, bleveindex.NewAnalysisQueue(3)} {
+		x := compact.New(q)
+		if err := x.Batch(b); err != nil {
+			t.Fatal(err)
+		}
+		rd, _ := x.Reader()
+		check(t, rd, m, nil)
+		if segs := x.StatsMap()["segments"]; segs != uint64(1) {
+			t.Fatalf("%v segments", segs)
+		}
+	}
+}
+
 // Segments stay few: a thousand one-document writes leave O(log n).
 func TestSegmentsStayFew(t *testing.T) {
 	x := compact.New(nil)
@@ -469,4 +513,25 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A document with a field twice has the postings of both, their
+// frequencies and lengths summed, as bleve's analysis sums them.
+func TestFieldTwice(t *testing.T) {
+	x := compact.New(nil)
+	d := &doc{id: "a", fields: []bleveindex.Field{
+		&field{name: "body", terms: map[string]int{"x": 1, "y": 2}, length: 3},
+		visitField{&field{name: "body", terms: map[string]int{"y": 1, "z": 1}, length: 2}},
+	}}
+	if err := x.Update(d); err != nil {
+		t.Fatal(err)
+	}
+	rd, _ := x.Reader()
+	for term, want := range map[string]uint64{"x": 1, "y": 3, "z": 1} {
+		tr, _ := rd.TermFieldReader(context.Background(), []byte(term), "body", true, true, false)
+		p, _ := tr.Next(nil)
+		if p == nil || p.Freq != want || p.Norm != norm(5) || tr.Count() != 1 {
+			t.Fatalf("%s: %+v, count %d; want frequency %d, norm %v", term, p, tr.Count(), want, norm(5))
+		}
+	}
 }

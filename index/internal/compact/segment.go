@@ -31,6 +31,11 @@ func (b *blob) add(s []byte) {
 	b.ends = append(b.ends, uint32(len(b.data)))
 }
 
+func (b *blob) addString(s string) {
+	b.data = append(b.data, s...)
+	b.ends = append(b.ends, uint32(len(b.data)))
+}
+
 // search returns the index of the first string >= s: O(log n).
 func (b *blob) search(s []byte) int {
 	return sort.Search(b.len(), func(i int) bool { return bytes.Compare(b.at(i), s) >= 0 })
@@ -110,75 +115,24 @@ func (s *segment) indexIDs() {
 	}
 }
 
-// posting is one entry of a field under construction.
-type posting struct {
-	term, doc, freq uint32
-}
-
-// fieldBuilder collects one field's postings document by document.
-type fieldBuilder struct {
-	name     string
-	termIDs  map[string]uint32
-	terms    [][]byte
-	postings []posting
-	lens     []uint32
-}
-
-func (b *fieldBuilder) add(doc uint32, term []byte, freq int) {
-	id, ok := b.termIDs[string(term)]
-	if !ok {
-		id = uint32(len(b.terms))
-		b.termIDs[string(term)] = id
-		b.terms = append(b.terms, term)
-	}
-	b.postings = append(b.postings, posting{id, doc, uint32(freq)})
-}
-
-// build lays the postings out by term in dictionary order. The postings
-// were added in increasing document order, and a counting sort by term
-// keeps that order within each term. Cost: O(postings + terms·log terms).
-func (b *fieldBuilder) build(n int) field {
-	order := make([]uint32, len(b.terms)) // dictionary rank -> term ID
-	for i := range order {
-		order[i] = uint32(i)
-	}
-	slices.SortFunc(order, func(x, y uint32) int { return bytes.Compare(b.terms[x], b.terms[y]) })
-	rank := make([]uint32, len(b.terms))
-	f := field{name: b.name, start: make([]uint32, len(b.terms)+1)}
-	for r, id := range order {
-		rank[id] = uint32(r)
-		f.terms.add(b.terms[id])
-	}
-	for _, p := range b.postings {
-		f.start[rank[p.term]+1]++
-	}
-	for i := 1; i < len(f.start); i++ {
-		f.start[i] += f.start[i-1]
-	}
-	next := slices.Clone(f.start[:len(b.terms)])
-	f.docs = make([]uint32, len(b.postings))
-	f.freqs = make([]uint32, len(b.postings))
-	for _, p := range b.postings {
-		r := rank[p.term]
-		f.docs[next[r]], f.freqs[next[r]] = p.doc, p.freq
-		next[r]++
-	}
-	f.lens = b.lens
-	if len(f.lens) < n {
-		f.lens = append(f.lens, make([]uint32, n-len(f.lens))...)
-	}
-	return f
-}
-
 // merge returns one segment of the live documents of segs, in order;
 // dead[i] marks the deleted documents of segs[i] (nil: none). Postings
 // are copied, not decoded or analyzed again. Cost: O(postings and
 // dictionary entries of segs).
 func merge(segs []*segment, dead []bitset) *segment {
-	// remap[i][d] is document d of segment i in the merged one, or -1.
+	// A segment's document d is offset[i]+d in the merged one, or, for a
+	// segment with deletions, remap[i][d] (-1: deleted).
+	offset := make([]int32, len(segs))
 	remap := make([][]int32, len(segs))
 	out := &segment{}
 	for i, s := range segs {
+		offset[i] = int32(out.ids.len())
+		if dead[i] == nil {
+			for d := range s.n() {
+				out.ids.add(s.ids.at(d))
+			}
+			continue
+		}
 		remap[i] = make([]int32, s.n())
 		for d := range s.n() {
 			if dead[i].has(d) {
@@ -189,16 +143,22 @@ func merge(segs []*segment, dead []bitset) *segment {
 			out.ids.add(s.ids.at(d))
 		}
 	}
+	newDoc := func(i int, d uint32) int32 {
+		if remap[i] == nil {
+			return offset[i] + int32(d)
+		}
+		return remap[i][d]
+	}
 	n := out.n()
 	for _, name := range unionNames(segs, func(s *segment) []string { return fieldNames(s.fields) }) {
-		out.fields = append(out.fields, mergeField(name, segs, remap, n))
+		out.fields = append(out.fields, mergeField(name, segs, offset, remap, newDoc, n))
 	}
 	for _, name := range unionNames(segs, func(s *segment) []string { return storedNames(s.stored) }) {
 		st := stored{name: name, has: make([]bool, n)}
 		for i, s := range segs {
 			j := slices.IndexFunc(s.stored, func(x stored) bool { return x.name == name })
 			for d := range s.n() {
-				nd := remap[i][d]
+				nd := newDoc(i, uint32(d))
 				if nd < 0 {
 					continue
 				}
@@ -244,10 +204,11 @@ func unionNames(segs []*segment, names func(*segment) []string) []string {
 // mergeField merges the dictionaries of one field, a k-way merge of
 // sorted lists; a term's postings are those of each segment in order,
 // renumbered, which keeps them in increasing order.
-func mergeField(name string, segs []*segment, remap [][]int32, n int) field {
+func mergeField(name string, segs []*segment, offset []int32, remap [][]int32, newDoc func(int, uint32) int32, n int) field {
 	out := field{name: name, lens: make([]uint32, n)}
 	var src []*field
 	var srcSeg []int
+	total := 0
 	for i, s := range segs {
 		f := s.field(name)
 		if f == nil {
@@ -255,12 +216,15 @@ func mergeField(name string, segs []*segment, remap [][]int32, n int) field {
 		}
 		src = append(src, f)
 		srcSeg = append(srcSeg, i)
+		total += len(f.docs)
 		for d, l := range f.lens {
-			if nd := remap[i][d]; nd >= 0 {
+			if nd := newDoc(i, uint32(d)); nd >= 0 {
 				out.lens[nd] = l
 			}
 		}
 	}
+	out.docs = make([]uint32, 0, total)
+	out.freqs = make([]uint32, 0, total)
 	pos := make([]int, len(src)) // next term of each source
 	out.start = append(out.start, 0)
 	for {
@@ -280,12 +244,21 @@ func mergeField(name string, segs []*segment, remap [][]int32, n int) field {
 			if pos[k] >= f.terms.len() || !bytes.Equal(f.terms.at(pos[k]), min) {
 				continue
 			}
-			r := remap[srcSeg[k]]
-			for p := f.start[pos[k]]; p < f.start[pos[k]+1]; p++ {
-				if nd := r[f.docs[p]]; nd >= 0 {
-					out.docs = append(out.docs, uint32(nd))
-					out.freqs = append(out.freqs, f.freqs[p])
+			i := srcSeg[k]
+			start, end := f.start[pos[k]], f.start[pos[k]+1]
+			if r := remap[i]; r != nil {
+				for p := start; p < end; p++ {
+					if nd := r[f.docs[p]]; nd >= 0 {
+						out.docs = append(out.docs, uint32(nd))
+						out.freqs = append(out.freqs, f.freqs[p])
+					}
 				}
+			} else {
+				off := uint32(offset[i])
+				for _, d := range f.docs[start:end] {
+					out.docs = append(out.docs, off+d)
+				}
+				out.freqs = append(out.freqs, f.freqs[start:end]...)
 			}
 			pos[k]++
 		}
