@@ -1,7 +1,11 @@
 package index
 
 import (
+	"fmt"
+
 	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/compact"
 )
 
 // Backend names a bleve index implementation.
@@ -17,15 +21,25 @@ const (
 	// indexes faster.
 	Scorch Backend = "scorch"
 	// UpsideDown is bleve's key/value index, here over an in-memory
-	// copy-on-write B+tree (internal/memkv): the only backend that
-	// builds for js/wasm, memory only.
+	// copy-on-write B+tree (internal/memkv), memory only. Not available
+	// in the js/wasm build.
 	UpsideDown Backend = "upsidedown"
+	// Compact is twindex's own in-memory index (internal/compact): per
+	// field a sorted dictionary and positionless postings in flat
+	// slices, in segments merged as they grow. Memory only; the default
+	// of OpenMemory, the backend of the js/wasm build and of snapshots.
+	Compact Backend = "compact"
 )
 
 // newUpsideDown is in upsidedown.go; newScorch in scorch.go (native only).
 // bulk is Options.BulkLoad.
 func newBackend(b Backend, dir string, q *bleveindex.AnalysisQueue, bulk bool) (bleveindex.Index, error) {
 	switch b {
+	case Compact:
+		if dir != "" {
+			return nil, fmt.Errorf("%w: %s is memory-only", ErrBackend, Compact)
+		}
+		return compact.New(q), nil
 	case UpsideDown:
 		return newUpsideDown(dir, q)
 	case Scorch:
@@ -33,3 +47,7 @@ func newBackend(b Backend, dir string, q *bleveindex.AnalysisQueue, bulk bool) (
 	}
 	return nil, ErrBackend
 }
+
+// docNumbers reports whether the backend's internal IDs are 8-byte
+// document numbers, which the text leg's slot tables index directly.
+func (b Backend) docNumbers() bool { return b == Scorch || b == Compact }

@@ -100,13 +100,69 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
+// memoryBackends are the backends of memory indexes, compared by the
+// benchmarks below.
+var memoryBackends = []index.Backend{index.Compact, index.UpsideDown, index.Scorch}
+
+// BenchmarkMemoryBuild indexes 2,000 files of the Go tree in memory, in
+// batches of 500, on each backend.
+func BenchmarkMemoryBuild(b *testing.B) {
+	docs := benchDocs()
+	var bytes int64
+	for _, d := range docs {
+		bytes += int64(len(d.Title) + len(d.Body))
+	}
+	for _, be := range memoryBackends {
+		b.Run(string(be), func(b *testing.B) {
+			b.SetBytes(bytes)
+			for b.Loop() {
+				memoryIndex(b, be, docs).Close()
+			}
+		})
+	}
+}
+
+func memoryIndex(b *testing.B, be index.Backend, docs []index.Doc) *index.Index {
+	ix, err := index.OpenMemory(&index.Options{Backend: be})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < len(docs); i += 500 {
+		if err := ix.Upsert(ctx, docs[i:min(i+500, len(docs))]...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return ix
+}
+
+// BenchmarkMemorySearch runs BenchmarkSearch's queries on a memory index
+// of each backend, in each mode.
+func BenchmarkMemorySearch(b *testing.B) {
+	queries := []string{"read the file", "buffer size limit", "NewReader", "strconv.Itoa", "ndle", "Writ", "parse url", "byte slice copy", "ErrUnexpectedEOF", "unsafe pointer"}
+	for _, be := range memoryBackends {
+		b.Run(string(be), func(b *testing.B) {
+			ix := memoryIndex(b, be, benchDocs())
+			defer ix.Close()
+			for _, m := range []index.Mode{index.ModeAuto, index.ModeSubstring, index.ModeText} {
+				b.Run(string(m), func(b *testing.B) {
+					for i := 0; b.Loop(); i++ {
+						if _, err := ix.Search(ctx, index.Request{Query: queries[i%len(queries)], Mode: m}); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
 // BenchmarkSearchAfterSmallWrites searches a memory index written one
 // document at a time (1,000 writes), as an embedder's notes or memories
 // are: on Scorch every write stays a segment, since bleve runs no merger
-// in memory, which is why OpenMemory defaults to UpsideDown.
+// in memory, which is why memory indexes default to another backend.
 func BenchmarkSearchAfterSmallWrites(b *testing.B) {
 	docs := benchDocs()[:1000]
-	for _, be := range []index.Backend{index.UpsideDown, index.Scorch} {
+	for _, be := range memoryBackends {
 		b.Run(string(be), func(b *testing.B) {
 			ix, err := index.OpenMemory(&index.Options{Backend: be})
 			if err != nil {

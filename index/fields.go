@@ -2,6 +2,8 @@ package index
 
 import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/compact"
 )
 
 // bleveDoc is a document of one of the bleve indexes, as twindex writes
@@ -111,15 +113,21 @@ func (f *wholeField) Analyze() {
 // counters and the text index. Analyze runs analyze unless the field came
 // analyzed.
 type analyzedField struct {
-	name     string
-	text     []byte
-	analyze  func([]byte) (bleveindex.TokenFrequencies, int)
+	name    string
+	text    []byte
+	analyze func([]byte) (bleveindex.TokenFrequencies, int)
+	// visit, when set, gives the same terms as analyze one by one, for
+	// VisitTerms.
+	visit    func([]byte, func(term []byte, freq int)) int
 	analyzed bool
 	freqs    bleveindex.TokenFrequencies
 	length   int
 }
 
-var _ bleveindex.Field = (*analyzedField)(nil)
+var (
+	_ bleveindex.Field    = (*analyzedField)(nil)
+	_ compact.TermVisitor = (*analyzedField)(nil)
+)
 
 func (f *analyzedField) Name() string                             { return f.name }
 func (f *analyzedField) ArrayPositions() []uint64                 { return nil }
@@ -145,6 +153,22 @@ func (f *analyzedField) Analyze() {
 		f.freqs, f.length = f.analyze(f.text)
 		f.analyzed = true
 	}
+}
+
+// VisitTerms gives the compact backend the field's terms without the map
+// Analyze builds, when the field was not analyzed beforehand and has a
+// visitor (the trigram field): indexing a corpus then makes no map per
+// document, most of the time and memory a page took to build its trigram
+// index.
+func (f *analyzedField) VisitTerms(fn func(term []byte, freq int)) int {
+	if !f.analyzed && f.visit != nil {
+		return f.visit(f.text, fn)
+	}
+	f.Analyze()
+	for _, tf := range f.freqs {
+		fn(tf.Term, tf.Frequency())
+	}
+	return f.length
 }
 
 // textField returns a text-index field of the given text, analyzed now.

@@ -114,14 +114,14 @@ func TestLargeBatchInHalves(t *testing.T) {
 	check("after reopening")
 }
 
-// TestOpenMemoryBackend: memory indexes default to UpsideDown (scorch runs
-// no merger in memory), on-disk ones to Scorch, and a backend asked for is
-// the one used.
+// TestOpenMemoryBackend: memory indexes default to Compact (scorch runs
+// no merger in memory; upsidedown builds and searches slower), on-disk ones
+// to Scorch, and a backend asked for is the one used.
 func TestOpenMemoryBackend(t *testing.T) {
 	for _, c := range []struct {
 		opts *Options
 		want Backend
-	}{{nil, UpsideDown}, {&Options{}, UpsideDown}, {&Options{Backend: Scorch}, Scorch}} {
+	}{{nil, Compact}, {&Options{}, Compact}, {&Options{Backend: Scorch}, Scorch}, {&Options{Backend: UpsideDown}, UpsideDown}} {
 		ix, err := OpenMemory(c.opts)
 		if err != nil {
 			t.Fatal(err)

@@ -40,7 +40,7 @@ type Options struct {
 	// in RRF; 0 means 1. Request.VectorWeight weighs the vector leg.
 	TextWeight, SubstringWeight float64
 	// Backend is the bleve index implementation: "" means Scorch for Open
-	// and UpsideDown for OpenMemory (see Scorch) and in js/wasm.
+	// and Compact for OpenMemory and in js/wasm.
 	Backend Backend
 	// Workers bounds the goroutines of one write's analysis and of one
 	// search (its two legs in auto mode, the checks of many substring
@@ -202,13 +202,13 @@ const (
 	checkedFile = "store.checked"
 )
 
-// OpenMemory returns an empty index held in memory, on UpsideDown unless
+// OpenMemory returns an empty index held in memory, on Compact unless
 // Options.Backend says otherwise.
 func OpenMemory(opts *Options) (*Index, error) {
 	memory := opts == nil || opts.Backend == ""
 	o := opts.withDefaults()
 	if memory {
-		o.Backend = UpsideDown
+		o.Backend = Compact
 	}
 	return open("", storage.NewMemory(&storage.Options{Fault: o.fault}), o)
 }

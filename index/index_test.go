@@ -24,7 +24,7 @@ var openDisk func(t *testing.T, opts *index.Options) *index.Index
 // where available, an on-disk one.
 func backends(t *testing.T, f func(t *testing.T, ix *index.Index)) {
 	t.Helper()
-	for _, be := range []string{"scorch", "upsidedown", "disk"} {
+	for _, be := range []string{"scorch", "upsidedown", "compact", "disk"} {
 		t.Run(be, func(t *testing.T) {
 			var ix *index.Index
 			if be == "disk" {

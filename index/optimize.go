@@ -7,10 +7,13 @@ import (
 	"sync"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/compact"
 )
 
 // Optimize merges each bleve index of an on-disk index down to one
-// segment and compacts the store file; for a memory index it does nothing.
+// segment and compacts the store file; it merges a memory index on
+// Compact down to one segment, and does nothing to other memory indexes.
 // Writes wait until it is done; searches go on, each reading the segments
 // as they were when it began.
 func (ix *Index) Optimize(ctx context.Context) error {
@@ -31,6 +34,13 @@ func (ix *Index) Optimize(ctx context.Context) error {
 	// waits for a persister that memory indexes do not run), and memory
 	// indexes have no files to shrink.
 	if ix.dir == "" {
+		for _, idx := range []bleveindex.Index{ix.text, ix.tri} {
+			if c, ok := idx.(*compact.Index); ok {
+				if err := c.Merge(); err != nil {
+					return fmt.Errorf("optimize: %w", err)
+				}
+			}
+		}
 		return nil
 	}
 	// scorch merges only segments it has persisted.

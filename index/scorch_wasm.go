@@ -8,7 +8,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 )
 
-const defaultBackend = UpsideDown
+const defaultBackend = Compact
 
 func newScorch(string, *bleveindex.AnalysisQueue, bool) (bleveindex.Index, error) {
 	return nil, ErrBackend

@@ -21,8 +21,9 @@ type Stats struct {
 	StoreBytes   int64 `json:"storeBytes"`
 	TextBytes    int64 `json:"textBytes"`
 	TrigramBytes int64 `json:"trigramBytes"`
-	// Segments of each bleve index (scorch; 0 for upsidedown): many of
-	// them slow searches down, and Optimize merges them into one.
+	// Segments of each bleve index (scorch and compact; 0 for
+	// upsidedown): many of them slow searches down, and Optimize merges
+	// them into one.
 	TextSegments    int       `json:"textSegments"`
 	TrigramSegments int       `json:"trigramSegments"`
 	Updated         time.Time `json:"updated,omitzero"` // last write
@@ -57,11 +58,12 @@ func (ix *Index) Stats() (*Stats, error) {
 	return st, nil
 }
 
-// segments is the number of segments of a scorch index, 0 for upsidedown.
+// segments is the number of segments of a scorch or compact index, 0 for
+// upsidedown.
 func segments(idx bleveindex.Index) int {
 	m := idx.StatsMap()
 	n := 0
-	for _, k := range []string{"num_root_filesegments", "num_root_memorysegments"} {
+	for _, k := range []string{"num_root_filesegments", "num_root_memorysegments", "segments"} {
 		if v, ok := m[k].(uint64); ok {
 			n += int(v)
 		}

@@ -80,7 +80,7 @@ func (s *search) newTextTally(tp *textPlan, hint int) *textTally {
 	n := len(tp.terms)
 	nw := (n + 63) / 64
 	newSlots := slots.New
-	if s.ix.opts.Backend == Scorch {
+	if s.ix.opts.Backend.docNumbers() {
 		newSlots = slots.NewDocNumbers
 	}
 	a := &textTally{

@@ -448,7 +448,7 @@ func (ix *Index) trigramDoc(d *Doc, hash []byte) bleveindex.Document {
 	// candidates, which verification removes.
 	text := make([]byte, 0, len(d.Title)+1+len(d.Body))
 	text = append(append(append(text, d.Title...), '\n'), d.Body...)
-	return newBleveDoc(d.ID, &analyzedField{name: fieldGrams, text: text, analyze: ix.triA.Frequencies},
+	return newBleveDoc(d.ID, &analyzedField{name: fieldGrams, text: text, analyze: ix.triA.Frequencies, visit: ix.triA.VisitFrequencies},
 		storedField(fieldHash, hash))
 }
 
