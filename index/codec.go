@@ -235,6 +235,24 @@ func decodeText(rest []byte) (title, body []byte, err error) {
 	return title, body, r.err
 }
 
+// rawRecord returns a record with its text uncompressed: rec itself when
+// it is, a new record otherwise.
+func rawRecord(rec []byte) ([]byte, error) {
+	_, rest, err := decodeHeader(rec)
+	if err != nil {
+		return nil, err
+	}
+	if len(rest) == 0 || rest[0] == textRaw {
+		return rec, nil
+	}
+	title, body, err := decodeText(rest)
+	if err != nil {
+		return nil, err
+	}
+	out := append(rec[:len(rec)-len(rest):len(rec)-len(rest)], textRaw)
+	return appendString(appendString(out, string(title)), string(body)), nil
+}
+
 // doc returns the document with ID id that h describes, all but its
 // title and body.
 func (h *header) doc(id string) *Doc {

@@ -2,20 +2,24 @@ package index
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 
-	"github.com/blevesearch/bleve/v2/index/upsidedown"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
-	"github.com/twindex/twindex/index/internal/memkv"
+	"github.com/twindex/twindex/index/internal/compact"
 	"github.com/twindex/twindex/index/internal/snapfile"
 	"github.com/twindex/twindex/storage"
 )
 
-// A snapshot is a memory index written out whole: its store and the rows
-// of both upsidedown indexes, in the format of package snapfile. Loading
-// it analyzes nothing.
+// A snapshot is a memory index written out: its store, with the text of
+// each document uncompressed (so that a compressor such as gzip, which
+// the page's server applies, finds its repetitions), and its text index
+// as package compact encodes it, in the format of package snapfile. The
+// trigram index is not in it: OpenSnapshot rebuilds it from the text,
+// which takes less time than its postings, several times the size of the
+// text, take to download. Loading analyzes no word.
 
 // snapshotBuckets are the store's buckets a snapshot holds: all of those
 // in index.go but the write log, which has nothing to replay for indexes
@@ -23,7 +27,7 @@ import (
 var snapshotBuckets = [][]byte{bucketMeta, bucketDocs, bucketChildren, bucketLinks}
 
 // WriteSnapshot writes the whole index to w, for OpenSnapshot. The index
-// must be a memory index on the UpsideDown backend. Writes wait while it
+// must be a memory index on the Compact backend. Writes wait while it
 // takes its point-in-time view (a copy of the store's entries, O(store
 // entries)), not while it writes; searches never wait. Cost: O(size of
 // the index).
@@ -32,7 +36,11 @@ func (ix *Index) WriteSnapshot(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("write snapshot: %w", err)
 	}
-	if err := snapfile.Write(w, view.buckets, view.trees[0], view.trees[1]); err != nil {
+	var text bytes.Buffer
+	if err := view.text.Encode(&text); err != nil {
+		return fmt.Errorf("write snapshot: %w", err)
+	}
+	if err := snapfile.Write(w, view.buckets, text.Bytes()); err != nil {
 		return fmt.Errorf("write snapshot: %w", err)
 	}
 	return nil
@@ -41,11 +49,11 @@ func (ix *Index) WriteSnapshot(w io.Writer) error {
 // snapshotView is what a snapshot holds, taken at one point in time.
 type snapshotView struct {
 	buckets []snapfile.Bucket
-	trees   [2]memkv.Snapshot // text, trigram
+	text    *compact.Snapshot
 }
 
-// snapshotView takes the store's entries and the roots of both trees
-// while no write runs, so that they show the same writes.
+// snapshotView takes the store's entries and the text index while no
+// write runs, so that they show the same writes.
 func (ix *Index) snapshotView() (*snapshotView, error) {
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
@@ -55,19 +63,22 @@ func (ix *Index) snapshotView() (*snapshotView, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	var v snapshotView
-	for i, idx := range []bleveindex.Index{ix.text, ix.tri} {
-		kv, err := memKVOf(idx)
-		if err != nil {
-			return nil, err
-		}
-		v.trees[i] = kv.Snapshot()
+	text, ok := ix.text.(*compact.Index)
+	if !ok {
+		return nil, fmt.Errorf("%w: snapshots need a memory index on the %s backend", ErrBackend, Compact)
 	}
+	v := snapshotView{text: text.Snapshot()}
 	err = ix.store.View(func(tx storage.Tx) error {
 		for _, name := range snapshotBuckets {
 			b := snapfile.Bucket{Name: name}
 			err := tx.Scan(name, nil, func(k, val []byte) error {
 				// Copies: a store's bytes are valid only in its transaction.
+				if bytes.Equal(name, bucketDocs) {
+					var err error
+					if val, err = rawRecord(val); err != nil {
+						return fmt.Errorf("document %q: %w", k, err)
+					}
+				}
 				b.Keys, b.Vals = append(b.Keys, bytes.Clone(k)), append(b.Vals, bytes.Clone(val))
 				return nil
 			})
@@ -81,37 +92,38 @@ func (ix *Index) snapshotView() (*snapshotView, error) {
 	return &v, err
 }
 
-// memKVOf returns the store under a memory upsidedown index.
-func memKVOf(idx bleveindex.Index) (*memkv.Store, error) {
-	if ud, ok := idx.(*upsidedown.UpsideDownCouch); ok {
-		if kv, err := ud.Advanced(); err == nil {
-			if m, ok := kv.(*memkv.Store); ok {
-				return m, nil
-			}
-		}
-	}
-	return nil, fmt.Errorf("%w: snapshots need a memory index on the %s backend", ErrBackend, UpsideDown)
-}
-
 // OpenSnapshot returns a memory index loaded from a snapshot that
-// WriteSnapshot wrote. Options are as for OpenMemory; the backend is
-// UpsideDown, and another is ErrBackend. Damaged or truncated bytes give
-// an error matching ErrCorrupt (a *CorruptError whose Path is "snapshot").
-// Cost: O(size of the snapshot), with no analysis or sorting.
+// WriteSnapshot wrote; a *bytes.Buffer is read in place, without a copy,
+// and must not change until OpenSnapshot returns. Options are as for OpenMemory; the backend is
+// Compact, and another is ErrBackend. Damaged or truncated bytes give an
+// error matching ErrCorrupt (a *CorruptError whose Path is "snapshot").
+// Cost: O(size of the snapshot) to read it, no analysis of words, and the
+// trigram index built from the text as a write of every document builds
+// it.
 func OpenSnapshot(r io.Reader, opts *Options) (*Index, error) {
-	if opts != nil && opts.Backend != "" && opts.Backend != UpsideDown {
-		return nil, fmt.Errorf("open snapshot: %w: snapshots hold %s indexes, not %s", ErrBackend, UpsideDown, opts.Backend)
+	if opts != nil && opts.Backend != "" && opts.Backend != Compact {
+		return nil, fmt.Errorf("open snapshot: %w: snapshots hold %s indexes, not %s", ErrBackend, Compact, opts.Backend)
 	}
 	o := opts.withDefaults()
-	o.Backend = UpsideDown
-	var buf bytes.Buffer
-	if l, ok := r.(interface{ Len() int }); ok {
-		buf.Grow(l.Len()) // read a bytes.Reader in one copy
+	o.Backend = Compact
+	var data []byte
+	if b, ok := r.(*bytes.Buffer); ok {
+		data = b.Bytes() // read in place: a page's memory never shrinks
+	} else {
+		var buf bytes.Buffer
+		if l, ok := r.(interface{ Len() int }); ok {
+			buf.Grow(l.Len()) // read a bytes.Reader in one copy
+		}
+		if _, err := buf.ReadFrom(r); err != nil {
+			return nil, fmt.Errorf("open snapshot: %w", err)
+		}
+		data = buf.Bytes()
 	}
-	if _, err := buf.ReadFrom(r); err != nil {
-		return nil, fmt.Errorf("open snapshot: %w", err)
+	snap, err := snapfile.Decode(data)
+	if err != nil {
+		return nil, &CorruptError{Path: "snapshot", Err: err}
 	}
-	snap, err := snapfile.Decode(buf.Bytes())
+	text, err := compact.Decode(snap.Text, nil)
 	if err != nil {
 		return nil, &CorruptError{Path: "snapshot", Err: err}
 	}
@@ -131,69 +143,81 @@ func OpenSnapshot(r io.Reader, opts *Options) (*Index, error) {
 		return nil, fmt.Errorf("open snapshot: %w", err)
 	}
 
-	// Open an empty index, then put the snapshot's store and indexes in
-	// place of its own before anyone else can see it.
+	// Open an empty index, then put the snapshot's store and text index in
+	// place of its own, and fill its trigram index, before anyone else can
+	// see it.
 	ix, err := open("", storage.NewMemory(&storage.Options{Fault: o.fault}), o)
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("open snapshot: %w", err)
 	}
-	if err := ix.adopt(st, snap); err != nil {
+	if err := ix.adopt(st, text); err != nil {
 		ix.Close()
 		return nil, err
 	}
 	return ix, nil
 }
 
-// adopt replaces ix's store and bleve indexes, which are empty and which
-// nothing else uses yet, with a snapshot's.
-func (ix *Index) adopt(st storage.Store, snap *snapfile.File) (err error) {
-	// bleve reads the rows as it opens them and may panic on bad ones.
+// adopt replaces ix's store and text index, which are empty and which
+// nothing else uses yet, with a snapshot's, and builds the trigram index
+// from the store.
+func (ix *Index) adopt(st storage.Store, text bleveindex.Index) (err error) {
 	defer ix.guard(&err)
 	ix.publish(nil) // the empty indexes' view
 	old := ix.store
 	ix.store = st
 	old.Close()
-	for _, leg := range []struct {
-		idx *bleveindex.Index
-		kv  *memkv.Store
-	}{{&ix.text, snap.Text}, {&ix.tri, snap.Trigram}} {
-		idx, err := openUpsideDown(leg.kv, ix.queue)
-		if err != nil {
-			return &CorruptError{Path: "snapshot", Err: err}
-		}
-		(*leg.idx).Close()
-		*leg.idx = idx
-	}
+	ix.text.Close()
+	ix.text = text
 	if err := ix.checkSchema(); err != nil {
 		return fmt.Errorf("open snapshot: %w", err)
-	}
-	if err := ix.checkSnapshotSeq(); err != nil {
-		return &CorruptError{Path: "snapshot", Err: err}
 	}
 	seq, err := ix.storedSeq()
 	if err != nil {
 		return err
+	}
+	applied, err := appliedSeq(ix.text)
+	if err != nil {
+		return &CorruptError{Path: "snapshot", Err: err}
+	}
+	if applied != seq {
+		return &CorruptError{Path: "snapshot", Err: fmt.Errorf("the text index is at write %d, the store at %d", applied, seq)}
+	}
+	if err := ix.fillTrigrams(seq); err != nil {
+		return fmt.Errorf("open snapshot: trigram index: %w", err)
 	}
 	ix.publish(&view{seq: seq})
 	return nil
 }
 
-// checkSnapshotSeq makes sure both indexes have applied every write of
-// the store: a snapshot has no log to catch up from.
-func (ix *Index) checkSnapshotSeq() error {
-	seq, err := ix.storedSeq()
+// fillChunk is how many documents fillTrigrams writes in one batch: a
+// page's whole corpus, so that the compact backend builds one segment
+// and merges nothing.
+const fillChunk = 1 << 14
+
+// fillTrigrams writes every stored document to the trigram index, which
+// is empty, and records seq in it.
+func (ix *Index) fillTrigrams(seq uint64) error {
+	var ids []string
+	docs := map[string]*Doc{}
+	flush := func(seq uint64) error {
+		err := ix.applyOne(ix.tri, ix.trigramDoc, seq, ids, docs)
+		ids = ids[:0]
+		clear(docs)
+		return err
+	}
+	err := ix.store.View(func(tx storage.Tx) error {
+		return eachDoc(context.Background(), tx, true, func(d *Doc) error {
+			ids = append(ids, d.ID)
+			docs[d.ID] = d
+			if len(ids) == fillChunk {
+				return flush(0)
+			}
+			return nil
+		})
+	})
 	if err != nil {
 		return err
 	}
-	for _, idx := range []bleveindex.Index{ix.text, ix.tri} {
-		applied, err := appliedSeq(idx)
-		if err != nil {
-			return err
-		}
-		if applied != seq {
-			return fmt.Errorf("an index is at write %d, the store at %d", applied, seq)
-		}
-	}
-	return nil
+	return flush(seq)
 }

@@ -40,9 +40,9 @@ func snapshotDocs(n int) []index.Doc {
 	return docs
 }
 
-func openUpsideDown(t *testing.T, docs []index.Doc) *index.Index {
+func openCompact(t *testing.T, docs []index.Doc) *index.Index {
 	t.Helper()
-	ix, err := index.OpenMemory(&index.Options{Backend: index.UpsideDown})
+	ix, err := index.OpenMemory(&index.Options{Backend: index.Compact})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func sameIndex(t *testing.T, a, b *index.Index) {
 
 func TestSnapshotRoundTrip(t *testing.T) {
 	docs := snapshotDocs(600)
-	orig := openUpsideDown(t, docs)
+	orig := openCompact(t, docs)
 	mustUpsert(t, orig, index.Doc{ID: "doc0003", Title: "replaced", Body: "a replaced body"})
 	if _, err := orig.Remove(ctx, "doc0004", "doc0005"); err != nil {
 		t.Fatal(err)
@@ -146,7 +146,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 }
 
 func TestSnapshotEmpty(t *testing.T) {
-	orig := openUpsideDown(t, nil)
+	orig := openCompact(t, nil)
 	loaded := loadSnapshot(t, writeSnapshot(t, orig))
 	if n, _ := loaded.Count(); n != 0 {
 		t.Fatalf("%d documents", n)
@@ -161,7 +161,7 @@ func TestSnapshotEmpty(t *testing.T) {
 // batches, with both indexes in step with the store.
 func TestSnapshotDuringWrites(t *testing.T) {
 	docs := snapshotDocs(400)
-	ix := openUpsideDown(t, docs[:100])
+	ix := openCompact(t, docs[:100])
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for i := 100; i < len(docs); i += 20 {
@@ -188,7 +188,7 @@ func TestSnapshotDuringWrites(t *testing.T) {
 }
 
 func TestSnapshotErrors(t *testing.T) {
-	good := writeSnapshot(t, openUpsideDown(t, snapshotDocs(50)))
+	good := writeSnapshot(t, openCompact(t, snapshotDocs(50)))
 	flipped := bytes.Clone(good)
 	flipped[len(flipped)/2] ^= 0x40
 	tests := []struct {
@@ -201,9 +201,11 @@ func TestSnapshotErrors(t *testing.T) {
 		{"no checksum", good[:len(good)-4]},
 		{"one bit flipped", flipped},
 		{"trailing bytes", append(bytes.Clone(good), 0)},
-		{"valid checksum, bad body", withCRC([]byte("TWXSNAP\x01\x05\x01"))},
-		{"valid checksum, keys out of order", withCRC(append([]byte("TWXSNAP\x01\x00"),
+		{"an earlier version", withCRC([]byte("TWXSNAP\x01\x00\x00\x00"))},
+		{"valid checksum, bad body", withCRC([]byte("TWXSNAP\x02\x05\x01"))},
+		{"valid checksum, keys out of order", withCRC(append([]byte("TWXSNAP\x02\x01\x01m"),
 			0x02, 0, 1, 'b', 0, 0, 1, 'a', 0, 0))},
+		{"valid checksum, bad text index", withCRC([]byte("TWXSNAP\x02\x00\x01\x05"))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -220,20 +222,24 @@ func TestSnapshotErrors(t *testing.T) {
 	}
 }
 
-func TestSnapshotNeedsUpsideDown(t *testing.T) {
-	ix, err := index.OpenMemory(&index.Options{Backend: index.Scorch})
-	if errors.Is(err, index.ErrBackend) {
-		t.Skip("no scorch in this build")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	if err := ix.WriteSnapshot(&bytes.Buffer{}); !errors.Is(err, index.ErrBackend) {
-		t.Fatalf("WriteSnapshot of a scorch index: %v, want ErrBackend", err)
-	}
-	if _, err := index.OpenSnapshot(bytes.NewReader(nil), &index.Options{Backend: index.Scorch}); !errors.Is(err, index.ErrBackend) {
-		t.Fatalf("OpenSnapshot with scorch: %v, want ErrBackend", err)
+func TestSnapshotNeedsCompact(t *testing.T) {
+	for _, be := range []index.Backend{index.Scorch, index.UpsideDown} {
+		t.Run(string(be), func(t *testing.T) {
+			ix, err := index.OpenMemory(&index.Options{Backend: be})
+			if errors.Is(err, index.ErrBackend) {
+				t.Skipf("no %s in this build", be)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ix.Close()
+			if err := ix.WriteSnapshot(&bytes.Buffer{}); !errors.Is(err, index.ErrBackend) {
+				t.Fatalf("WriteSnapshot of a %s index: %v, want ErrBackend", be, err)
+			}
+			if _, err := index.OpenSnapshot(bytes.NewReader(nil), &index.Options{Backend: be}); !errors.Is(err, index.ErrBackend) {
+				t.Fatalf("OpenSnapshot with %s: %v, want ErrBackend", be, err)
+			}
+		})
 	}
 }
 
@@ -247,7 +253,7 @@ func withCRC(body []byte) []byte {
 // input is tried as it is and with a valid checksum appended, so that the
 // fuzzer reaches the decoder behind the checksum.
 func FuzzOpenSnapshot(f *testing.F) {
-	ix, err := index.OpenMemory(&index.Options{Backend: index.UpsideDown})
+	ix, err := index.OpenMemory(nil)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -260,7 +266,7 @@ func FuzzOpenSnapshot(f *testing.F) {
 	ix.Close()
 	f.Add(good)
 	f.Add(good[:len(good)-4])
-	f.Add([]byte("TWXSNAP\x01\x00\x00\x00"))
+	f.Add([]byte("TWXSNAP\x02\x00\x00\x00\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, in := range [][]byte{data, withCRC(data)} {
 			ix, err := index.OpenSnapshot(bytes.NewReader(in), nil)

@@ -1,3 +1,5 @@
+//go:build !js
+
 package index
 
 import (
@@ -27,13 +29,7 @@ func newUpsideDown(dir string, q *bleveindex.AnalysisQueue) (bleveindex.Index, e
 	if dir != "" {
 		return nil, fmt.Errorf("%w: upsidedown is memory-only here", ErrBackend)
 	}
-	return openUpsideDown(nil, q)
-}
-
-// openUpsideDown opens an upsidedown index over kv, or over a new empty
-// store when kv is nil.
-func openUpsideDown(kv *memkv.Store, q *bleveindex.AnalysisQueue) (bleveindex.Index, error) {
-	idx, err := upsidedown.NewUpsideDownCouch(memKVStore, map[string]interface{}{memkv.ConfigStore: kv}, q)
+	idx, err := upsidedown.NewUpsideDownCouch(memKVStore, nil, q)
 	if err != nil {
 		return nil, err
 	}

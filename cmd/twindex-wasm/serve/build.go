@@ -106,10 +106,10 @@ func (b builder) build(ctx context.Context, out string) error {
 	return b.snapshot(ctx, docs, filepath.Join(out, snapshotFile))
 }
 
-// snapshot indexes docs as the page would, on the UpsideDown backend,
-// and writes the index to path, gzip-compressed.
+// snapshot indexes docs as the page would, on the Compact backend, and
+// writes the index to path, gzip-compressed.
 func (b builder) snapshot(ctx context.Context, docs []gencorpus.Doc, path string) error {
-	ix, err := index.OpenMemory(&index.Options{Backend: index.UpsideDown})
+	ix, err := index.OpenMemory(&index.Options{Backend: index.Compact})
 	if err != nil {
 		return err
 	}

@@ -6,30 +6,36 @@ import (
 	"github.com/twindex/twindex/index/internal/memkv"
 )
 
-// A store is built from entries in increasing key order, opened as bleve's
-// registry would open it, and written out again through a Snapshot.
-func ExampleBuilder() {
-	var b memkv.Builder
-	b.Add([]byte("apple"), []byte("1"))
-	b.Add([]byte("banana"), []byte("2"))
-	b.Add([]byte("cherry"), []byte("3"))
-	kv, err := memkv.New(nil, map[string]interface{}{memkv.ConfigStore: b.Store()})
+// A store is opened as bleve's registry would open it, written in a batch
+// and read back through a reader, which sees the store as it was when the
+// reader was made.
+func ExampleNew() {
+	kv, err := memkv.New(nil, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	w, _ := kv.Writer()
+	b := w.NewBatch()
+	b.Set([]byte("apple"), []byte("1"))
+	b.Set([]byte("banana"), []byte("2"))
+	if err := w.ExecuteBatch(b); err != nil {
+		fmt.Println(err)
+		return
+	}
 	r, _ := kv.Reader()
+	b = w.NewBatch()
+	b.Delete([]byte("banana"))
+	w.ExecuteBatch(b)
 	v, _ := r.Get([]byte("banana"))
 	fmt.Printf("banana = %s\n", v)
 	r.Close()
-
-	snap := kv.(*memkv.Store).Snapshot()
-	fmt.Println(snap.Len(), "entries:")
-	snap.Walk(func(k, v []byte) { fmt.Printf("%s = %s\n", k, v) })
+	r, _ = kv.Reader()
+	v, _ = r.Get([]byte("banana"))
+	fmt.Printf("banana = %q after the delete\n", v)
+	r.Close()
+	w.Close()
 	// Output:
 	// banana = 2
-	// 3 entries:
-	// apple = 1
-	// banana = 2
-	// cherry = 3
+	// banana = "" after the delete
 }

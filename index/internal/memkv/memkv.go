@@ -4,10 +4,9 @@
 // allocated a path of nodes per row written and whose iterators ran a
 // goroutine per iterator and a channel send per row.
 //
-// Invariants: a Reader or a Snapshot holds the root it started with, and
-// no node reachable from a root that one holds is ever changed, so both
-// see one point in time for as long as they are kept and neither waits
-// for writers. A batch is applied whole or, when its merge operator
+// Invariants: a Reader holds the root it started with, and no node
+// reachable from a root that one holds is ever changed, so it sees one
+// point in time for as long as it is kept and never waits for writers. A batch is applied whole or, when its merge operator
 // fails, not at all.
 //
 // The package registers nothing: its user registers New with bleve's
@@ -26,21 +25,10 @@ import (
 	store "github.com/blevesearch/upsidedown_store_api"
 )
 
-// ConfigStore is the key of the config given to New that may hold a
-// *Store to open (one a Builder built); without it New opens an empty
-// store.
-const ConfigStore = "kv"
-
-// New returns a store for upsidedown, with the signature that bleve's
-// KV store registry takes: the *Store in config[ConfigStore], or a new
-// empty one.
-func New(mo store.MergeOperator, config map[string]interface{}) (store.KVStore, error) {
-	kv, _ := config[ConfigStore].(*Store)
-	if kv == nil {
-		kv = &Store{}
-	}
-	kv.mo = mo
-	return kv, nil
+// New returns an empty store for upsidedown, with the signature that
+// bleve's KV store registry takes; config is not read.
+func New(mo store.MergeOperator, _ map[string]interface{}) (store.KVStore, error) {
+	return &Store{mo: mo}, nil
 }
 
 // Store is the key/value store: a copy-on-write B+tree.

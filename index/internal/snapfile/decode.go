@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-
-	"github.com/twindex/twindex/index/internal/memkv"
 )
 
 var (
@@ -15,11 +13,11 @@ var (
 	errMagic    = errors.New("not a twindex snapshot, or one of another version")
 )
 
-// A File is a decoded snapshot. Its buckets' values point into the bytes
-// it was decoded from; the trees hold copies.
+// A File is a decoded snapshot. Its buckets' values and its text index
+// point into the bytes it was decoded from; the keys are copies.
 type File struct {
-	Buckets       []Bucket
-	Text, Trigram *memkv.Store
+	Buckets []Bucket
+	Text    []byte
 }
 
 // Decode decodes a snapshot that Write wrote. Damaged or cut-short bytes,
@@ -42,8 +40,7 @@ func Decode(data []byte) (*File, error) {
 		d.entries(func(k, v []byte) { b.Keys, b.Vals = append(b.Keys, bytes.Clone(k)), append(b.Vals, v) })
 		f.Buckets = append(f.Buckets, b)
 	}
-	f.Text = d.tree()
-	f.Trigram = d.tree()
+	f.Text = d.bytes()
 	if d.err == nil && d.off != len(body) {
 		d.fail("%d bytes after the last part", len(body)-d.off)
 	}
@@ -132,54 +129,4 @@ func (d *decoder) entries(fn func(k, v []byte)) {
 		key = append(key[:shared], rest...)
 		fn(key, val)
 	}
-}
-
-// tree reads a list of entries into a store, as memkv.Builder builds it:
-// O(n), no sorting. It is entries with the decoding inlined: this loop is
-// most of the time a page takes to load a snapshot.
-func (d *decoder) tree() *memkv.Store {
-	n := d.count(3)
-	var b memkv.Builder
-	data, off := d.data, d.off
-	var key []byte
-	for i := range n {
-		var shared, klen, vlen uint64
-		var ok bool
-		if shared, off, ok = uvarintAt(data, off); ok {
-			if klen, off, ok = uvarintAt(data, off); ok && klen <= uint64(len(data)-off) {
-				rest := data[off : off+int(klen)]
-				off += int(klen)
-				if vlen, off, ok = uvarintAt(data, off); ok && vlen <= uint64(len(data)-off) {
-					if shared > uint64(len(key)) ||
-						i > 0 && (len(rest) == 0 || shared < uint64(len(key)) && rest[0] <= key[shared]) {
-						d.off = off
-						d.fail("entry %d: key out of order or sharing more than the key before has", i)
-						return nil
-					}
-					key = append(key[:shared], rest...)
-					b.Add(key, data[off:off+int(vlen)])
-					off += int(vlen)
-					continue
-				}
-			}
-		}
-		d.off = off
-		d.fail("entry %d: bad or cut-short number or length", i)
-		return nil
-	}
-	d.off = off
-	return b.Store()
-}
-
-// uvarintAt reads a uvarint at data[off:], returning it and the offset
-// after it; ok is false when it is cut short or too long.
-func uvarintAt(data []byte, off int) (v uint64, next int, ok bool) {
-	if off < len(data) && data[off] < 0x80 {
-		return uint64(data[off]), off + 1, true
-	}
-	if off > len(data) {
-		return 0, off, false
-	}
-	v, n := binary.Uvarint(data[off:])
-	return v, off + n, n > 0
 }

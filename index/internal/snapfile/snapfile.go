@@ -1,24 +1,26 @@
 // Package snapfile writes and reads the snapshot file of a memory index:
-// the buckets of its store and the rows of its two upsidedown indexes
-// (text and trigram), so that a page can load a prebuilt index instead of
-// indexing a corpus itself. Loading costs a pass over the bytes; nothing
+// the buckets of its store and its text index, as the index's backend
+// encodes it, so that a page can load a prebuilt index instead of
+// indexing a corpus itself. The trigram index is not in it: the engine
+// rebuilds it from the store's text, which costs less time than its
+// postings would cost bytes. Loading costs a pass over the bytes; nothing
 // is sorted again.
 //
 // Layout, all integers uvarints unless said otherwise:
 //
-//	magic "TWXSNAP\x01"
-//	store:   number of buckets, then per bucket: name length, name, entries
-//	text:    entries (the text index's key/value rows)
-//	trigram: entries (the trigram index's rows)
+//	magic "TWXSNAP\x02"
+//	store: number of buckets, then per bucket: name length, name, entries
+//	text:  length, then the text index's bytes
 //	CRC-32C of everything before it, 4 bytes big-endian
 //
 // entries is a count, then per entry in strictly increasing key order:
 // the length of the prefix shared with the previous key, the length of
 // the rest, the rest, the value's length, the value.
 //
-// The package knows the layout, not what the buckets or rows mean: the
-// engine chooses the buckets and checks the contents. Its functions are
-// safe for concurrent use.
+// The package knows the layout, not what the buckets or the text index
+// mean: the engine chooses the buckets and checks the contents. Version 1
+// (the rows of two upsidedown indexes) is no longer read. Its functions
+// are safe for concurrent use.
 package snapfile
 
 import (
@@ -26,11 +28,9 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"io"
-
-	"github.com/twindex/twindex/index/internal/memkv"
 )
 
-const magic = "TWXSNAP\x01"
+const magic = "TWXSNAP\x02"
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
@@ -41,10 +41,10 @@ type Bucket struct {
 	Keys, Vals [][]byte
 }
 
-// Write writes a snapshot of the store's buckets and the two indexes'
-// rows to w, returning the first error of w. Cost: O(size of the
+// Write writes a snapshot of the store's buckets and the text index's
+// bytes to w, returning the first error of w. Cost: O(size of the
 // snapshot), through a 64 KiB buffer.
-func Write(w io.Writer, buckets []Bucket, text, trigram memkv.Snapshot) error {
+func Write(w io.Writer, buckets []Bucket, text []byte) error {
 	crc := crc32.New(castagnoli)
 	bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 1<<16)
 	e := encoder{w: bw}
@@ -52,15 +52,9 @@ func Write(w io.Writer, buckets []Bucket, text, trigram memkv.Snapshot) error {
 	e.uvarint(uint64(len(buckets)))
 	for _, b := range buckets {
 		e.bytes(b.Name)
-		e.entries(len(b.Keys), func(yield func(k, v []byte)) {
-			for i := range b.Keys {
-				yield(b.Keys[i], b.Vals[i])
-			}
-		})
+		e.entries(b.Keys, b.Vals)
 	}
-	for _, t := range []memkv.Snapshot{text, trigram} {
-		e.entries(t.Len(), t.Walk)
-	}
+	e.bytes(text)
 	if e.err == nil {
 		e.err = bw.Flush()
 	}
@@ -93,19 +87,19 @@ func (e *encoder) bytes(p []byte) {
 	e.raw(p)
 }
 
-// entries writes n entries, which each yields in increasing key order,
-// each key as the length it shares with the previous one and the rest.
-func (e *encoder) entries(n int, each func(yield func(k, v []byte))) {
-	e.uvarint(uint64(n))
+// entries writes the entries, keys in increasing order, each key as the
+// length it shares with the previous one and the rest.
+func (e *encoder) entries(keys, vals [][]byte) {
+	e.uvarint(uint64(len(keys)))
 	var prev []byte
-	each(func(k, v []byte) {
+	for i, k := range keys {
 		shared := 0
 		for shared < len(prev) && shared < len(k) && prev[shared] == k[shared] {
 			shared++
 		}
 		e.uvarint(uint64(shared))
 		e.bytes(k[shared:])
-		e.bytes(v)
+		e.bytes(vals[i])
 		prev = k
-	})
+	}
 }

@@ -9,18 +9,16 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/twindex/twindex/index/internal/memkv"
 	"github.com/twindex/twindex/index/internal/snapfile"
 )
 
-// testdata/v1.snap was written by index.WriteSnapshot at commit 7ba2022,
-// before this package existed, from a memory index of three documents
-// (one then removed), with a parent, tags, meta, a session, a link, a
-// vector and Cyrillic text. It guards the format: it must decode and
-// write back to the same bytes. It is not regenerated; a new version of
-// the format gets a new magic and a file of its own.
+// testdata/v2.snap was written by index.WriteSnapshot from a memory
+// index of three documents (one then removed), with a parent, tags, meta,
+// a session, a link, a vector and Cyrillic text. It guards the format: it
+// must decode and write back to the same bytes. It is not regenerated; a
+// new version of the format gets a new magic and a file of its own.
 func TestGolden(t *testing.T) {
-	data, err := os.ReadFile("testdata/v1.snap")
+	data, err := os.ReadFile("testdata/v2.snap")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,12 +36,11 @@ func TestGolden(t *testing.T) {
 	if docs := f.Buckets[1].Keys; len(docs) != 2 || string(docs[0]) != "a" || string(docs[1]) != "b" {
 		t.Fatalf("documents %q, want a and b", docs)
 	}
-	text, tri := f.Text.Snapshot(), f.Trigram.Snapshot()
-	if text.Len() == 0 || tri.Len() == 0 {
-		t.Fatalf("%d text rows, %d trigram rows", text.Len(), tri.Len())
+	if len(f.Text) == 0 {
+		t.Fatal("no text index")
 	}
 	var again bytes.Buffer
-	if err := snapfile.Write(&again, f.Buckets, text, tri); err != nil {
+	if err := snapfile.Write(&again, f.Buckets, f.Text); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(again.Bytes(), data) {
@@ -51,18 +48,21 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// Version 1 snapshots, which held upsidedown rows, are refused.
+func TestVersion1(t *testing.T) {
+	if _, err := snapfile.Decode(withCRC([]byte("TWXSNAP\x01\x00\x00\x00"))); err == nil {
+		t.Fatal("decoded")
+	}
+}
+
 // contents is a decoded snapshot in a comparable form.
 type contents struct {
-	Buckets       []snapfile.Bucket
-	Text, Trigram [][2]string
+	Buckets []snapfile.Bucket
+	Text    string
 }
 
 func contentsOf(f *snapfile.File) contents {
-	rows := func(s *memkv.Store) (r [][2]string) {
-		s.Snapshot().Walk(func(k, v []byte) { r = append(r, [2]string{string(k), string(v)}) })
-		return r
-	}
-	return contents{f.Buckets, rows(f.Text), rows(f.Trigram)}
+	return contents{f.Buckets, string(f.Text)}
 }
 
 // withCRC appends the checksum a snapshot ends with.
@@ -76,14 +76,14 @@ func withCRC(body []byte) []byte {
 // is and with a valid checksum appended, so that the fuzzer reaches the
 // decoder behind the checksum.
 func FuzzDecode(f *testing.F) {
-	golden, err := os.ReadFile("testdata/v1.snap")
+	golden, err := os.ReadFile("testdata/v2.snap")
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(golden)
 	f.Add(golden[:len(golden)-4])
-	f.Add([]byte("TWXSNAP\x01\x00\x00\x00"))
-	f.Add([]byte("TWXSNAP\x01\x01\x01b\x02\x00\x01a\x01x\x00\x01b\x00\x01\x00\x00\x00\x00"))
+	f.Add([]byte("TWXSNAP\x02\x00\x00"))
+	f.Add([]byte("TWXSNAP\x02\x01\x01b\x02\x00\x01a\x01x\x00\x01b\x00\x01t"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, in := range [][]byte{data, withCRC(data)} {
 			dec, err := snapfile.Decode(in)
@@ -91,7 +91,7 @@ func FuzzDecode(f *testing.F) {
 				continue
 			}
 			var out bytes.Buffer
-			if err := snapfile.Write(&out, dec.Buckets, dec.Text.Snapshot(), dec.Trigram.Snapshot()); err != nil {
+			if err := snapfile.Write(&out, dec.Buckets, dec.Text); err != nil {
 				t.Fatal(err)
 			}
 			again, err := snapfile.Decode(out.Bytes())
@@ -106,14 +106,9 @@ func FuzzDecode(f *testing.F) {
 }
 
 func Example() {
-	var text, tri memkv.Builder
-	text.Add([]byte("row1"), []byte("a"))
-	text.Add([]byte("row2"), []byte("b"))
-	tri.Add([]byte("abc"), nil)
 	buckets := []snapfile.Bucket{{Name: []byte("docs"), Keys: [][]byte{[]byte("doc1")}, Vals: [][]byte{[]byte("record")}}}
-
 	var buf bytes.Buffer
-	if err := snapfile.Write(&buf, buckets, text.Store().Snapshot(), tri.Store().Snapshot()); err != nil {
+	if err := snapfile.Write(&buf, buckets, []byte("text index")); err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -122,7 +117,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("%d bytes, bucket %s: %s=%s, %d text rows, %d trigram row\n", buf.Len(), f.Buckets[0].Name,
-		f.Buckets[0].Keys[0], f.Buckets[0].Vals[0], f.Text.Snapshot().Len(), f.Trigram.Snapshot().Len())
-	// Output: 53 bytes, bucket docs: doc1=record, 2 text rows, 1 trigram row
+	fmt.Printf("%d bytes, bucket %s: %s=%s, text index %q\n", buf.Len(), f.Buckets[0].Name,
+		f.Buckets[0].Keys[0], f.Buckets[0].Vals[0], f.Text)
+	// Output: 43 bytes, bucket docs: doc1=record, text index "text index"
 }
