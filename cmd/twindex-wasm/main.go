@@ -53,14 +53,17 @@ import (
 // event loop. Smaller slices keep the page livelier and cost more batches.
 const addSlice = 500
 
-// gcPercent trades memory for indexing speed when a page indexes
-// documents itself (analysis and bleve's rows make much short-lived
-// garbage). Measured in headless Chromium indexing 3,000 documents on a
-// busy 2-core machine, three runs each: 100 took 62-73 s, 200 took 34-41 s.
-const gcPercent = 200
+// memoryLimit is the Go heap size at which the collector works harder
+// to stay below it (debug.SetMemoryLimit). A WebAssembly memory grows and
+// never shrinks, so the page keeps what the heap reached at its highest:
+// with the collector's default pacing (GOGC 100, a heap up to twice what
+// is live) loading the corpus took the memory to 62 MiB, and the fold
+// cache and scan tables after a few searches to 94 MiB. Past the limit a
+// bigger corpus costs collections, not a failure.
+const memoryLimit = 28 << 20
 
 func main() {
-	debug.SetGCPercent(gcPercent)
+	debug.SetMemoryLimit(memoryLimit)
 	ix, err := index.OpenMemory(nil)
 	if err != nil {
 		js.Global().Get("console").Call("error", "twindex: "+err.Error())
@@ -218,7 +221,7 @@ func (a *api) load(args []js.Value) (func() (any, error), error) {
 	js.CopyBytesToGo(data, arr)
 	return func() (any, error) {
 		start := time.Now()
-		ix, err := index.OpenSnapshot(bytes.NewReader(data), nil)
+		ix, err := index.OpenSnapshot(bytes.NewBuffer(data), nil)
 		if err != nil {
 			return nil, fmt.Errorf("load: %w", err)
 		}

@@ -89,6 +89,7 @@ test('loads the engine and the corpus', { timeout: 150_000 }, async () => {
   report('corpus_indexed_ms', t.ready, `ms (navigation start to all ${stats.docs} documents searchable)`);
   report('corpus_index_only_ms', t.indexMs, `ms (${t.source === 'snapshot' ? 'loading the prebuilt index' : 'indexing the corpus in the tab'})`);
   report('corpus_docs', stats.docs, 'documents');
+  report('wasm_memory_mib', await page.evaluate(() => window.twindexApp.memoryBytes()) / (1 << 20), 'MiB (the engine\'s WebAssembly memory after loading)');
 });
 
 test('the engine and the index as served: sizes raw and gzipped', async () => {
@@ -301,7 +302,9 @@ test('keystroke to rendered results over 100 keystrokes', { timeout: 120_000 }, 
   const dom = samples.map((s) => s.domMs).sort((a, b) => a - b);
   report('keystroke_to_dom_p95_ms', dom[94], 'ms (keystroke to results in the DOM, before the frame is drawn)');
   const engine = samples.map((s) => s.engineMs).sort((a, b) => a - b);
+  report('keystroke_engine_p50_ms', engine[49], 'ms (the engine\'s share: Search inside the wasm)');
   report('keystroke_engine_p95_ms', engine[94], 'ms (the engine\'s share: Search inside the wasm)');
+  report('wasm_memory_end_mib', await page.evaluate(() => window.twindexApp.memoryBytes()) / (1 << 20), 'MiB (the engine\'s WebAssembly memory after the keystrokes)');
   const long = samples.filter((s) => s.q.length >= 3).map((s) => s.ms).sort((a, b) => a - b);
   report('keystroke_p50_ms', pct(50), 'ms');
   report('keystroke_p95_ms', pct(95), 'ms (keystroke to rendered results, 100 keystrokes)');

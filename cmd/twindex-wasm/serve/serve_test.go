@@ -43,6 +43,9 @@ func TestHandlerTypes(t *testing.T) {
 			if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Type"), tt.wantType) {
 				t.Errorf("%d %q, want 200 %q", resp.StatusCode, resp.Header.Get("Content-Type"), tt.wantType)
 			}
+			if resp.Header.Get("Cross-Origin-Opener-Policy") != "same-origin" || resp.Header.Get("Cross-Origin-Embedder-Policy") != "require-corp" {
+				t.Errorf("not cross-origin isolated: %v", resp.Header)
+			}
 		})
 	}
 }

@@ -16,7 +16,10 @@ import (
 // handler serves the site in dir. Browsers compile WebAssembly as it
 // streams in only when it comes as application/wasm, so the type is set
 // here rather than left to the system's MIME tables; no-cache makes a
-// rebuild show on reload.
+// rebuild show on reload. The two cross-origin headers isolate the page,
+// which gives it (and the engine's clock, which reads performance.now)
+// microsecond timers instead of 100-microsecond ones: the page reports
+// the engine's time per keystroke, most of them under a millisecond.
 func handler(dir string) http.Handler {
 	files := http.FileServer(http.Dir(dir))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -24,6 +27,8 @@ func handler(dir string) http.Handler {
 			w.Header().Set("Content-Type", "application/wasm")
 		}
 		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("Cross-Origin-Opener-Policy", "same-origin")
+		w.Header().Set("Cross-Origin-Embedder-Policy", "require-corp")
 		files.ServeHTTP(w, r)
 	})
 }

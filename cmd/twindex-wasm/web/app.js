@@ -9,6 +9,7 @@
 //   timings     {wasmReady, searchable, ready, indexMs, source}: ms since
 //               navigation start, indexMs the time spent loading or
 //               indexing the corpus, source "snapshot" or "browser"
+//   memoryBytes function: the size of the engine's WebAssembly memory
 // and every render dispatches a "twindex:rendered" event on document whose
 // detail is {query, mode, kinds, explain, total, ms (the search call),
 // engineMs (the engine's share of it), renderMs (building the DOM)}.
@@ -66,6 +67,7 @@
       const bytes = await (await fetch('twindex.wasm')).arrayBuffer();
       result = await WebAssembly.instantiate(bytes, go.importObject);
     }
+    app.memoryBytes = () => result.instance.exports.mem.buffer.byteLength;
     go.run(result.instance).then(() => fail('engine', 'the Go program exited'));
     await engineReady;
     app.timings.wasmReady = performance.now();
