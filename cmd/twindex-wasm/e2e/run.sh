@@ -7,7 +7,10 @@
 #
 # The page loads the prebuilt index of the corpus; E2E_INDEX=browser makes
 # it index the corpus in the tab instead, to measure that path. The corpus
-# has $E2E_DOCS documents (default 3000, as `serve` ships it).
+# has $E2E_DOCS documents (default 3000, as `serve` ships it). Then
+# peers.test.mjs compares twindex with MiniSearch, Orama and FlexSearch
+# (npm packages pinned in package.json) on the same page and keystrokes,
+# $PEERS_ROUNDS rounds (default 2); PEERS=0 skips it.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 e2e=cmd/twindex-wasm/e2e
@@ -22,7 +25,7 @@ if [ ! -x /usr/bin/chromium ]; then
 fi
 /usr/bin/chromium --version
 
-echo "== npm ci (playwright-core, pinned)"
+echo "== npm ci (playwright-core and the peer libraries, pinned)"
 (cd "$e2e" && npm ci --no-audit --no-fund --loglevel=error)
 
 out="${E2E_OUT:-$(mktemp -d "${TMPDIR:-/tmp}/twindex-e2e.XXXXXX")}"
@@ -46,4 +49,8 @@ echo "$url"
 
 echo "== e2e test in chromium"
 TWINDEX_URL="$url" E2E_OUT="$out" node --test --test-reporter=spec "$e2e/demo.test.mjs"
+if [ "${PEERS:-1}" != 0 ]; then
+  echo "== peer comparison in chromium"
+  TWINDEX_URL="$url" E2E_OUT="$out" node --test --test-reporter=spec "$e2e/peers.test.mjs"
+fi
 echo "artifacts: $out"
