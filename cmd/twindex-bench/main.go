@@ -23,6 +23,8 @@ Commands:
              per mode and score them with shared/eval/score.py
   typos      measure fuzzy matching's precision on title words of a collection
              with one injected typo each
+  tail       write the tail query set (short words, common pairs, short
+             beside long, phrases) drawn from a bench corpus
 
 Run "twindex-bench <command> -h" for a command's flags.
 
@@ -32,6 +34,13 @@ Examples:
       --ref /tmp/benchcorpus/small.summary.json
   python3 shared/bench/compare.py /tmp/benchcorpus/small.results.jsonl \
       /tmp/benchcorpus/small.twindex.results.jsonl
+  twindex-bench tail --corpus /tmp/benchcorpus/full.jsonl --out /tmp/benchcorpus/tail.jsonl
+  python3 shared/bench/fts5_ref.py /tmp/benchcorpus/full.jsonl \
+      /tmp/benchcorpus/tail.jsonl /tmp/benchcorpus/tail
+  twindex-bench yardstick --corpus /tmp/benchcorpus/full.jsonl \
+      --queries /tmp/benchcorpus/queries.jsonl --out /tmp/benchcorpus \
+      --ref /tmp/benchcorpus/full.summary.json --tail /tmp/benchcorpus/tail.jsonl \
+      --tail-ref /tmp/benchcorpus/tail/full.summary.json
   twindex-bench scifact --data shared/eval/scifact --out /tmp/scifact/twindex --mode all
 `
 
@@ -57,6 +66,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = scifactCmd(ctx, args[1:], stdout, stderr)
 	case "typos":
 		err = typosCmd(ctx, args[1:], stdout, stderr)
+	case "tail":
+		err = tailCmd(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
