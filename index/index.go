@@ -23,8 +23,14 @@ import (
 
 // SchemaVersion is the version of the on-disk layout this build writes.
 // Open refuses an index with a higher version.
-// Version 2 added sessions, links and vectors to document records.
-const SchemaVersion = 2
+// Version 2 added sessions, links and vectors to document records;
+// version 3 the one- and two-rune grams to the trigram index, which Open
+// rebuilds from the store for an index of an earlier version.
+const SchemaVersion = 3
+
+// gramsSchema is the first schema version whose trigram index holds the
+// grams of one and two runes.
+const gramsSchema = 3
 
 // Options configure an Index. A nil *Options means the defaults.
 type Options struct {
@@ -161,9 +167,6 @@ type Index struct {
 	textA *tokenize.Text
 	triA  *tokenize.Trigram
 	fold  *foldCache
-	// scan is the latest table of every document for the substring
-	// leg's scans, with its own lock.
-	scan scanSlot
 
 	// writeMu serializes writes (Apply, Optimize, Rebuild, Close) from
 	// their start to the publication of their view.
@@ -229,10 +232,18 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 		}
 		return nil, fmt.Errorf("open: %w", err)
 	}
-	if err := ix.checkSchema(); err != nil {
+	had, err := ix.checkSchema()
+	if err != nil {
 		return fail(err)
 	}
-	var err error
+	if had < gramsSchema && dir != "" {
+		// An index without the short grams: recover rebuilds the trigram
+		// index from the store, and only then is the new version written,
+		// so a crash before that rebuilds it again.
+		if err := os.RemoveAll(ix.subdir(trigramDir)); err != nil {
+			return fail(err)
+		}
+	}
 	if ix.text, err = ix.openBackend(textDir); err != nil {
 		return fail(fmt.Errorf("text index: %w", err))
 	}
@@ -240,6 +251,9 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 		return fail(fmt.Errorf("trigram index: %w", err))
 	}
 	if err := ix.recover(context.Background()); err != nil {
+		return fail(err)
+	}
+	if err := ix.writeSchema(had); err != nil {
 		return fail(err)
 	}
 	return ix, nil
@@ -266,22 +280,31 @@ func (ix *Index) subdir(name string) string {
 	return filepath.Join(ix.dir, name)
 }
 
-func (ix *Index) checkSchema() error {
-	return ix.store.Update(func(tx storage.Tx) error {
-		v := tx.Get(bucketMeta, metaSchema)
-		if v == nil {
-			return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
-		}
-		n, _ := binary.Uvarint(v)
-		if n > SchemaVersion {
-			return fmt.Errorf("%w: index has %d, this build reads up to %d", ErrNewerSchema, n, SchemaVersion)
-		}
-		if n < SchemaVersion {
-			// Version 1 records are read as they are; mark the index so
-			// that a build that reads only version 1 refuses it.
-			return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
+// checkSchema returns the schema version the store records, 0 for a new
+// store, or ErrNewerSchema.
+func (ix *Index) checkSchema() (uint64, error) {
+	var n uint64
+	err := ix.store.View(func(tx storage.Tx) error {
+		if v := tx.Get(bucketMeta, metaSchema); v != nil {
+			n, _ = binary.Uvarint(v)
 		}
 		return nil
+	})
+	if err == nil && n > SchemaVersion {
+		err = fmt.Errorf("%w: index has %d, this build reads up to %d", ErrNewerSchema, n, SchemaVersion)
+	}
+	return n, err
+}
+
+// writeSchema records SchemaVersion in a store that had version had, once
+// the index is what that version promises. Version 1 records are read as
+// they are; the mark makes a build that reads only version 1 refuse them.
+func (ix *Index) writeSchema(had uint64) error {
+	if had == SchemaVersion {
+		return nil
+	}
+	return ix.store.Update(func(tx storage.Tx) error {
+		return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
 	})
 }
 

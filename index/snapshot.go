@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 
@@ -165,7 +166,8 @@ func (ix *Index) adopt(st storage.Store, snap *snapfile.File) (err error) {
 		(*leg.idx).Close()
 		*leg.idx = idx
 	}
-	if err := ix.checkSchema(); err != nil {
+	had, err := ix.checkSchema()
+	if err != nil {
 		return fmt.Errorf("open snapshot: %w", err)
 	}
 	if err := ix.checkSnapshotSeq(); err != nil {
@@ -173,6 +175,22 @@ func (ix *Index) adopt(st storage.Store, snap *snapfile.File) (err error) {
 	}
 	seq, err := ix.storedSeq()
 	if err != nil {
+		return err
+	}
+	if had < gramsSchema {
+		// A snapshot without the short grams: its trigram index is
+		// made anew from its store.
+		idx, err := openUpsideDown(nil, ix.queue)
+		if err != nil {
+			return err
+		}
+		ix.tri.Close()
+		ix.tri = idx
+		if err := ix.reindex(context.Background(), ix.tri, ix.trigramDoc, seq); err != nil {
+			return fmt.Errorf("open snapshot: trigram index: %w", err)
+		}
+	}
+	if err := ix.writeSchema(had); err != nil {
 		return err
 	}
 	ix.publish(&view{seq: seq})

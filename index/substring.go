@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/query"
@@ -31,39 +30,39 @@ type sleaf struct {
 // query's leaves as case- and diacritics-insensitive substrings: every
 // leaf in simple syntax, as the tree says in raw syntax.
 //
-// Candidates come from intersecting trigram postings, rarest first: the
-// one trigram of a three-character leaf, which decides it exactly, and the
-// rarest few of a longer one, whose candidates are then verified against
-// the stored, folded text, so the result is exact. OR unites candidates;
-// NOT and leaves shorter than three characters (no trigrams) constrain
-// nothing and are verified on the others' candidates, or on every
-// document when nothing else constrains (a scan, over the scanTable).
+// Candidates come from intersecting gram postings, rarest first: the one
+// gram of a leaf of one to three characters, which decides it exactly, and
+// the rarest few trigrams of a longer one, whose candidates are then
+// verified against the stored, folded text, so the result is exact. OR
+// unites candidates; NOT constrains nothing and is verified on the
+// others' candidates, or on every document when nothing else constrains
+// (a scan of the store, as for a leaf that folds to nothing).
 // Verification stops at the first occurrence of each leaf. A leaf's
-// frequency for BM25 is estimated from its rarest trigram's frequency in
-// the document (title and body together), plus a title bonus for a leaf
-// in the title; a scanned leaf's is counted.
+// frequency for BM25 is estimated from its rarest gram's frequency in the
+// document (title and body together), plus a title bonus for a leaf in
+// the title; a scanned leaf's is counted.
 func (s *search) substringLeg() ([]scored, error) {
 	var grams []string
 	var leaves []*sleaf
 	byLeaf := map[*leaf]*sleaf{}
 	for _, l := range s.plan.leaves {
-		sl := &sleaf{leaf: l, find: find.New(l.folded), df: s.n, verify: true} // a short leaf gets the lowest idf
+		sl := &sleaf{leaf: l, find: find.New(l.folded), df: s.n, verify: true} // an empty leaf gets the lowest idf
 		for _, o := range leaves {
 			if !s.plan.strict && o.folded == l.folded {
 				sl.dup = true
 			}
 		}
-		if utf8.RuneCountInString(l.folded) >= 3 {
-			for _, g := range tokenize.Grams(l.folded) {
-				i := slices.Index(grams, g)
-				if i < 0 {
-					i = len(grams)
-					grams = append(grams, g)
-				}
-				sl.grams = append(sl.grams, i)
+		for _, g := range tokenize.Grams(l.folded) {
+			i := slices.Index(grams, g)
+			if i < 0 {
+				i = len(grams)
+				grams = append(grams, g)
 			}
-			// A leaf of exactly one trigram is in the document iff the
-			// trigram is, unless it could span the title/body joint.
+			sl.grams = append(sl.grams, i)
+		}
+		if len(sl.grams) > 0 {
+			// A leaf of exactly one gram is in the document iff the gram
+			// is, unless it could span the title/body joint.
 			sl.verify = len(sl.grams) > 1 || strings.Contains(l.folded, "\n") || l.initial || l.fields != allFields
 		}
 		leaves = append(leaves, sl)
@@ -177,11 +176,15 @@ func (s *search) substringLeg() ([]scored, error) {
 		return nil, err
 	}
 	if all {
-		table, err := s.scan(verify)
+		err := s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
+			if err := s.ctx.Err(); err != nil {
+				return err
+			}
+			return verify(string(k), v, nil)
+		})
 		if err != nil {
 			return nil, err
 		}
-		todo = append(todo, table...)
 	}
 	for i := range cands {
 		if i%256 == 0 {
@@ -260,39 +263,6 @@ func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *folded
 		return nil, err
 	}
 	return slices.Concat(outs...), nil
-}
-
-// scan returns every document that passes the filters, to check, from
-// the snapshot's scanTable when there is one; else it gives each stored
-// record to verify and returns nothing.
-func (s *search) scan(verify func(string, []byte, *candidate) error) (todo []checkItem, err error) {
-	t, err := s.scanTable()
-	if err != nil {
-		return nil, err
-	}
-	if t == nil {
-		err := s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
-			if err := s.ctx.Err(); err != nil {
-				return err
-			}
-			return verify(string(k), v, nil)
-		})
-		return nil, err
-	}
-	todo = make([]checkItem, 0, len(t.docs))
-	for i := range t.docs {
-		d := &t.docs[i]
-		if i%256 == 0 {
-			if err := s.ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		if s.filter.active && !s.filter.matchID(d.id) || s.filter.byHeader && !s.filter.matchHeader(&d.h) {
-			continue
-		}
-		todo = append(todo, checkItem{d.id, d.f, nil})
-	}
-	return todo, nil
 }
 
 // substringIn judges one leaf in one document and returns its term

@@ -454,9 +454,20 @@ func (ix *Index) trigramDoc(d *Doc, hash []byte) bleveindex.Document {
 	// candidates, which verification removes.
 	text := make([]byte, 0, len(d.Title)+1+len(d.Body))
 	text = append(append(append(text, d.Title...), '\n'), d.Body...)
-	bd.AddField(&analyzedField{name: fieldGrams, text: text, analyze: ix.triA.Frequencies})
+	bd.AddField(&analyzedField{name: fieldGrams, text: text, analyze: ix.gramFrequencies})
 	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
 	return bd
+}
+
+// gramFrequencies is the trigram field's analysis. It reports the field's
+// length as 1, whatever the text: zap (v16) stores a field's length with
+// each of its postings, as a varint in place of a norm, and nothing reads
+// it for this field, so 1 costs one byte a posting where the grams' count
+// costs two or three (the index's size, in DESIGN.md). Not 0: zap takes a
+// zero there to mean that a merged segment's term of one posting has none.
+func (ix *Index) gramFrequencies(text []byte) (bleveindex.TokenFrequencies, int) {
+	freqs, _ := ix.triA.Frequencies(text)
+	return freqs, 1
 }
 
 // applyBoth writes the current state of the given documents (nil: removed)
