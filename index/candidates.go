@@ -175,87 +175,74 @@ func (s *search) candidates(grams []string, use []int, counts []float64) ([]cand
 		cands = append(cands, c)
 	}
 	for _, gi := range use[1:] {
-		var err error
-		if counts[gi] <= mergeRatio*float64(len(cands)) {
-			cands, err = mergeNext(readers[gi], gi, cands)
-		} else {
-			cands, err = mergeAdvance(readers[gi], gi, cands)
-		}
+		kept := 0
+		err := visitPostings(readers[gi], cands, counts[gi], func(i int, d *bleveindex.TermFieldDoc) {
+			c := cands[i]
+			c.freq[gi] = uint32(d.Freq)
+			cands[kept] = c
+			kept++
+		})
 		if err != nil {
 			return nil, err
 		}
-		if len(cands) == 0 {
+		if cands = cands[:kept]; len(cands) == 0 {
 			break
 		}
 	}
 	return cands, nil
 }
 
-// mergeRatio is how many postings per candidate a gram may have for its
-// list to be read through rather than advanced along: an Advance seeks
-// the index afresh, a Next steps to the neighbouring row, so reading
-// through wins while lists are within a small multiple of the candidates
-// (measured in wasm under node; DESIGN.md).
+// mergeRatio is how many postings per candidate a list may have to be
+// read through rather than advanced along: an Advance seeks the index
+// afresh, a Next steps to the neighbouring row, so reading through wins
+// while lists are within a small multiple of the candidates (measured in
+// wasm under node; DESIGN.md).
 const mergeRatio = 8
 
-// mergeNext keeps the candidates (sorted by ID) that the reader's
-// postings hold, reading every posting, and records the gram's frequency
-// in them as gram gi.
-func mergeNext(r bleveindex.TermFieldReader, gi int, cands []candidate) ([]candidate, error) {
+// visitPostings calls fn, in order, with the index of each candidate
+// (sorted by ID) that r's postings hold, and the posting; count is r's
+// number of postings. fn may overwrite the candidates up to the one it is
+// given.
+func visitPostings(r bleveindex.TermFieldReader, cands []candidate, count float64, fn func(int, *bleveindex.TermFieldDoc)) error {
 	var tfd bleveindex.TermFieldDoc
-	kept := cands[:0]
-	d, err := r.Next(tfd.Reset())
-	for _, c := range cands {
-		for err == nil && d != nil && d.ID.Compare(c.id) < 0 {
-			d, err = r.Next(tfd.Reset())
+	if count <= mergeRatio*float64(len(cands)) {
+		d, err := r.Next(tfd.Reset())
+		for i := range cands {
+			id := cands[i].id
+			for err == nil && d != nil && d.ID.Compare(id) < 0 {
+				d, err = r.Next(tfd.Reset())
+			}
+			if err != nil || d == nil {
+				return err
+			}
+			if d.ID.Equals(id) {
+				fn(i, d)
+			}
 		}
-		if err != nil {
-			return nil, err
-		}
-		if d == nil {
-			break
-		}
-		if d.ID.Equals(c.id) {
-			c.freq[gi] = uint32(d.Freq)
-			kept = append(kept, c)
-		}
+		return nil
 	}
-	return kept, nil
-}
-
-// mergeAdvance is mergeNext for a reader with many more postings than
-// there are candidates: it advances to each candidate instead.
-func mergeAdvance(r bleveindex.TermFieldReader, gi int, cands []candidate) ([]candidate, error) {
-	var tfd bleveindex.TermFieldDoc
-	kept := cands[:0]
 	// Advance never moves backwards (scorch reopens the reader for
-	// that), so a candidate at or before the reader's position is
-	// decided by comparing with that position.
-	var cur bleveindex.IndexInternalID
-	var curFreq uint64
-	for _, c := range cands {
+	// that), so a candidate at or before the reader's position is decided
+	// by comparing with that position.
+	var cur *bleveindex.TermFieldDoc
+	for i := range cands {
+		id := cands[i].id
 		if cur != nil {
-			if c.id.Compare(cur) < 0 {
+			if c := id.Compare(cur.ID); c <= 0 {
+				if c == 0 {
+					fn(i, cur)
+				}
 				continue
 			}
-			if c.id.Equals(cur) {
-				c.freq[gi] = uint32(curFreq)
-				kept = append(kept, c)
-				continue
-			}
 		}
-		d, err := r.Advance(c.id, tfd.Reset())
-		if err != nil {
-			return nil, err
+		d, err := r.Advance(id, tfd.Reset())
+		if err != nil || d == nil {
+			return err
 		}
-		if d == nil {
-			break
-		}
-		cur, curFreq = append(cur[:0], d.ID...), d.Freq
-		if d.ID.Equals(c.id) {
-			c.freq[gi] = uint32(d.Freq)
-			kept = append(kept, c)
+		cur = d
+		if d.ID.Equals(id) {
+			fn(i, d)
 		}
 	}
-	return kept, nil
+	return nil
 }

@@ -17,3 +17,7 @@ func WithFault(opts *Options, fault storage.FaultFunc) *Options {
 // (step "store") and after it writes the bleve indexes (step "indexes"),
 // before it publishes the write.
 func PauseWrites(ix *Index, f func(step string)) { ix.pause = f }
+
+// ScoreFromText makes the substring leg of ix score every match from its
+// text, never from the index alone (indexScores).
+func ScoreFromText(ix *Index) { ix.textScores = true }

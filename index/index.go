@@ -194,6 +194,9 @@ type Index struct {
 	// commit ("store") and after the bleve batches ("indexes"), before the
 	// write is published.
 	pause func(step string)
+	// textScores, set by the package's tests, makes the substring leg
+	// score every candidate from its text, as indexScores must agree with.
+	textScores bool
 }
 
 const (

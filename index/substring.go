@@ -175,6 +175,9 @@ func (s *search) substringLeg() ([]scored, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !all && !s.ix.textScores && s.decidedByGrams(leaves) {
+		return s.indexScores(leaves, grams, cands, avgTitle, avgAll)
+	}
 	if all {
 		err := s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
 			if err := s.ctx.Err(); err != nil {

@@ -17,6 +17,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/storage"
+	"github.com/twindex/twindex/tokenize"
 )
 
 // MaxIDBytes is the longest document ID accepted.
@@ -424,7 +425,14 @@ const (
 	fieldTitle = "title" // text index
 	fieldBody  = "body"  // text index
 	fieldGrams = "g"     // trigram index: title and body grams together
-	fieldHash  = "h"     // both: stored content hash, not indexed
+	// fieldTitleGrams is the trigram index's grams of the title alone,
+	// whose length is the folded title's in bytes plus one; fieldLength
+	// has one term, lengthTerm, whose length is the folded title's and
+	// body's together plus one (see lengthField): what the substring leg
+	// scores a document by when its grams decide the query.
+	fieldTitleGrams = "t"
+	fieldLength     = "n"
+	fieldHash       = "h" // both: stored content hash, not indexed
 )
 
 // textDoc is a document of the text index, analyzed when bleve indexes it.
@@ -455,8 +463,37 @@ func (ix *Index) trigramDoc(d *Doc, hash []byte) bleveindex.Document {
 	text := make([]byte, 0, len(d.Title)+1+len(d.Body))
 	text = append(append(append(text, d.Title...), '\n'), d.Body...)
 	bd.AddField(&analyzedField{name: fieldGrams, text: text, analyze: ix.gramFrequencies})
+	title := tokenize.FoldLen(d.Title)
+	if d.Title != "" {
+		bd.AddField(&analyzedField{name: fieldTitleGrams, text: []byte(d.Title), analyze: func(b []byte) (bleveindex.TokenFrequencies, int) {
+			freqs, _ := ix.triA.Frequencies(b)
+			return freqs, title + 1
+		}})
+	}
+	bd.AddField(lengthField(title + tokenize.FoldLen(d.Body)))
 	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
 	return bd
+}
+
+// lengthTerm is fieldLength's one term.
+const lengthTerm = "l"
+
+// lengthField is fieldLength of a document whose folded title and body
+// have n bytes. A field's length reaches a search as the norm of each of
+// its postings, 1/sqrt(length) (lengthOf inverts it); the length is n+1
+// because zap reads a merged segment's term of one posting and a norm of
+// 1/sqrt(0) as no posting.
+func lengthField(n int) *analyzedField {
+	tf := &bleveindex.TokenFreq{Term: []byte(lengthTerm)}
+	tf.SetFrequency(1)
+	return &analyzedField{name: fieldLength, analyzed: true, length: n + 1,
+		freqs: bleveindex.TokenFrequencies{lengthTerm: tf}}
+}
+
+// lengthOf is the length n of lengthField(n) (or of a title's grams) from
+// the norm of one of its postings.
+func lengthOf(norm float64) float64 {
+	return math.Round(1/(norm*norm)) - 1
 }
 
 // gramFrequencies is the trigram field's analysis. It reports the field's
