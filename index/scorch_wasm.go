@@ -17,3 +17,7 @@ func newScorch(string, *bleveindex.AnalysisQueue, bool) (bleveindex.Index, error
 func forceMerge(context.Context, bleveindex.Index) error { return nil }
 
 func persistError(string) error { return nil }
+
+func segmentPrefixCounts(bleveindex.IndexReader, string, []byte, func(string, uint64)) (bool, error) {
+	return false, nil
+}

@@ -42,12 +42,22 @@ func (s *search) expandPrefix(prefixes []string, n int) ([]string, error) {
 			continue
 		}
 		for _, f := range []string{fieldTitle, fieldBody} {
-			d, err := s.textR.FieldDictPrefix(f, []byte(p))
+			counts := map[string]uint64{}
+			ok, err := segmentPrefixCounts(s.textR, f, []byte(p), func(t string, n uint64) { counts[t] += n })
 			if err != nil {
 				return nil, err
 			}
-			if err := drain(d, func(e *bleveindex.DictEntry) { found[e.Term] = max(found[e.Term], e.Count) }); err != nil {
-				return nil, err
+			if !ok {
+				d, err := s.textR.FieldDictPrefix(f, []byte(p))
+				if err != nil {
+					return nil, err
+				}
+				if err := drain(d, func(e *bleveindex.DictEntry) { counts[e.Term] = e.Count }); err != nil {
+					return nil, err
+				}
+			}
+			for t, n := range counts {
+				found[t] = max(found[t], n)
 			}
 		}
 	}
@@ -84,8 +94,7 @@ func (s *search) expandFuzzy(term string, dist int) ([]expansion, error) {
 		if d > dist || (d > 1 && !strings.HasPrefix(e.Term, first)) {
 			return
 		}
-		x := found[e.Term]
-		found[e.Term] = expansion{term: e.Term, count: max(x.count, e.Count), dist: d}
+		found[e.Term] = expansion{term: e.Term, dist: d}
 	}
 	// The body's dictionary holds nearly every word; the title's is read
 	// only when the body's has nothing near.
@@ -118,8 +127,15 @@ func (s *search) expandFuzzy(term string, dist int) ([]expansion, error) {
 			}
 		}
 	}
+	// The dictionaries' counts may be wrong (see segmentPrefixCounts):
+	// each term's is read again, from a term reader, as few are found.
 	out := make([]expansion, 0, len(found))
 	for _, e := range found {
+		n, err := s.docFreq(e.term)
+		if err != nil {
+			return nil, err
+		}
+		e.count = n
 		out = append(out, e)
 	}
 	return best(out, fuzzyExpansions), nil

@@ -142,25 +142,18 @@ func (s *search) docFreq(term string) (uint64, error) {
 
 // surface returns a word as written in a document holding term (whose
 // analyzed term it is), lowercased: the stem "configur" comes back as
-// "configuration".
+// "configuration". The document is the one with the smallest ID, so that
+// the same documents give the same word on every backend and after every
+// rebuild, whatever order an index keeps them in. Cost: the IDs of every
+// document holding term, in the body or else the title.
 func (s *search) surface(term string) (string, error) {
 	for _, f := range []string{fieldBody, fieldTitle} {
-		r, err := s.textR.TermFieldReader(s.ctx, []byte(term), f, false, false, false)
-		if err != nil {
-			return "", err
-		}
-		var tfd bleveindex.TermFieldDoc
-		d, err := r.Next(&tfd)
-		r.Close()
-		if err != nil || d == nil {
+		id, err := s.firstHolder(term, f)
+		if err != nil || id == "" {
 			if err != nil {
 				return "", err
 			}
 			continue
-		}
-		id, err := s.textR.ExternalID(d.ID)
-		if err != nil {
-			return "", err
 		}
 		title, body, ok, err := s.docText(id)
 		if err != nil {
@@ -180,4 +173,34 @@ func (s *search) surface(term string) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// firstHolder returns the smallest ID of the documents holding term in
+// field of the text index, or "".
+func (s *search) firstHolder(term, field string) (string, error) {
+	r, err := s.textR.TermFieldReader(s.ctx, []byte(term), field, false, false, false)
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	first := ""
+	var tfd bleveindex.TermFieldDoc
+	for n := 0; ; n++ {
+		if n%256 == 0 {
+			if err := s.ctx.Err(); err != nil {
+				return "", err
+			}
+		}
+		d, err := r.Next(tfd.Reset())
+		if err != nil || d == nil {
+			return first, err
+		}
+		id, err := s.textR.ExternalID(d.ID)
+		if err != nil {
+			return "", err
+		}
+		if first == "" || id < first {
+			first = id
+		}
+	}
 }
