@@ -76,10 +76,13 @@ func TestYardstick(t *testing.T) {
 	})
 	var log bytes.Buffer
 	sum, err := yardstick(context.Background(), yardstickConfig{
-		Corpus: corpus, Queries: queries, Tail: tail, Out: out, Batch: 7, Passes: 1, Top: 20,
+		Corpus: corpus, Queries: queries, Tail: tail, Out: out, Batch: 7, Passes: 1, Top: 20, Scan: true,
 	}, &log)
 	if err != nil {
 		t.Fatalf("yardstick: %v\nlog:\n%s", err, log.String())
+	}
+	if sum.ScanChecked != 7 || sum.ScanDiffers != 0 {
+		t.Errorf("scan: %d of %d queries differ, want 0 of 7\n%s", sum.ScanDiffers, sum.ScanChecked, log.String())
 	}
 	if sum.Docs != 20 || sum.Queries != 5 || sum.Errors != 0 {
 		t.Errorf("docs %d, queries %d, errors %d; want 20, 5, 0", sum.Docs, sum.Queries, sum.Errors)
@@ -284,5 +287,22 @@ func TestTailQueries(t *testing.T) {
 	}
 	if len(a) != 4*5 {
 		t.Errorf("%d queries, want 20", len(a))
+	}
+}
+
+// TestScanCheck checks that --scan's brute force catches a wrong total.
+func TestScanCheck(t *testing.T) {
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "tiny.jsonl")
+	writeLines(t, corpus, fixtureDocs())
+	qs := []benchQuery{{ID: "q1", Text: `NewParse "parse the"`}, {ID: "q2", Text: "zz"}}
+	results := []resultLine{{QID: "q1", Mode: "substring", Total: 2}, {QID: "q2", Mode: "substring", Total: 1}}
+	var log bytes.Buffer
+	bad, err := scanCheck(corpus, [][]benchQuery{qs}, [][]resultLine{results}, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad != 1 || !strings.Contains(log.String(), `q2 "zz": substring total 1, a scan finds 0`) {
+		t.Errorf("%d differ, want 1 (q2):\n%s", bad, log.String())
 	}
 }

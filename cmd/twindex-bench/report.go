@@ -77,6 +77,9 @@ func printYardstick(w io.Writer, s *summary, ref, tailRef *fts5Summary) {
 		mib(s.DiskBytes), mib(s.DiskOptimized), mib(s.StoreBytes), mib(s.TextBytes), mib(s.TrigramBytes))
 	fmt.Fprintf(w, "- peak RSS (VmHWM): %.1f MiB after the build, %.1f MiB at the end; %.1f MiB before opening the index\n",
 		mib(s.PeakRSSBuild), mib(s.PeakRSS), mib(s.RSSBefore))
+	if s.ScanChecked > 0 {
+		fmt.Fprintf(w, "- substring totals against a scan of the corpus (--scan): %d of %d queries differ\n", s.ScanDiffers, s.ScanChecked)
+	}
 	if s.Errors > 0 {
 		fmt.Fprintf(w, "- search errors: %d (see \"error\" in the results file)\n", s.Errors)
 	}

@@ -43,6 +43,8 @@ type yardstickConfig struct {
 	NoBulk bool
 	// Tolerance also times text mode with prefixes and fuzzy matching.
 	Tolerance bool
+	// Scan compares every substring total with a scan of the corpus.
+	Scan bool
 	// CPUProfile, when set, is the prefix of two CPU profiles:
 	// PREFIX.build.pprof (Apply and Optimize) and PREFIX.query.pprof (the
 	// timed passes).
@@ -67,6 +69,7 @@ func yardstickCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.BoolVar(&cfg.NoOptimize, "no-optimize", false, "skip Optimize after the writes (optimize_s is then 0), and BulkLoad with it")
 	fs.BoolVar(&cfg.NoBulk, "no-bulk", false, "open the index without index.Options.BulkLoad: merge as the writes come")
 	fs.BoolVar(&cfg.Tolerance, "tolerance", false, "also time text mode as typed, with a raw prefix and with fuzzy auto, against exact")
+	fs.BoolVar(&cfg.Scan, "scan", false, "check every substring total against a scan of the corpus (every leaf a substring of the folded title or body)")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write CPU profiles of the build and of the timed passes to `PREFIX`.build.pprof and PREFIX.query.pprof")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: twindex-bench yardstick --corpus NAME.jsonl --queries queries.jsonl --out DIR [flags]
@@ -150,6 +153,8 @@ type summary struct {
 	PeakRSS       int64                  `json:"peak_rss_bytes"`       // VmHWM at the end
 	PeakRSSBuild  int64                  `json:"peak_rss_build_bytes"` // VmHWM after Optimize
 	Errors        int                    `json:"errors"`
+	ScanChecked   int                    `json:"scan_checked,omitempty"` // queries whose substring total --scan checked
+	ScanDiffers   int                    `json:"scan_differs"`           // of them, those a scan counts differently
 	Latency       []latencyRow           `json:"latency"`
 	Tolerance     []toleranceRow         `json:"tolerance,omitempty"`
 	Slowest       map[string][]slowQuery `json:"slowest"`
@@ -325,6 +330,12 @@ func yardstick(ctx context.Context, cfg yardstickConfig, log io.Writer) (*summar
 			if r.Error != "" {
 				sum.Errors++
 			}
+		}
+	}
+	if cfg.Scan {
+		sum.ScanChecked = len(qs) + len(tail)
+		if sum.ScanDiffers, err = scanCheck(cfg.Corpus, sets, results, log); err != nil {
+			return nil, err
 		}
 	}
 	sum.Latency, sum.Slowest = latencyTable(qs, results[0], lat[0])
