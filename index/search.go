@@ -394,7 +394,7 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 			title, body = string(t), string(b)
 		}
 		h.Title = title
-		h.Field, h.Snippet = s.snippet(qs[i], title, body, fd)
+		h.Field, h.Snippet = s.snippet(qs[i], title, body, fd.withMaps(title, body))
 		return nil
 	}
 	workers := min(s.ix.opts.Workers, len(hits)/parallelTexts)
