@@ -115,6 +115,17 @@ func newFoldCache(max int) *foldCache {
 	return &foldCache{m: map[string]*folded{}, max: max}
 }
 
+// peek returns the cached folded text of the record (id, seq), or nil.
+func (c *foldCache) peek(id string, seq uint64) *folded {
+	c.mu.Lock()
+	f := c.m[id]
+	c.mu.Unlock()
+	if f != nil && f.seq == seq {
+		return f
+	}
+	return nil
+}
+
 // get returns the folded text of the record (id, seq), calling load for
 // its title and body only when it is not cached.
 func (c *foldCache) get(id string, seq uint64, load func() (title, body []byte, err error)) (*folded, error) {

@@ -33,7 +33,7 @@ func (ix *Index) recover(ctx context.Context) (err error) {
 		name string
 		idx  bleveindex.Index
 		mk   func(*Doc, []byte) bleveindex.Document
-	}{{"text", ix.text, ix.textDoc}, {"trigram", ix.tri, ix.trigramDoc}} {
+	}{{"text", ix.text, ix.textDoc}, {"trigram", ix.tri, ix.trigramDocs(storeSeq)}} {
 		seq, err := appliedSeq(leg.idx)
 		if err != nil {
 			return fmt.Errorf("recover %s index: %w", leg.name, err)
@@ -219,7 +219,7 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 	if err := ix.reindex(ctx, ix.text, ix.textDoc, seq); err != nil {
 		return fmt.Errorf("rebuild text index: %w", err)
 	}
-	if err := ix.reindex(ctx, ix.tri, ix.trigramDoc, seq); err != nil {
+	if err := ix.reindex(ctx, ix.tri, ix.trigramDocs(seq), seq); err != nil {
 		return fmt.Errorf("rebuild trigram index: %w", err)
 	}
 	ix.view = &view{seq: seq}

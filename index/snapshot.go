@@ -186,7 +186,7 @@ func (ix *Index) adopt(st storage.Store, snap *snapfile.File) (err error) {
 		}
 		ix.tri.Close()
 		ix.tri = idx
-		if err := ix.reindex(context.Background(), ix.tri, ix.trigramDoc, seq); err != nil {
+		if err := ix.reindex(context.Background(), ix.tri, ix.trigramDocs(seq), seq); err != nil {
 			return fmt.Errorf("open snapshot: trigram index: %w", err)
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"unicode"
 
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
 	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/tokenize"
@@ -178,6 +180,17 @@ func (s *search) substringLeg() ([]scored, error) {
 	if !all && !s.ix.textScores && s.decidedByGrams(leaves) {
 		return s.indexScores(leaves, grams, cands, avgTitle, avgAll)
 	}
+	// Unless a filter needs the stored record, a candidate whose folded
+	// text is cached needs none: fieldLength gives its record's sequence
+	// number (or a higher one, which misses).
+	var seqs []uint64
+	if !s.filter.byHeader && len(cands) > 0 {
+		seqs = make([]uint64, len(cands))
+		err := s.eachPosting(fieldLength, lengthTerm, cands, func(i int, d *bleveindex.TermFieldDoc) { seqs[i] = d.Freq })
+		if err != nil {
+			return nil, err
+		}
+	}
 	if all {
 		err := s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
 			if err := s.ctx.Err(); err != nil {
@@ -198,6 +211,14 @@ func (s *search) substringLeg() ([]scored, error) {
 		id, err := s.triR.ExternalID(cands[i].id)
 		if err != nil {
 			return nil, err
+		}
+		if seqs != nil && seqs[i] > 0 {
+			if fd := s.ix.fold.peek(id, seqs[i]); fd != nil {
+				if !s.filter.active || s.filter.matchID(id) {
+					todo = append(todo, checkItem{id, fd, &cands[i]})
+				}
+				continue
+			}
 		}
 		rec := s.tx.Get(bucketDocs, []byte(id))
 		if rec == nil {

@@ -428,8 +428,10 @@ const (
 	// fieldTitleGrams is the trigram index's grams of the title alone,
 	// whose length is the folded title's in bytes plus one; fieldLength
 	// has one term, lengthTerm, whose length is the folded title's and
-	// body's together plus one (see lengthField): what the substring leg
-	// scores a document by when its grams decide the query.
+	// body's together plus one and whose frequency is the write sequence
+	// number of the document's stored record, or one after it (see
+	// lengthField): what the substring leg scores a document by when its
+	// grams decide the query, and finds its folded text by in the cache.
 	fieldTitleGrams = "t"
 	fieldLength     = "n"
 	fieldHash       = "h" // both: stored content hash, not indexed
@@ -456,7 +458,16 @@ func (ix *Index) analyzedTextDoc(d *Doc, hash []byte, tf textFields) bleveindex.
 	return bd
 }
 
-func (ix *Index) trigramDoc(d *Doc, hash []byte) bleveindex.Document {
+// trigramDocs returns the function that makes a trigram index document of
+// a document whose stored record was written by write seq, or by one
+// before it: the sequence number fieldLength carries, which the fold
+// cache is checked against, may be too high, never too low, so that it
+// can only miss (see lengthField).
+func (ix *Index) trigramDocs(seq uint64) func(*Doc, []byte) bleveindex.Document {
+	return func(d *Doc, hash []byte) bleveindex.Document { return ix.trigramDoc(d, seq, hash) }
+}
+
+func (ix *Index) trigramDoc(d *Doc, seq uint64, hash []byte) bleveindex.Document {
 	bd := document.NewDocument(d.ID)
 	// One field for both: the grams that span the joint only add
 	// candidates, which verification removes.
@@ -470,7 +481,7 @@ func (ix *Index) trigramDoc(d *Doc, hash []byte) bleveindex.Document {
 			return freqs, title + 1
 		}})
 	}
-	bd.AddField(lengthField(title + tokenize.FoldLen(d.Body)))
+	bd.AddField(lengthField(title+tokenize.FoldLen(d.Body), seq))
 	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
 	return bd
 }
@@ -479,13 +490,18 @@ func (ix *Index) trigramDoc(d *Doc, hash []byte) bleveindex.Document {
 const lengthTerm = "l"
 
 // lengthField is fieldLength of a document whose folded title and body
-// have n bytes. A field's length reaches a search as the norm of each of
-// its postings, 1/sqrt(length) (lengthOf inverts it); the length is n+1
-// because zap reads a merged segment's term of one posting and a norm of
-// 1/sqrt(0) as no posting.
-func lengthField(n int) *analyzedField {
+// have n bytes and whose record was written by write seq. A field's length
+// reaches a search as the norm of each of its postings, 1/sqrt(length)
+// (lengthOf inverts it); the length is n+1 because zap reads a merged
+// segment's term of one posting and a norm of 1/sqrt(0) as no posting.
+// The frequency is seq: a fold cache entry of the document is of its
+// record when their sequence numbers are equal, and a number too high
+// (replay and rebuild write every document with the last write's, as no
+// version of the document has that number unless it is the record's)
+// only misses the cache.
+func lengthField(n int, seq uint64) *analyzedField {
 	tf := &bleveindex.TokenFreq{Term: []byte(lengthTerm)}
-	tf.SetFrequency(1)
+	tf.SetFrequency(int(seq))
 	return &analyzedField{name: fieldLength, analyzed: true, length: n + 1,
 		freqs: bleveindex.TokenFrequencies{lengthTerm: tf}}
 }
@@ -514,7 +530,7 @@ func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analy
 	var wg sync.WaitGroup
 	textDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.analyzedTextDoc(d, hash, analyzed[d]) }
 	wg.Go(func() { errText = ix.applyOne(ix.text, textDoc, seq, ids, docs) })
-	wg.Go(func() { errTri = ix.applyHalves(ix.tri, ix.trigramDoc, seq, ids, docs) })
+	wg.Go(func() { errTri = ix.applyHalves(ix.tri, ix.trigramDocs(seq), seq, ids, docs) })
 	wg.Wait()
 	if errText != nil {
 		errText = fmt.Errorf("text index: %w", errText)
