@@ -159,9 +159,17 @@ func (s *search) candidates(grams []string, use []int, counts []float64) ([]cand
 		readers[g] = r
 	}
 
-	var cands []candidate
+	// The rarest gram's postings are the candidates. Their IDs and
+	// frequencies go to two arenas, sliced once the arenas stop growing:
+	// a query of one common letter has a candidate for most documents.
+	var ids []byte
+	var idEnds []int
+	var freqs []uint32
 	var tfd bleveindex.TermFieldDoc
 	first := readers[use[0]]
+	if n := int(min(first.Count(), 1<<20)); n > 0 {
+		ids, idEnds, freqs = make([]byte, 0, 8*n), make([]int, 0, n), make([]uint32, 0, n*len(grams))
+	}
 	for {
 		d, err := first.Next(tfd.Reset())
 		if err != nil {
@@ -170,9 +178,18 @@ func (s *search) candidates(grams []string, use []int, counts []float64) ([]cand
 		if d == nil {
 			break
 		}
-		c := candidate{id: slices.Clone(d.ID), freq: make([]uint32, len(grams))}
-		c.freq[use[0]] = uint32(d.Freq)
-		cands = append(cands, c)
+		ids = append(ids, d.ID...)
+		idEnds = append(idEnds, len(ids))
+		at := len(freqs)
+		freqs = append(freqs, make([]uint32, len(grams))...)
+		freqs[at+use[0]] = uint32(d.Freq)
+	}
+	cands := make([]candidate, len(idEnds))
+	start := 0
+	for i, end := range idEnds {
+		f := freqs[i*len(grams) : (i+1)*len(grams) : (i+1)*len(grams)]
+		cands[i] = candidate{id: ids[start:end:end], freq: f}
+		start = end
 	}
 	for _, gi := range use[1:] {
 		kept := 0
