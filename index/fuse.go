@@ -1,6 +1,9 @@
 package index
 
 import (
+	"math"
+	"slices"
+
 	"github.com/twindex/twindex/fusion"
 )
 
@@ -82,29 +85,32 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 		return nil, 0, err
 	}
 	rank := text.ranker(known)
-	inBoth := map[int]bool{}
+	inBoth := make([]bool, len(text.hits))
+	nBoth := 0
 	for j, p := range pos {
 		if p >= 0 {
 			inBoth[p] = true
+			nBoth++
 			sc := text.hits[p].score
 			r := rank(sc)
 			out[j].Score += wText / (k + float64(r))
 			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: LegText, Rank: r, Score: sc})
 		}
 	}
-	if out, err = s.textOnly(out, text, inBoth, need); err != nil {
+	if out, err = s.textOnly(out, text, inBoth, nBoth, need); err != nil {
 		return nil, 0, err
 	}
 	fusion.Sort(out)
-	return out, known + len(text.hits) - len(inBoth), nil
+	return out, known + len(text.hits) - nBoth, nil
 }
 
 // fuseTwo is fuseTop of the substring and text legs alone, with no boost
 // or expansion to reorder its hits afterwards: a substring match that is
 // not a text match can only be among the first need hits if it is among
 // the first need of those (ties included), as its fused score falls with
-// its substring rank, so only those, the matches of both legs and the
-// text-only prefix become hits, and the rest is counted.
+// its substring rank. Those, the matches of both legs and the text-only
+// prefix are scored, and only those scoring at least the need-th best
+// become hits; the rest is counted.
 func (s *search) fuseTwo(tri []scored, text *textList, need int) ([]fusion.Hit, int, error) {
 	k, wTri, wText := float64(s.ix.opts.K), s.ix.opts.SubstringWeight, s.ix.opts.TextWeight
 	ids := make([]string, len(tri))
@@ -117,30 +123,56 @@ func (s *search) fuseTwo(tri []scored, text *textList, need int) ([]fusion.Hit, 
 	}
 	triRank := ranks(scoresOf(tri))
 	rank := text.ranker(len(tri))
-	inBoth := map[int]bool{}
-	var out []fusion.Hit
-	taken, last := 0, 0
-	for i, x := range tri {
-		leg := fusion.LegRank{Leg: LegSubstring, Rank: triRank[i], Score: x.score}
+	type fused struct {
+		i, p, r int // substring position, text position (or -1) and rank
+		score   float64
+	}
+	var cands []fused
+	inBoth := make([]bool, len(text.hits))
+	nBoth, taken, last := 0, 0, 0
+	for i := range tri {
 		if p := pos[i]; p >= 0 {
 			inBoth[p] = true
-			sc := text.hits[p].score
-			r := rank(sc)
-			out = append(out, fusion.Hit{ID: x.id, Score: wTri/(k+float64(triRank[i])) + wText/(k+float64(r)),
-				Legs: []fusion.LegRank{leg, {Leg: LegText, Rank: r, Score: sc}}})
+			nBoth++
+			r := rank(text.hits[p].score)
+			cands = append(cands, fused{i, p, r, wTri/(k+float64(triRank[i])) + wText/(k+float64(r))})
 			continue
 		}
 		if taken >= need && triRank[i] != last {
 			continue
 		}
-		out = append(out, fusion.Hit{ID: x.id, Score: wTri / (k + float64(triRank[i])), Legs: []fusion.LegRank{leg}})
+		cands = append(cands, fused{i, -1, 0, wTri / (k + float64(triRank[i]))})
 		taken, last = taken+1, triRank[i]
 	}
-	if out, err = s.textOnly(out, text, inBoth, need); err != nil {
+	out, err := s.textOnly(nil, text, inBoth, nBoth, need)
+	if err != nil {
 		return nil, 0, err
 	}
+	scores := make([]float64, 0, len(cands)+len(out))
+	for _, c := range cands {
+		scores = append(scores, c.score)
+	}
+	for _, h := range out {
+		scores = append(scores, h.Score)
+	}
+	cut := math.Inf(-1)
+	if len(scores) > need {
+		slices.Sort(scores)
+		cut = scores[len(scores)-need]
+	}
+	for _, c := range cands {
+		if c.score < cut {
+			continue
+		}
+		x := tri[c.i]
+		legs := []fusion.LegRank{{Leg: LegSubstring, Rank: triRank[c.i], Score: x.score}}
+		if c.p >= 0 {
+			legs = append(legs, fusion.LegRank{Leg: LegText, Rank: c.r, Score: text.hits[c.p].score})
+		}
+		out = append(out, fusion.Hit{ID: x.id, Score: c.score, Legs: legs})
+	}
 	fusion.Sort(out)
-	return out, len(tri) + len(text.hits) - len(inBoth), nil
+	return out, len(tri) + len(text.hits) - nBoth, nil
 }
 
 // inText returns where each document of ids stands in the text leg's
@@ -182,14 +214,15 @@ func (s *search) inText(ids []string, text *textList) ([]int, error) {
 	return pos, nil
 }
 
-// textOnly appends to out the text leg's prefix of hits in no other leg:
+// textOnly appends to out the text leg's prefix of hits in no other leg
+// (inBoth, by position, marks the nBoth in another):
 // the first need of them, and the rest of the last one's tie group, whose
 // members share its fused score and are ordered by ID by fusion.Sort. A
 // hit's rank is one more than the number of better hits, all of which
 // come before it in order.
-func (s *search) textOnly(out []fusion.Hit, text *textList, inBoth map[int]bool, need int) ([]fusion.Hit, error) {
+func (s *search) textOnly(out []fusion.Hit, text *textList, inBoth []bool, nBoth, need int) ([]fusion.Hit, error) {
 	k, wText := float64(s.ix.opts.K), s.ix.opts.TextWeight
-	order := text.best(need + len(inBoth))
+	order := text.best(need + nBoth)
 	taken, r := 0, 0
 	for i, p := range order {
 		sc := text.hits[p].score

@@ -24,8 +24,11 @@ type scored struct {
 
 func sortScored(l []scored) {
 	slices.SortFunc(l, func(a, b scored) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
-			return c
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
 		}
 		return cmp.Compare(a.id, b.id)
 	})
