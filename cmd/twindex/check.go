@@ -27,7 +27,7 @@ repairs it.`)
 	defer ix.Close()
 	rep, err := ix.Check(ctx)
 	if err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
 	if *asJSON {
 		b, _ := json.MarshalIndent(struct {
@@ -39,7 +39,7 @@ repairs it.`)
 		fmt.Fprint(e.stdout, rep.String())
 	}
 	if !rep.OK() {
-		return &exitError{code: exitIndex, err: fmt.Errorf("%s is out of step with its store", loc.dir),
+		return &exitError{code: exitIndex, err: fmt.Errorf("%s is out of step with its store", loc.Dir),
 			hint: "run 'twindex rebuild' to rebuild both indexes from the store"}
 	}
 	return nil

@@ -39,7 +39,7 @@ Exit status 1 if no document has the ID.`)
 		return errNoResults
 	}
 	if err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
 	if *asJSON {
 		b, err := json.MarshalIndent(d, "", "  ")

@@ -9,10 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 )
-
-const defaultMaxSize = 1 << 20
 
 func runIndex(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "index", "twindex index [PATH...] [--jsonl FILE|-] [flags]", `  twindex index .                               index the current folder (incremental)
@@ -67,15 +66,15 @@ searchable, even if the process dies right after.`)
 			return usageErr("", "%w", err)
 		}
 	}
-	if !loc.explicit && !loc.exists && len(paths) > 1 {
+	if !loc.Explicit && !loc.Exists && len(paths) > 1 {
 		// No index yet: one for all the paths, at their common folder.
-		if loc.root, err = commonRoot(paths); err != nil {
+		if loc.Root, err = commonRoot(paths); err != nil {
 			return err
 		}
-		loc.dir = filepath.Join(loc.root, indexDirName)
+		loc.Dir = filepath.Join(loc.Root, folder.IndexDirName)
 	}
-	if loc.explicit && loc.root == "" && len(paths) > 0 {
-		if loc.root, err = commonRoot(paths); err != nil {
+	if loc.Explicit && loc.Root == "" && len(paths) > 0 {
+		if loc.Root, err = commonRoot(paths); err != nil {
 			return err
 		}
 	}
@@ -85,13 +84,13 @@ searchable, even if the process dies right after.`)
 	}
 	defer ix.Close()
 	if len(paths) > 0 {
-		if err := loc.recordRoot(loc.root); err != nil {
+		if err := loc.RecordRoot(loc.Root); err != nil {
 			return err
 		}
 	}
 	for _, p := range paths {
 		abs, _ := filepath.Abs(p)
-		_, err := syncFolder(ctx, e, ix, syncOptions{root: loc.root, scope: abs, indexDir: loc.dir, maxSize: *maxSize, quiet: *quiet, always: true})
+		_, err := syncFolder(ctx, e, ix, syncOptions{root: loc.Root, scope: abs, indexDir: loc.Dir, maxSize: *maxSize, quiet: *quiet, always: true})
 		if err != nil {
 			return err
 		}
@@ -106,7 +105,7 @@ searchable, even if the process dies right after.`)
 		return err
 	}
 	if err := ix.Close(); err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
 	if bad > 0 {
 		return &exitError{code: exitUsage, err: fmt.Errorf("%d bad line(s) in %s skipped; every other line was indexed", bad, *jsonl),
@@ -136,7 +135,7 @@ func commonRoot(paths []string) (string, error) {
 			continue
 		}
 		for {
-			if _, ok := relID(root, abs); ok {
+			if _, ok := folder.RelID(root, abs); ok {
 				break
 			}
 			root = filepath.Dir(root)
@@ -165,8 +164,8 @@ func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxT
 		bad++
 		fmt.Fprintf(e.stderr, "%s: %s\n", where, reason)
 	}
-	bt := &batcher{ix: ix, invalid: func(where string, err error) { report(where, err.Error()) },
-		warn: func(msg string) { fmt.Fprintf(e.stderr, "twindex: warning: %s\n", msg) }}
+	bt := &folder.Writer{Write: folder.Apply(ix), Invalid: func(where string, err error) { report(where, err.Error()) },
+		Warn: func(msg string) { fmt.Fprintf(e.stderr, "twindex: warning: %s\n", msg) }}
 	lr := newLineReader(r, 6*maxText+(1<<20))
 	prog := newProgress(e, quiet, "indexing", total)
 	defer prog.done()
@@ -174,7 +173,7 @@ func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxT
 	// Off a terminal no progress line is drawn; a line per commit tells a
 	// script or a log what is durable, so a killed run can be resumed.
 	logCommits := !quiet && !isTerminal(e.stderr)
-	bt.onFlush = func() {
+	bt.OnFlush = func() {
 		committed = lr.n
 		if logCommits {
 			fmt.Fprintf(e.stderr, "twindex: committed through line %d\n", lr.n)
@@ -205,7 +204,7 @@ func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxT
 			report(where, err.Error())
 			continue
 		}
-		if err := bt.upsert(ctx, d, where); err != nil {
+		if err := bt.Upsert(ctx, d, where); err != nil {
 			if errors.Is(err, context.Canceled) {
 				return bad, interrupted(label, committed)
 			}
@@ -215,12 +214,12 @@ func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxT
 	if ctx.Err() != nil {
 		return bad, interrupted(label, committed)
 	}
-	if err := bt.flush(ctx); err != nil {
+	if err := bt.Flush(ctx); err != nil {
 		return bad, indexErr(err, ix.Dir())
 	}
 	prog.done()
 	if !quiet {
-		fmt.Fprintf(e.stderr, "twindex: indexed %d documents from %s", bt.written, label)
+		fmt.Fprintf(e.stderr, "twindex: indexed %d documents from %s", bt.Written, label)
 		if bad > 0 {
 			fmt.Fprintf(e.stderr, "; %d bad line(s) skipped", bad)
 		}

@@ -62,7 +62,7 @@ func linksCmd(e *env, name string, args []string) error {
 			return errNoResults
 		}
 		if err != nil {
-			return indexErr(err, loc.dir)
+			return indexErr(err, loc.Dir)
 		}
 		for _, l := range links {
 			rows = append(rows, row{l.To, l.Type})
@@ -70,7 +70,7 @@ func linksCmd(e *env, name string, args []string) error {
 	} else {
 		bl, err := ix.Backlinks(id, types...)
 		if err != nil {
-			return indexErr(err, loc.dir)
+			return indexErr(err, loc.Dir)
 		}
 		for _, b := range bl {
 			rows = append(rows, row{b.From, b.Type})

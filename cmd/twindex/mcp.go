@@ -7,10 +7,10 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 )
 
@@ -55,10 +55,10 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if loc.root == "" && filepath.Base(loc.dir) == indexDirName {
+	if loc.Root == "" && filepath.Base(loc.Dir) == folder.IndexDirName {
 		// A folder's own .twindex/ given with --index: its file IDs are
 		// relative to that folder, as when it was found by walking up.
-		loc.root = filepath.Dir(loc.dir)
+		loc.Root = filepath.Dir(loc.Dir)
 	}
 	opts := &index.Options{MaxDocBytes: docLimit(*maxSize)}
 	if err := emb.options(e, opts); err != nil {
@@ -72,10 +72,10 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	srv := newMCPServer(ix, loc, &mcpOptions{log: log, maxSize: *maxSize, reranker: opts.Reranker != nil})
-	log.Info("serving", "index", loc.dir, "root", loc.root)
+	log.Info("serving", "index", loc.Dir, "root", loc.Root)
 	err = srv.serve(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
 	if cerr := srv.close(); cerr != nil {
-		return indexErr(cerr, loc.dir)
+		return indexErr(cerr, loc.Dir)
 	}
 	log.Info("stopped")
 	// Stdin closing is how a client says goodbye; Ctrl-C is a stop too.
@@ -90,16 +90,3 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 type nopWriteCloser struct{ io.Writer }
 
 func (nopWriteCloser) Close() error { return nil }
-
-// logWriter turns what shared CLI code prints on stderr (skipped files)
-// into log records, so --log-level governs it.
-type logWriter struct{ log *slog.Logger }
-
-func (w logWriter) Write(p []byte) (int, error) {
-	for _, line := range strings.Split(strings.TrimSpace(string(p)), "\n") {
-		if line = strings.TrimSpace(strings.TrimPrefix(line, "twindex: ")); line != "" {
-			w.log.Info(line)
-		}
-	}
-	return len(p), nil
-}

@@ -10,14 +10,15 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 )
 
 // TestMCPCommand runs the real binary over stdio: the server answers,
 // exits 0 when stdin closes, and leaves the index unlocked.
 func TestMCPCommand(t *testing.T) {
-	folder := t.TempDir()
-	dir := filepath.Join(folder, indexDirName)
+	root := t.TempDir()
+	dir := filepath.Join(root, folder.IndexDirName)
 	cmd := exec.Command(bin, "mcp", "--index", dir, "--log-level", "debug")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -44,8 +45,8 @@ func TestMCPCommand(t *testing.T) {
 		t.Fatalf("stats: %v %v", err, res)
 	}
 	// A folder's .twindex given with --index: file IDs are relative to the folder.
-	if root := res.StructuredContent.(map[string]any)["root"]; root != folder {
-		t.Errorf("root %v, want %s", root, folder)
+	if got := res.StructuredContent.(map[string]any)["root"]; got != root {
+		t.Errorf("root %v, want %s", got, root)
 	}
 	if err := cs.Close(); err != nil {
 		t.Fatalf("server did not exit cleanly when stdin closed: %v\nstderr:\n%s", err, stderr.String())

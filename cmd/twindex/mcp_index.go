@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/twindex/twindex/folder"
 )
 
 // progressEvery spaces index_path's progress notifications.
@@ -77,13 +79,13 @@ func (s *mcpServer) indexPath(ctx context.Context, req *mcp.CallToolRequest, in 
 			root = filepath.Dir(abs)
 		}
 		s.mu.Lock()
-		err := s.loc.recordRoot(root)
+		err := s.loc.RecordRoot(root)
 		s.mu.Unlock()
 		if err != nil {
 			return nil, indexPathOutput{}, fmt.Errorf("index_path: record the index root: %w", err)
 		}
 	}
-	scope, ok := relID(root, abs)
+	scope, ok := folder.RelID(root, abs)
 	if !ok {
 		return nil, indexPathOutput{}, badArg(tool, "%s is outside the index root %s, which document IDs are relative to; index a path under it, or run another server with --index for that folder", abs, root)
 	}
@@ -92,23 +94,32 @@ func (s *mcpServer) indexPath(ctx context.Context, req *mcp.CallToolRequest, in 
 	if tok := req.Params.GetProgressToken(); tok != nil {
 		notify = s.progress(ctx, req, tok)
 	}
-	e := &env{stderr: logWriter{s.log}, getenv: os.Getenv}
-	rep, err := syncFolder(ctx, e, s.ix, syncOptions{root: root, scope: abs, indexDir: s.ix.Dir(),
-		maxSize: s.maxSize, quiet: true, always: true, progress: notify})
+	rep, err := folder.Sync(ctx, s.ix, abs, &folder.Options{Root: root, IndexDir: s.ix.Dir(), MaxSize: s.maxSize, Progress: notify})
+	for _, r := range rep.Invalid {
+		s.log.Info("skipped", "id", r.ID, "reason", r.Reason)
+	}
+	for _, w := range rep.Warnings {
+		s.log.Info("warning", "msg", w)
+	}
 	if err != nil {
-		var xe *exitError
 		switch {
 		case errors.Is(err, context.Canceled):
 			return nil, indexPathOutput{}, errors.New("index_path: cancelled; the batches committed stay, call again to finish")
-		case errors.As(err, &xe) && xe.code == exitUsage:
-			return nil, indexPathOutput{}, badArg(tool, "%s", xe.err)
+		case errors.Is(err, folder.ErrOutsideRoot), errors.Is(err, folder.ErrWalk):
+			return nil, indexPathOutput{}, badArg(tool, "%s", err)
 		}
 		s.log.Error("index_path failed", "path", abs, "error", err)
 		return nil, indexPathOutput{}, fmt.Errorf("index_path %s: %w; the batches committed stay", abs, err)
 	}
-	out := indexPathOutput{Root: root, Scope: scope, Written: rep.written, Removed: rep.removed, Unchanged: rep.unchanged,
-		Binary: rep.binary, Invalid: rep.invalid, Oversize: rep.skips.oversize,
-		Skipped: len(rep.skips.oversize) + len(rep.skips.badNames), TookMs: rep.elapsed.Milliseconds()}
+	if n := len(rep.Oversize); n > 0 {
+		s.log.Info(fmt.Sprintf("skipped %d file(s) over %s (raise --max-size to index them): %s", n, formatBytes(s.maxSize), listSome(rep.Oversize, 5)))
+	}
+	if n := len(rep.BadNames); n > 0 {
+		s.log.Info(fmt.Sprintf("skipped %d file(s) whose names are not valid UTF-8: %s", n, listSome(rep.BadNames, 5)))
+	}
+	out := indexPathOutput{Root: root, Scope: scope, Written: rep.Written, Removed: rep.Removed, Unchanged: rep.Unchanged,
+		Binary: rep.Binary, Invalid: len(rep.Invalid), Oversize: rep.Oversize,
+		Skipped: len(rep.Oversize) + len(rep.BadNames), TookMs: rep.Elapsed.Milliseconds()}
 	if len(out.Oversize) > 20 {
 		out.Oversize = out.Oversize[:20]
 	}
@@ -116,9 +127,9 @@ func (s *mcpServer) indexPath(ctx context.Context, req *mcp.CallToolRequest, in 
 		out.Oversize = []string{}
 	}
 	text := fmt.Sprintf("Indexed %s: %d written, %d removed, %d unchanged, %d binary skipped in %s.",
-		abs, out.Written, out.Removed, out.Unchanged, out.Binary, rep.elapsed.Round(time.Millisecond))
-	if n := len(rep.skips.oversize); n > 0 {
-		text += fmt.Sprintf(" %d file(s) over %s skipped: %s.", n, formatBytes(s.maxSize), listSome(rep.skips.oversize, 5))
+		abs, out.Written, out.Removed, out.Unchanged, out.Binary, rep.Elapsed.Round(time.Millisecond))
+	if n := len(rep.Oversize); n > 0 {
+		text += fmt.Sprintf(" %d file(s) over %s skipped: %s.", n, formatBytes(s.maxSize), listSome(rep.Oversize, 5))
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
 }

@@ -108,7 +108,7 @@ func (s *mcpServer) close() error {
 func (s *mcpServer) root() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.loc.root
+	return s.loc.Root
 }
 
 func boolPtr(b bool) *bool { return &b }

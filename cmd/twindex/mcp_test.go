@@ -14,6 +14,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 )
 
@@ -42,7 +43,7 @@ func newMCPTestWith(t *testing.T, opts *index.Options) *mcpTest {
 		t.Fatal(err)
 	}
 	mt := &mcpTest{t: t, dir: dir, progress: make(chan *mcp.ProgressNotificationParams, 1000)}
-	mt.srv = newMCPServer(ix, location{dir: dir, explicit: true, exists: true}, &mcpOptions{reranker: opts != nil && opts.Reranker != nil})
+	mt.srv = newMCPServer(ix, location{folder.Location{Dir: dir, Explicit: true, Exists: true}}, &mcpOptions{reranker: opts != nil && opts.Reranker != nil})
 	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -22,11 +22,11 @@ and a little faster to search after many incremental updates.`)
 	defer ix.Close()
 	start := time.Now()
 	if err := ix.Optimize(ctx); err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
 	if err := ix.Close(); err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
-	fmt.Fprintf(e.stderr, "twindex: optimized %s in %s\n", loc.dir, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(e.stderr, "twindex: optimized %s in %s\n", loc.Dir, time.Since(start).Round(time.Millisecond))
 	return nil
 }

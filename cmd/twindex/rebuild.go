@@ -26,11 +26,11 @@ index that 'twindex check' found out of step or whose files are damaged.`)
 	defer ix.Close()
 	start := time.Now()
 	if err := ix.Rebuild(ctx); err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
 	if err := ix.Close(); err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
-	fmt.Fprintf(e.stderr, "twindex: rebuilt %s in %s\n", loc.dir, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(e.stderr, "twindex: rebuilt %s in %s\n", loc.Dir, time.Since(start).Round(time.Millisecond))
 	return nil
 }

@@ -26,7 +26,7 @@ to keep it out. Exit status 1 if none of the IDs existed.`)
 	defer ix.Close()
 	n, err := ix.Remove(ctx, pos...)
 	if err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
 	fmt.Fprintf(e.stdout, "removed %d of %d\n", n, len(pos))
 	if n == 0 {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 	"github.com/twindex/twindex/query"
 )
@@ -128,15 +129,15 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	abs, _ := filepath.Abs(path)
-	doSync := !f.noSync && (!loc.explicit || loc.root != "" || pathGiven)
+	doSync := !f.noSync && (!loc.Explicit || loc.Root != "" || pathGiven)
 	if doSync {
 		if _, err := os.Stat(abs); err != nil {
 			return usageErr("", "%w", err)
 		}
-		if loc.root == "" {
-			loc.root = abs
+		if loc.Root == "" {
+			loc.Root = abs
 			if !isDirPath(abs) {
-				loc.root = filepath.Dir(abs)
+				loc.Root = filepath.Dir(abs)
 			}
 		}
 	}
@@ -154,10 +155,10 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 		defer ix.Close()
-		if err := loc.recordRoot(loc.root); err != nil {
+		if err := loc.RecordRoot(loc.Root); err != nil {
 			return err
 		}
-		_, err := syncFolder(ctx, e, ix, syncOptions{root: loc.root, scope: abs, indexDir: loc.dir, maxSize: f.maxSize, quiet: f.quiet})
+		_, err := syncFolder(ctx, e, ix, syncOptions{root: loc.Root, scope: abs, indexDir: loc.Dir, maxSize: f.maxSize, quiet: f.quiet})
 		if err != nil {
 			return err
 		}
@@ -170,8 +171,8 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		}
 		defer ix.Close()
 	}
-	if req.Under == "" && loc.root != "" {
-		if id, ok := relID(loc.root, abs); ok {
+	if req.Under == "" && loc.Root != "" {
+		if id, ok := folder.RelID(loc.Root, abs); ok {
 			req.Under = id
 		}
 	}

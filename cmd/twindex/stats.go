@@ -33,17 +33,17 @@ func runStats(_ context.Context, e *env, args []string) error {
 	defer ix.Close()
 	st, err := ix.Stats()
 	if err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
 	if *asJSON {
-		b, _ := json.MarshalIndent(statsJSON{Index: loc.dir, Root: loc.root, Stats: st}, "", "  ")
+		b, _ := json.MarshalIndent(statsJSON{Index: loc.Dir, Root: loc.Root, Stats: st}, "", "  ")
 		fmt.Fprintf(e.stdout, "%s\n", b)
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "index\t%s\n", loc.dir)
-	if loc.root != "" {
-		fmt.Fprintf(tw, "root\t%s\n", loc.root)
+	fmt.Fprintf(tw, "index\t%s\n", loc.Dir)
+	if loc.Root != "" {
+		fmt.Fprintf(tw, "root\t%s\n", loc.Root)
 	}
 	fmt.Fprintf(tw, "documents\t%d\n", st.Docs)
 	kinds := make([]string, 0, len(st.Kinds))

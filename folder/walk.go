@@ -1,4 +1,4 @@
-package main
+package folder
 
 import (
 	"os"
@@ -38,7 +38,7 @@ type walker struct {
 // single file). Ignore files of the folders between the root and scope
 // apply too.
 func (w *walker) walk(scope string) error {
-	scopeID, _ := relID(w.root, scope)
+	scopeID, _ := RelID(w.root, scope)
 	ig := &ignorer{}
 	// Ignore files above scope, root first.
 	var chain []string
@@ -91,7 +91,7 @@ func (w *walker) walkDir(dir, dirID string, ig *ignorer) error {
 		if de.Type()&os.ModeSymlink != 0 {
 			continue
 		}
-		if de.IsDir() && (name == ".git" || name == indexDirName || abs == w.indexDir) {
+		if de.IsDir() && (name == ".git" || name == IndexDirName || abs == w.indexDir) {
 			continue
 		}
 		if !utf8.ValidString(id) {

@@ -1,0 +1,241 @@
+package folder
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/twindex/twindex/index"
+)
+
+// DefaultMaxSize is the size over which a file is skipped when Options
+// say nothing.
+const DefaultMaxSize = 1 << 20
+
+// Meta keys of documents made from files and folders. A document with
+// metaSHA is a file, one with metaDir a folder; syncing touches only
+// these, never documents written otherwise (JSONL, upserts).
+const (
+	metaSize  = "size"
+	metaMtime = "mtime"
+	metaSHA   = "sha256"
+	metaDir   = "dir"
+	kindDir   = "dir"
+)
+
+// Options configure a sync.
+type Options struct {
+	Root     string // absolute index root; IDs are relative to it
+	IndexDir string // absolute; never walked
+	MaxSize  int64  // files over this many bytes are skipped; 0 means DefaultMaxSize
+	// Progress, if set, is called as files are indexed with the number
+	// done and the number to do.
+	Progress func(done, total int)
+}
+
+// Report says what a sync did.
+type Report struct {
+	Written   int `json:"written"`   // files and folders added or changed
+	Removed   int `json:"removed"`   // documents of files gone or now ignored
+	Unchanged int `json:"unchanged"` // files as indexed
+	Binary    int `json:"binary"`    // binary files skipped
+	// Invalid are the files the index refused, in the order met.
+	Invalid  []Refusal     `json:"invalid,omitempty"`
+	Warnings []string      `json:"warnings,omitempty"` // writes done in a lesser form
+	Oversize []string      `json:"oversize,omitempty"` // IDs of files over MaxSize
+	BadNames []string      `json:"badNames,omitempty"` // paths whose names are not valid UTF-8
+	Elapsed  time.Duration `json:"elapsed"`
+}
+
+// Refusal is a file the index refused, and why.
+type Refusal struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+}
+
+// known is the state of an indexed file or folder, from its Meta.
+type known struct {
+	size, mtime int64
+	sha         string
+	dir         bool
+}
+
+// Sync brings the index up to date with the files under scope, an
+// absolute folder or file under the root: new and changed files (size or
+// mtime differ, then the content hash) are indexed, files that vanished or
+// are now ignored are removed. Each folder is a document too (kind "dir",
+// no text), so that the engine's Under filter, which follows Parent
+// links, reaches every file below a folder. It returns ErrOutsideRoot
+// (wrapped) for a scope outside the root and a *WalkError when the scope
+// cannot be read; the report holds what was done before an error.
+// Cost: one metadata scan of the index, a walk of scope with a stat of
+// every file, and a read and hash of each file whose size or mtime
+// changed.
+func Sync(ctx context.Context, ix *index.Index, scope string, o *Options) (*Report, error) {
+	start := time.Now()
+	rep := &Report{}
+	maxSize := o.MaxSize
+	if maxSize <= 0 {
+		maxSize = DefaultMaxSize
+	}
+	scopeID, ok := RelID(o.Root, scope)
+	if !ok {
+		return rep, fmt.Errorf("%s is %w %s", scope, ErrOutsideRoot, o.Root)
+	}
+	inScope := func(id string) bool {
+		return scopeID == "" || id == scopeID || strings.HasPrefix(id, scopeID+"/")
+	}
+
+	// What the index holds under scope (metadata only: no text is read).
+	have := map[string]known{}
+	err := ix.WalkMeta(ctx, func(d *index.Doc) error {
+		if !inScope(d.ID) {
+			return nil
+		}
+		if d.Meta[metaDir] != "" {
+			have[d.ID] = known{dir: true}
+		} else if sha := d.Meta[metaSHA]; sha != "" {
+			size, _ := strconv.ParseInt(d.Meta[metaSize], 10, 64)
+			mtime, _ := strconv.ParseInt(d.Meta[metaMtime], 10, 64)
+			have[d.ID] = known{size: size, mtime: mtime, sha: sha}
+		}
+		return nil
+	})
+	if err != nil {
+		return rep, fmt.Errorf("read index: %w", err)
+	}
+
+	w := &walker{root: o.Root, indexDir: o.IndexDir, maxSize: maxSize}
+	if err := w.walk(scope); err != nil {
+		return rep, &WalkError{Path: scope, Err: err}
+	}
+	seen := map[string]bool{}
+	bt := &Writer{Write: Apply(ix),
+		Invalid: func(label string, err error) {
+			rep.Invalid = append(rep.Invalid, Refusal{ID: label, Reason: err.Error()})
+		},
+		Warn: func(msg string) { rep.Warnings = append(rep.Warnings, msg) }}
+	defer func() {
+		rep.Written, rep.Removed, rep.Elapsed = bt.Written, bt.Removed, time.Since(start)
+		rep.Oversize, rep.BadNames = w.res.oversize, w.res.badNames
+	}()
+
+	// Folder documents: every walked folder, plus the folders from the
+	// root down to scope so the Parent chain is unbroken.
+	dirs := w.res.dirs
+	if scopeID != "" {
+		parts := strings.Split(scopeID, "/")
+		for i := 1; i <= len(parts); i++ {
+			id := strings.Join(parts[:i], "/")
+			if i < len(parts) || isDirPath(scope) {
+				dirs = append([]string{id}, dirs...)
+			}
+		}
+	}
+	for _, id := range dirs {
+		seen[id] = true
+		if k, ok := have[id]; ok && k.dir {
+			continue
+		}
+		if !inScope(id) {
+			if _, err := ix.Get(id); err == nil {
+				continue
+			}
+		}
+		if err := bt.Upsert(ctx, dirDoc(id), id); err != nil {
+			return rep, err
+		}
+	}
+
+	var todo []fileEntry
+	for _, f := range w.res.files {
+		if k, ok := have[f.id]; ok && !k.dir && k.size == f.size && k.mtime == f.mtime {
+			seen[f.id] = true
+			rep.Unchanged++
+			continue
+		}
+		todo = append(todo, f)
+	}
+	cur := 0
+	update := func(done int) {
+		if o.Progress != nil {
+			o.Progress(done, len(todo))
+		}
+	}
+	bt.OnFlush = func() { update(cur) } // reading is fast; the wait is in the flush
+	for i, f := range todo {
+		cur = i
+		update(i)
+		data, err := os.ReadFile(f.abs)
+		if err != nil {
+			continue // vanished or unreadable: treated as gone
+		}
+		if isBinary(data) {
+			rep.Binary++
+			continue
+		}
+		sum := sha256.Sum256(data)
+		sha := hex.EncodeToString(sum[:])
+		seen[f.id] = true
+		if k, ok := have[f.id]; ok && k.sha == sha {
+			rep.Unchanged++ // touched, same content: no re-index
+			continue
+		}
+		if err := bt.Upsert(ctx, fileDoc(f, data, sha), f.id); err != nil {
+			return rep, err
+		}
+	}
+	for id := range have {
+		if !seen[id] {
+			if err := bt.Remove(ctx, id); err != nil {
+				return rep, err
+			}
+		}
+	}
+	if err := bt.Flush(ctx); err != nil {
+		return rep, err
+	}
+	update(len(todo))
+	return rep, nil
+}
+
+func isDirPath(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+func parentOf(id string) string {
+	if d := path.Dir(id); d != "." {
+		return d
+	}
+	return ""
+}
+
+// dirDoc is a folder's document: no text (so no query matches it, not even
+// its name), only a link in the Parent chain.
+func dirDoc(id string) index.Doc {
+	return index.Doc{ID: id, Kind: kindDir, Parent: parentOf(id), Source: id, Meta: map[string]string{metaDir: "1"}}
+}
+
+func fileDoc(f fileEntry, data []byte, sha string) index.Doc {
+	return index.Doc{
+		ID:     f.id,
+		Kind:   kindOf(f.id),
+		Title:  path.Base(f.id),
+		Body:   strings.ToValidUTF8(string(data), "\uFFFD"),
+		Parent: parentOf(f.id),
+		Source: f.id,
+		Time:   time.Unix(0, f.mtime).UTC(),
+		Meta: map[string]string{
+			metaSize:  strconv.FormatInt(f.size, 10),
+			metaMtime: strconv.FormatInt(f.mtime, 10),
+			metaSHA:   sha,
+		},
+	}
+}
