@@ -239,3 +239,9 @@ func fileDoc(f fileEntry, data []byte, sha string) index.Doc {
 		},
 	}
 }
+
+// DocLimit is the engine's Options.MaxDocBytes for files up to maxSize
+// bytes, with room for the title.
+func DocLimit(maxSize int64) int {
+	return int(max(maxSize+4096, DefaultMaxSize))
+}

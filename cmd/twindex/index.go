@@ -48,7 +48,7 @@ searchable, even if the process dies right after.`)
 	if *maxSize <= 0 {
 		return usageErr("", "--max-size must be positive")
 	}
-	opts := &index.Options{MaxDocBytes: docLimit(*maxSize)}
+	opts := &index.Options{MaxDocBytes: folder.DocLimit(*maxSize)}
 	if err := emb.options(e, opts); err != nil {
 		return err
 	}
@@ -112,12 +112,6 @@ searchable, even if the process dies right after.`)
 			hint: "fix the lines reported above and run the same command again (documents are replaced by ID)"}
 	}
 	return nil
-}
-
-// docLimit is the engine's MaxDocBytes for files up to maxSize, with room
-// for the title.
-func docLimit(maxSize int64) int {
-	return int(max(maxSize+4096, defaultMaxSize))
 }
 
 func commonRoot(paths []string) (string, error) {

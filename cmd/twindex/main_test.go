@@ -15,6 +15,7 @@ import (
 
 	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/server"
 )
 
 // bin is the twindex binary built once by TestMain.
@@ -329,7 +330,7 @@ func TestOutputFormats(t *testing.T) {
 		t.Fatalf("jsonl lines: %q", r.stdout)
 	}
 	for _, l := range lines {
-		var h jsonHit
+		var h server.Hit
 		if err := json.Unmarshal([]byte(l), &h); err != nil || h.ID == "" {
 			t.Errorf("jsonl line %q: %v", l, err)
 		}

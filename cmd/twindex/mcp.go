@@ -12,6 +12,7 @@ import (
 
 	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/server"
 )
 
 const mcpHelp = `  twindex mcp --index ~/notes/.twindex          serve one index to an MCP client
@@ -60,7 +61,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		// relative to that folder, as when it was found by walking up.
 		loc.Root = filepath.Dir(loc.Dir)
 	}
-	opts := &index.Options{MaxDocBytes: docLimit(*maxSize)}
+	opts := &index.Options{MaxDocBytes: folder.DocLimit(*maxSize)}
 	if err := emb.options(e, opts); err != nil {
 		return err
 	}
@@ -71,10 +72,10 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := newMCPServer(ix, loc, &mcpOptions{log: log, maxSize: *maxSize, reranker: opts.Reranker != nil})
+	srv := server.New(ix, loc.Location, &server.Options{Log: log, MaxSize: *maxSize, Reranker: opts.Reranker != nil, Version: buildVersion()})
 	log.Info("serving", "index", loc.Dir, "root", loc.Root)
-	err = srv.serve(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
-	if cerr := srv.close(); cerr != nil {
+	err = srv.ServeMCP(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
+	if cerr := srv.Close(); cerr != nil {
 		return indexErr(cerr, loc.Dir)
 	}
 	log.Info("stopped")

@@ -66,3 +66,16 @@ func TestMCPCommand(t *testing.T) {
 		t.Errorf("%d documents after reopen, want 1", n)
 	}
 }
+
+type object = map[string]any
+
+// resultText is the text content of a tool result.
+func resultText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}

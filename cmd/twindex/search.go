@@ -13,6 +13,7 @@ import (
 	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 	"github.com/twindex/twindex/query"
+	"github.com/twindex/twindex/server"
 )
 
 // searchFlags are the flags of `twindex search`.
@@ -141,7 +142,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 			}
 		}
 	}
-	opts := &index.Options{MaxDocBytes: docLimit(f.maxSize)}
+	opts := &index.Options{MaxDocBytes: folder.DocLimit(f.maxSize)}
 	if err := emb.options(e, opts); err != nil {
 		return err
 	}
@@ -250,12 +251,12 @@ func (f *searchFlags) request(reranker bool) (index.Request, error) {
 		req.Rerank = f.limit
 	}
 	if f.since != "" {
-		if req.Since, err = parseTime(f.since); err != nil {
+		if req.Since, err = server.ParseTime(f.since); err != nil {
 			return req, usageErr(hint, "--since: %w", err)
 		}
 	}
 	if f.until != "" {
-		if req.Until, err = parseTime(f.until); err != nil {
+		if req.Until, err = server.ParseTime(f.until); err != nil {
 			return req, usageErr(hint, "--until: %w", err)
 		}
 	}

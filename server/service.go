@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -13,26 +13,28 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 )
 
-// mcpOptions configure an MCP server; nil means defaults.
-type mcpOptions struct {
-	log      *slog.Logger // nil: discard
-	maxSize  int64        // index_path's file size limit; 0: defaultMaxSize
-	reranker bool         // the index has an Options.Reranker: search reranks its page
+// Options configure a Service; nil means defaults.
+type Options struct {
+	Log      *slog.Logger // nil: discard
+	MaxSize  int64        // index_path's file size limit; 0: folder.DefaultMaxSize
+	Reranker bool         // the index has an Options.Reranker: search reranks its page
+	Version  string       // the server's version, told to MCP clients
 }
 
-// mcpServer serves one open index as MCP tools.
+// Service serves one open index as MCP tools.
 //
 // Concurrency: the SDK runs each tool call on its own goroutine, so
 // searches run while an upsert or index_path is in progress; the index
 // serializes writes and no search sees half a batch. index_path calls are
 // serialized among themselves (syncMu): each diffs a folder against the
 // index and must not interleave with another. Every call is tracked, and
-// close cancels and waits for the calls still running before it closes
+// Close cancels and waits for the calls still running before it closes
 // the index.
-type mcpServer struct {
+type Service struct {
 	ix       *index.Index
 	log      *slog.Logger
 	maxSize  int64
@@ -44,32 +46,32 @@ type mcpServer struct {
 	syncMu sync.Mutex // held by index_path for the whole sync
 
 	mu      sync.Mutex // guards loc, closing
-	loc     location
+	loc     folder.Location
 	closing bool
 
-	stop  context.Context // cancelled by close: running calls stop
+	stop  context.Context // cancelled by Close: running calls stop
 	halt  context.CancelFunc
 	calls sync.WaitGroup
 
 	searches, searchesWithHits, snippetBytes atomic.Int64
 }
 
-// newMCPServer makes the server for ix, which it owns from now on: close
+// New makes the service for ix at loc, which it owns from now on: Close
 // closes it.
-func newMCPServer(ix *index.Index, loc location, o *mcpOptions) *mcpServer {
+func New(ix *index.Index, loc folder.Location, o *Options) *Service {
 	if o == nil {
-		o = &mcpOptions{}
+		o = &Options{}
 	}
-	s := &mcpServer{ix: ix, loc: loc, log: o.log, maxSize: o.maxSize, reranker: o.reranker,
+	s := &Service{ix: ix, loc: loc, log: o.Log, maxSize: o.MaxSize, reranker: o.Reranker,
 		args: map[string]map[string]arg{}, props: map[string][]string{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	if s.maxSize <= 0 {
-		s.maxSize = defaultMaxSize
+		s.maxSize = folder.DefaultMaxSize
 	}
 	s.stop, s.halt = context.WithCancel(context.Background())
-	s.srv = mcp.NewServer(&mcp.Implementation{Name: "twindex", Title: "twindex search", Version: buildVersion()},
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: "twindex", Title: "twindex search", Version: o.Version},
 		&mcp.ServerOptions{Instructions: mcpInstructions, Logger: s.log, Capabilities: &mcp.ServerCapabilities{
 			Tools: &mcp.ToolCapabilities{}}})
 	s.srv.AddReceivingMiddleware(s.middleware)
@@ -87,15 +89,15 @@ const mcpInstructions = `twindex is a full-text and substring search index over 
 	`Start with search (mode auto suits most queries), page with offset=nextOffset, then read a hit in full with get. ` +
 	`Scores are relative rank-fusion values: use them to order hits, not as a relevance threshold.`
 
-// serve runs one session over t until the client closes it (for stdio:
-// stdin reaches EOF) or ctx is cancelled.
-func (s *mcpServer) serve(ctx context.Context, t mcp.Transport) error {
+// ServeMCP runs one MCP session over t until the client closes it (for
+// stdio: stdin reaches EOF) or ctx is cancelled.
+func (s *Service) ServeMCP(ctx context.Context, t mcp.Transport) error {
 	return s.srv.Run(ctx, t)
 }
 
-// close stops accepting calls, cancels and waits for the running ones,
+// Close stops accepting calls, cancels and waits for the running ones,
 // then closes the index. Whole batches a cancelled call committed stay.
-func (s *mcpServer) close() error {
+func (s *Service) Close() error {
 	s.mu.Lock()
 	s.closing = true
 	s.mu.Unlock()
@@ -105,7 +107,7 @@ func (s *mcpServer) close() error {
 }
 
 // root is the folder file IDs are relative to, "" while unknown.
-func (s *mcpServer) root() string {
+func (s *Service) root() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.loc.Root
@@ -115,7 +117,7 @@ func boolPtr(b bool) *bool { return &b }
 
 // addTool registers a typed tool with its input schema built from In and
 // args, and remembers args to explain invalid arguments.
-func addTool[In, Out any](s *mcpServer, t *mcp.Tool, args map[string]arg, h mcp.ToolHandlerFor[In, Out]) {
+func addTool[In, Out any](s *Service, t *mcp.Tool, args map[string]arg, h mcp.ToolHandlerFor[In, Out]) {
 	schema := inputSchema[In](args)
 	t.InputSchema = schema
 	s.args[t.Name] = args
@@ -133,7 +135,7 @@ func addTool[In, Out any](s *mcpServer, t *mcp.Tool, args map[string]arg, h mcp.
 // middleware tracks tool calls for close, logs them, and rewrites the
 // SDK's schema validation errors into messages that say how to fix the
 // call.
-func (s *mcpServer) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+func (s *Service) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		call, ok := req.(*mcp.CallToolRequest)
 		if method != "tools/call" || !ok {

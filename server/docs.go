@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 )
 
@@ -63,7 +64,7 @@ var getArgs = map[string]arg{
 	"offset": {min: num(0), fix: "offset is 0 or more: the nextOffset of a truncated document"},
 }
 
-func (s *mcpServer) addGet() {
+func (s *Service) addGet() {
 	addTool(s, &mcp.Tool{
 		Name:  "get",
 		Title: "Read documents",
@@ -73,7 +74,7 @@ func (s *mcpServer) addGet() {
 	}, getArgs, s.get)
 }
 
-func (s *mcpServer) get(_ context.Context, _ *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, getOutput, error) {
+func (s *Service) get(_ context.Context, _ *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, getOutput, error) {
 	if len(in.IDs) == 0 {
 		return nil, getOutput{}, badArg("get", "no ids: %s", getArgs["ids"].fix)
 	}
@@ -208,7 +209,7 @@ var upsertArgs = map[string]arg{
 		fix: fmt.Sprintf("docs is a list of 1 to %d documents, each an object with a non-empty id and any of kind, title, body, parent, tags, role, project, source, ts (RFC 3339 or YYYY-MM-DD), meta, session, links [{to, type}], vector", writeMaxDocs)},
 }
 
-func (s *mcpServer) addUpsert() {
+func (s *Service) addUpsert() {
 	addTool(s, &mcp.Tool{
 		Name:  "upsert",
 		Title: "Add or replace documents",
@@ -218,24 +219,24 @@ func (s *mcpServer) addUpsert() {
 	}, upsertArgs, s.upsert)
 }
 
-func (s *mcpServer) upsert(ctx context.Context, _ *mcp.CallToolRequest, in upsertInput) (*mcp.CallToolResult, upsertOutput, error) {
+func (s *Service) upsert(ctx context.Context, _ *mcp.CallToolRequest, in upsertInput) (*mcp.CallToolResult, upsertOutput, error) {
 	if len(in.Docs) == 0 {
 		return nil, upsertOutput{}, badArg("upsert", "no docs: %s", upsertArgs["docs"].fix)
 	}
 	docs := make([]index.Doc, 0, len(in.Docs))
 	out := upsertOutput{IDs: make([]string, 0, len(in.Docs))}
-	limit := docLimit(s.maxSize)
+	limit := folder.DocLimit(s.maxSize)
 	for i, j := range in.Docs {
 		d := index.Doc{ID: j.ID, Kind: j.Kind, Title: j.Title, Body: j.Body, Parent: j.Parent, Tags: j.Tags, Role: j.Role,
 			Project: j.Project, Source: j.Source, Meta: j.Meta, Session: j.Session, Links: j.Links, Vector: j.Vector}
 		if j.TS != "" {
-			t, err := parseTime(j.TS)
+			t, err := ParseTime(j.TS)
 			if err != nil {
 				return nil, out, badArg("upsert", "docs[%d] (id %q): ts: %s; nothing was written", i, j.ID, err)
 			}
 			d.Time = t
 		}
-		if err := checkDoc(d, limit); err != nil {
+		if err := CheckDoc(d, limit); err != nil {
 			return nil, out, badArg("upsert", "docs[%d] (id %q): %s; nothing was written, fix it and send the call again", i, j.ID, err)
 		}
 		docs = append(docs, d)
@@ -275,7 +276,7 @@ var removeArgs = map[string]arg{
 		fix: fmt.Sprintf("ids is a list of 1 to %d document IDs", writeMaxDocs)},
 }
 
-func (s *mcpServer) addRemove() {
+func (s *Service) addRemove() {
 	addTool(s, &mcp.Tool{
 		Name:  "remove",
 		Title: "Remove documents",
@@ -285,7 +286,7 @@ func (s *mcpServer) addRemove() {
 	}, removeArgs, s.remove)
 }
 
-func (s *mcpServer) remove(ctx context.Context, _ *mcp.CallToolRequest, in removeInput) (*mcp.CallToolResult, removeOutput, error) {
+func (s *Service) remove(ctx context.Context, _ *mcp.CallToolRequest, in removeInput) (*mcp.CallToolResult, removeOutput, error) {
 	if len(in.IDs) == 0 {
 		return nil, removeOutput{}, badArg("remove", "no ids: %s", removeArgs["ids"].fix)
 	}

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -40,7 +40,7 @@ var indexPathArgs = map[string]arg{
 	"path": {fix: `path is a folder or file on the server's machine, e.g. {"path": "/home/me/notes"}`},
 }
 
-func (s *mcpServer) addIndexPath() {
+func (s *Service) addIndexPath() {
 	addTool(s, &mcp.Tool{
 		Name:  "index_path",
 		Title: "Index a folder",
@@ -51,7 +51,7 @@ func (s *mcpServer) addIndexPath() {
 	}, indexPathArgs, s.indexPath)
 }
 
-func (s *mcpServer) indexPath(ctx context.Context, req *mcp.CallToolRequest, in indexPathInput) (*mcp.CallToolResult, indexPathOutput, error) {
+func (s *Service) indexPath(ctx context.Context, req *mcp.CallToolRequest, in indexPathInput) (*mcp.CallToolResult, indexPathOutput, error) {
 	const tool = "index_path"
 	if strings.TrimSpace(in.Path) == "" {
 		return nil, indexPathOutput{}, badArg(tool, "path is empty: %s", indexPathArgs["path"].fix)
@@ -136,7 +136,7 @@ func (s *mcpServer) indexPath(ctx context.Context, req *mcp.CallToolRequest, in 
 
 // progress returns a callback that sends progress notifications for the
 // call, at most one per progressEvery apart from the last.
-func (s *mcpServer) progress(ctx context.Context, req *mcp.CallToolRequest, tok any) func(done, total int) {
+func (s *Service) progress(ctx context.Context, req *mcp.CallToolRequest, tok any) func(done, total int) {
 	var mu sync.Mutex
 	var last time.Time
 	sent := -1
@@ -172,7 +172,7 @@ type statsOutput struct {
 	Searches     searchCounters `json:"searches"`
 }
 
-func (s *mcpServer) addStats() {
+func (s *Service) addStats() {
 	addTool(s, &mcp.Tool{
 		Name:        "stats",
 		Title:       "Index statistics",
@@ -181,7 +181,7 @@ func (s *mcpServer) addStats() {
 	}, nil, s.stats)
 }
 
-func (s *mcpServer) stats(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, statsOutput, error) {
+func (s *Service) stats(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, statsOutput, error) {
 	st, err := s.ix.Stats()
 	if err != nil {
 		s.log.Error("stats failed", "error", err)

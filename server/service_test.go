@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -23,7 +23,7 @@ import (
 type mcpTest struct {
 	t        *testing.T
 	cs       *mcp.ClientSession
-	srv      *mcpServer
+	srv      *Service
 	dir      string // the index directory
 	progress chan *mcp.ProgressNotificationParams
 }
@@ -43,11 +43,11 @@ func newMCPTestWith(t *testing.T, opts *index.Options) *mcpTest {
 		t.Fatal(err)
 	}
 	mt := &mcpTest{t: t, dir: dir, progress: make(chan *mcp.ProgressNotificationParams, 1000)}
-	mt.srv = newMCPServer(ix, location{folder.Location{Dir: dir, Explicit: true, Exists: true}}, &mcpOptions{reranker: opts != nil && opts.Reranker != nil})
+	mt.srv = New(ix, folder.Location{Dir: dir, Explicit: true, Exists: true}, &Options{Reranker: opts != nil && opts.Reranker != nil})
 	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- mt.srv.serve(ctx, st) }()
+	go func() { done <- mt.srv.ServeMCP(ctx, st) }()
 	client := mcp.NewClient(&mcp.Implementation{Name: "twindex-test", Version: "1"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 			select {
@@ -64,7 +64,7 @@ func newMCPTestWith(t *testing.T, opts *index.Options) *mcpTest {
 		mt.cs.Close()
 		cancel()
 		<-done
-		if err := mt.srv.close(); err != nil {
+		if err := mt.srv.Close(); err != nil {
 			t.Errorf("close: %v", err)
 		}
 	})
