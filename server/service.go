@@ -156,7 +156,7 @@ func (s *Service) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		start := time.Now()
 		res, err := next(ctx, method, req)
 		name := call.Params.Name
-		if r, ok := res.(*mcp.CallToolResult); ok && r.IsError {
+		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError {
 			msg := ""
 			if e := r.GetError(); e != nil {
 				msg = e.Error()

@@ -220,6 +220,14 @@ func TestMCPListTools(t *testing.T) {
 			}
 		})
 	}
+	// No ["null", T] unions: clients that build arguments from the schema
+	// (the MCP Inspector) could not send arrays or numbers for them.
+	for _, tl := range res.Tools {
+		b, _ := json.Marshal(tl.InputSchema)
+		if strings.Contains(string(b), `"null"`) {
+			t.Errorf("%s: input schema has a null type: %s", tl.Name, b)
+		}
+	}
 	search := tools["search"].Description
 	for _, want := range []string{"substring", "RRF", "nextOffset"} {
 		if !strings.Contains(search, want) {
@@ -546,5 +554,27 @@ wait:
 	}
 	if c := st.Searches; c.Served != 2 || c.WithHits != 1 || c.SnippetBytes != int64(len(hits.Hits[0].Snippet)) {
 		t.Errorf("search counters %+v", c)
+	}
+}
+
+// An unknown tool and a call the SDK refuses are errors, and the session
+// goes on.
+func TestMCPUnknownTool(t *testing.T) {
+	mt := newMCPTest(t)
+	mt.upsert(object{"id": "a", "body": "alpha"})
+	for _, name := range []string{"nope", ""} {
+		res, err := mt.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: object{}})
+		if err == nil && (res == nil || !res.IsError) {
+			t.Errorf("tool %q: no error: %+v", name, res)
+		}
+	}
+	res, err := mt.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: object{"query": 7}})
+	if err == nil && !res.IsError {
+		t.Errorf("a number for query: no error")
+	}
+	var out searchOutput
+	mt.ok("search", object{"query": "alpha"}, &out)
+	if out.Total != 1 {
+		t.Errorf("search after the bad calls: %+v", out)
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"log/slog"
 	"path/filepath"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 	"github.com/twindex/twindex/server"
@@ -74,7 +72,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	}
 	srv := server.New(ix, loc.Location, &server.Options{Log: log, MaxSize: *maxSize, Reranker: opts.Reranker != nil, Version: buildVersion()})
 	log.Info("serving", "index", loc.Dir, "root", loc.Root)
-	err = srv.ServeMCP(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}})
+	err = srv.ServeMCP(ctx, server.Stdio(e.stdin, e.stdout))
 	if cerr := srv.Close(); cerr != nil {
 		return indexErr(cerr, loc.Dir)
 	}
@@ -85,9 +83,3 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	}
 	return nil
 }
-
-// nopWriteCloser keeps the transport from closing stdout, which the
-// process, not the session, owns.
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
