@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -72,7 +73,8 @@ type known struct {
 // are now ignored are removed. Each folder is a document too (kind "dir",
 // no text), so that the engine's Under filter, which follows Parent
 // links, reaches every file below a folder. It returns ErrOutsideRoot
-// (wrapped) for a scope outside the root and a *WalkError when the scope
+// (wrapped) for a scope outside the root, or under it but reached
+// through a symbolic link that leads out of it, and a *WalkError when the scope
 // cannot be read; the report holds what was done before an error.
 // Cost: one metadata scan of the index, a walk of scope with a stat of
 // every file, and a read and hash of each file whose size or mtime
@@ -85,7 +87,7 @@ func Sync(ctx context.Context, ix *index.Index, scope string, o *Options) (*Repo
 		maxSize = DefaultMaxSize
 	}
 	scopeID, ok := RelID(o.Root, scope)
-	if !ok {
+	if !ok || leadsOutside(o.Root, scope) {
 		return rep, fmt.Errorf("%s is %w %s", scope, ErrOutsideRoot, o.Root)
 	}
 	inScope := func(id string) bool {
@@ -203,6 +205,22 @@ func Sync(ctx context.Context, ix *index.Index, scope string, o *Options) (*Repo
 	}
 	update(len(todo))
 	return rep, nil
+}
+
+// leadsOutside reports whether scope, a path under root, is in fact
+// outside it: a folder on the way is a symbolic link that leads out. The
+// walk never follows a link, but the path to the scope would.
+func leadsOutside(root, scope string) bool {
+	real, err := filepath.EvalSymlinks(scope)
+	if err != nil {
+		return false // nothing there to read
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return true
+	}
+	_, ok := RelID(realRoot, real)
+	return !ok
 }
 
 func isDirPath(p string) bool {

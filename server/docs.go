@@ -83,7 +83,7 @@ func (s *Service) get(_ context.Context, _ *mcp.CallToolRequest, in getInput) (*
 		in.MaxBytes = getDefaultMaxBytes
 	}
 	for _, id := range in.IDs {
-		d, err := s.ix.Get(id)
+		d, err := s.eng.Get(id)
 		if errors.Is(err, index.ErrNotFound) {
 			out.Missing = append(out.Missing, id)
 			continue
@@ -225,7 +225,7 @@ func (s *Service) upsert(ctx context.Context, _ *mcp.CallToolRequest, in upsertI
 	}
 	docs := make([]index.Doc, 0, len(in.Docs))
 	out := upsertOutput{IDs: make([]string, 0, len(in.Docs))}
-	limit := folder.DocLimit(s.maxSize)
+	limit := folder.DocLimit(s.info.MaxSize)
 	for i, j := range in.Docs {
 		d := index.Doc{ID: j.ID, Kind: j.Kind, Title: j.Title, Body: j.Body, Parent: j.Parent, Tags: j.Tags, Role: j.Role,
 			Project: j.Project, Source: j.Source, Meta: j.Meta, Session: j.Session, Links: j.Links, Vector: j.Vector}
@@ -242,11 +242,7 @@ func (s *Service) upsert(ctx context.Context, _ *mcp.CallToolRequest, in upsertI
 		docs = append(docs, d)
 		out.IDs = append(out.IDs, d.ID)
 	}
-	var b index.Batch
-	for _, d := range docs {
-		b.Upsert(d)
-	}
-	a, err := s.ix.Apply(ctx, &b)
+	a, err := s.eng.Write(ctx, &Writes{Upsert: docs})
 	if err != nil {
 		if errors.Is(err, index.ErrInvalidDoc) {
 			return nil, upsertOutput{}, badArg("upsert", "%s; nothing was written", strings.TrimPrefix(err.Error(), "index: "))
@@ -290,7 +286,8 @@ func (s *Service) remove(ctx context.Context, _ *mcp.CallToolRequest, in removeI
 	if len(in.IDs) == 0 {
 		return nil, removeOutput{}, badArg("remove", "no ids: %s", removeArgs["ids"].fix)
 	}
-	n, err := s.ix.Remove(ctx, in.IDs...)
+	a, err := s.eng.Write(ctx, &Writes{Remove: in.IDs})
+	n := a.Removed
 	if err != nil {
 		s.log.Error("remove failed", "ids", len(in.IDs), "error", err)
 		return nil, removeOutput{}, fmt.Errorf("remove failed, nothing was removed: %w", err)

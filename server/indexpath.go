@@ -56,45 +56,31 @@ func (s *Service) indexPath(ctx context.Context, req *mcp.CallToolRequest, in in
 	if strings.TrimSpace(in.Path) == "" {
 		return nil, indexPathOutput{}, badArg(tool, "path is empty: %s", indexPathArgs["path"].fix)
 	}
-	s.syncMu.Lock()
-	defer s.syncMu.Unlock()
-
-	root := s.root()
+	root := s.info.Root
+	if root == "" {
+		return nil, indexPathOutput{}, badArg(tool, "this server mirrors no folder, so it indexes none: start it with one (twindex mcp PATH, or --root DIR) to index files")
+	}
 	p := in.Path
-	if !filepath.IsAbs(p) && root != "" {
+	if !filepath.IsAbs(p) {
 		p = filepath.Join(root, p)
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		return nil, indexPathOutput{}, badArg(tool, "path %q: %s", in.Path, err)
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil, indexPathOutput{}, badArg(tool, "path %q: %s; pass an existing folder or file (absolute, or relative to %s)", in.Path, err, orDash(root))
-	}
-	if root == "" {
-		// The index has no root yet: the first folder indexed is it.
-		root = abs
-		if !fi.IsDir() {
-			root = filepath.Dir(abs)
-		}
-		s.mu.Lock()
-		err := s.loc.RecordRoot(root)
-		s.mu.Unlock()
-		if err != nil {
-			return nil, indexPathOutput{}, fmt.Errorf("index_path: record the index root: %w", err)
-		}
-	}
 	scope, ok := folder.RelID(root, abs)
 	if !ok {
-		return nil, indexPathOutput{}, badArg(tool, "%s is outside the index root %s, which document IDs are relative to; index a path under it, or run another server with --index for that folder", abs, root)
+		return nil, indexPathOutput{}, outsideRoot(abs, root)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, indexPathOutput{}, badArg(tool, "path %q: %s; pass an existing folder or file (absolute, or relative to %s)", in.Path, err, root)
 	}
 
 	var notify func(done, total int)
 	if tok := req.Params.GetProgressToken(); tok != nil {
 		notify = s.progress(ctx, req, tok)
 	}
-	rep, err := folder.Sync(ctx, s.ix, abs, &folder.Options{Root: root, IndexDir: s.ix.Dir(), MaxSize: s.maxSize, Progress: notify})
+	rep, err := s.eng.Sync(ctx, abs, notify)
 	for _, r := range rep.Invalid {
 		s.log.Info("skipped", "id", r.ID, "reason", r.Reason)
 	}
@@ -105,14 +91,16 @@ func (s *Service) indexPath(ctx context.Context, req *mcp.CallToolRequest, in in
 		switch {
 		case errors.Is(err, context.Canceled):
 			return nil, indexPathOutput{}, errors.New("index_path: cancelled; the batches committed stay, call again to finish")
-		case errors.Is(err, folder.ErrOutsideRoot), errors.Is(err, folder.ErrWalk):
+		case errors.Is(err, folder.ErrOutsideRoot):
+			return nil, indexPathOutput{}, outsideRoot(abs, root)
+		case errors.Is(err, folder.ErrWalk):
 			return nil, indexPathOutput{}, badArg(tool, "%s", err)
 		}
 		s.log.Error("index_path failed", "path", abs, "error", err)
 		return nil, indexPathOutput{}, fmt.Errorf("index_path %s: %w; the batches committed stay", abs, err)
 	}
 	if n := len(rep.Oversize); n > 0 {
-		s.log.Info(fmt.Sprintf("skipped %d file(s) over %s (raise --max-size to index them): %s", n, formatBytes(s.maxSize), listSome(rep.Oversize, 5)))
+		s.log.Info(fmt.Sprintf("skipped %d file(s) over %s (raise --max-size to index them): %s", n, formatBytes(s.info.MaxSize), listSome(rep.Oversize, 5)))
 	}
 	if n := len(rep.BadNames); n > 0 {
 		s.log.Info(fmt.Sprintf("skipped %d file(s) whose names are not valid UTF-8: %s", n, listSome(rep.BadNames, 5)))
@@ -129,9 +117,15 @@ func (s *Service) indexPath(ctx context.Context, req *mcp.CallToolRequest, in in
 	text := fmt.Sprintf("Indexed %s: %d written, %d removed, %d unchanged, %d binary skipped in %s.",
 		abs, out.Written, out.Removed, out.Unchanged, out.Binary, rep.Elapsed.Round(time.Millisecond))
 	if n := len(rep.Oversize); n > 0 {
-		text += fmt.Sprintf(" %d file(s) over %s skipped: %s.", n, formatBytes(s.maxSize), listSome(rep.Oversize, 5))
+		text += fmt.Sprintf(" %d file(s) over %s skipped: %s.", n, formatBytes(s.info.MaxSize), listSome(rep.Oversize, 5))
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
+}
+
+// outsideRoot is index_path's error for a path outside the root, or
+// leading outside it through a symbolic link.
+func outsideRoot(abs, root string) error {
+	return badArg("index_path", "%s is outside the index root %s, which document IDs are relative to; index a path under it, or run another server with --index for that folder", abs, root)
 }
 
 // progress returns a callback that sends progress notifications for the
@@ -182,12 +176,12 @@ func (s *Service) addStats() {
 }
 
 func (s *Service) stats(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, statsOutput, error) {
-	st, err := s.ix.Stats()
+	st, err := s.eng.Stats()
 	if err != nil {
 		s.log.Error("stats failed", "error", err)
 		return nil, statsOutput{}, fmt.Errorf("stats: the index returned an error: %w", err)
 	}
-	out := statsOutput{Index: s.ix.Dir(), Root: s.root(), Docs: st.Docs, Kinds: st.Kinds, StoreBytes: st.StoreBytes,
+	out := statsOutput{Index: s.info.Dir, Root: s.info.Root, Docs: st.Docs, Kinds: st.Kinds, StoreBytes: st.StoreBytes,
 		TextBytes: st.TextBytes, TrigramBytes: st.TrigramBytes, Writes: st.Seq,
 		Searches: searchCounters{Served: s.searches.Load(), WithHits: s.searchesWithHits.Load(), SnippetBytes: s.snippetBytes.Load()}}
 	if out.Kinds == nil {

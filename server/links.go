@@ -36,7 +36,7 @@ func (s *Service) backlinks(_ context.Context, _ *mcp.CallToolRequest, in backli
 	if strings.TrimSpace(in.ID) == "" {
 		return nil, backlinksOutput{}, badArg("backlinks", "id is empty: %s", backlinksArgs["id"].fix)
 	}
-	bl, err := s.ix.Backlinks(in.ID, in.Types...)
+	bl, err := s.eng.Backlinks(in.ID, in.Types...)
 	if err != nil {
 		s.log.Error("backlinks failed", "id", in.ID, "error", err)
 		return nil, backlinksOutput{}, fmt.Errorf("backlinks failed: %w", err)

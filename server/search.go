@@ -99,7 +99,7 @@ func (s *Service) search(ctx context.Context, _ *mcp.CallToolRequest, in searchI
 	if err != nil {
 		return nil, searchOutput{}, err
 	}
-	res, err := s.ix.Search(ctx, req)
+	res, err := s.eng.Search(ctx, req)
 	if err != nil {
 		return nil, searchOutput{}, s.searchErr(err, in.Query)
 	}

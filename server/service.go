@@ -12,41 +12,32 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/twindex/twindex/folder"
-	"github.com/twindex/twindex/index"
 )
 
 // Options configure a Service; nil means defaults.
 type Options struct {
 	Log      *slog.Logger // nil: discard
-	MaxSize  int64        // index_path's file size limit; 0: folder.DefaultMaxSize
 	Reranker bool         // the index has an Options.Reranker: search reranks its page
 	Version  string       // the server's version, told to MCP clients
 }
 
-// Service serves one open index as MCP tools.
+// Service serves an Engine as MCP tools.
 //
 // Concurrency: the SDK runs each tool call on its own goroutine, so
 // searches run while an upsert or index_path is in progress; the index
-// serializes writes and no search sees half a batch. index_path calls are
-// serialized among themselves (syncMu): each diffs a folder against the
-// index and must not interleave with another. Every call is tracked, and
-// Close cancels and waits for the calls still running before it closes
-// the index.
+// serializes writes and no search sees half a batch, and the Engine
+// serializes syncs. Every call is tracked, and Close cancels and waits
+// for the calls still running.
 type Service struct {
-	ix       *index.Index
+	eng      Engine
+	info     Info
 	log      *slog.Logger
-	maxSize  int64
 	reranker bool
 	srv      *mcp.Server
 	args     map[string]map[string]arg // per tool, for argument errors
 	props    map[string][]string       // per tool, its argument names
 
-	syncMu sync.Mutex // held by index_path for the whole sync
-
-	mu      sync.Mutex // guards loc, closing
-	loc     folder.Location
+	mu      sync.Mutex // guards closing
 	closing bool
 
 	stop  context.Context // cancelled by Close: running calls stop
@@ -56,19 +47,17 @@ type Service struct {
 	searches, searchesWithHits, snippetBytes atomic.Int64
 }
 
-// New makes the service for ix at loc, which it owns from now on: Close
-// closes it.
-func New(ix *index.Index, loc folder.Location, o *Options) *Service {
+// New makes the service of eng. The root eng.Info reports is fixed for
+// the service's life: index_path refuses every path outside it, and no
+// call can change it.
+func New(eng Engine, o *Options) *Service {
 	if o == nil {
 		o = &Options{}
 	}
-	s := &Service{ix: ix, loc: loc, log: o.Log, maxSize: o.MaxSize, reranker: o.Reranker,
+	s := &Service{eng: eng, info: eng.Info(), log: o.Log, reranker: o.Reranker,
 		args: map[string]map[string]arg{}, props: map[string][]string{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
-	}
-	if s.maxSize <= 0 {
-		s.maxSize = folder.DefaultMaxSize
 	}
 	s.stop, s.halt = context.WithCancel(context.Background())
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "twindex", Title: "twindex search", Version: o.Version},
@@ -95,22 +84,15 @@ func (s *Service) ServeMCP(ctx context.Context, t mcp.Transport) error {
 	return s.srv.Run(ctx, t)
 }
 
-// Close stops accepting calls, cancels and waits for the running ones,
-// then closes the index. Whole batches a cancelled call committed stay.
-func (s *Service) Close() error {
+// Close stops accepting calls, cancels and waits for the running ones.
+// Whole batches a cancelled call committed stay. It leaves the Engine
+// open: its owner closes it.
+func (s *Service) Close() {
 	s.mu.Lock()
 	s.closing = true
 	s.mu.Unlock()
 	s.halt()
 	s.calls.Wait()
-	return s.ix.Close()
-}
-
-// root is the folder file IDs are relative to, "" while unknown.
-func (s *Service) root() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.loc.Root
 }
 
 func boolPtr(b bool) *bool { return &b }

@@ -14,7 +14,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 )
 
@@ -24,7 +23,9 @@ type mcpTest struct {
 	t        *testing.T
 	cs       *mcp.ClientSession
 	srv      *Service
+	host     *Host
 	dir      string // the index directory
+	root     string // the folder it mirrors
 	progress chan *mcp.ProgressNotificationParams
 }
 
@@ -42,8 +43,9 @@ func newMCPTestWith(t *testing.T, opts *index.Options) *mcpTest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mt := &mcpTest{t: t, dir: dir, progress: make(chan *mcp.ProgressNotificationParams, 1000)}
-	mt.srv = New(ix, folder.Location{Dir: dir, Explicit: true, Exists: true}, &Options{Reranker: opts != nil && opts.Reranker != nil})
+	mt := &mcpTest{t: t, dir: dir, root: t.TempDir(), progress: make(chan *mcp.ProgressNotificationParams, 1000)}
+	mt.host = NewHost(ix, &HostOptions{Root: mt.root})
+	mt.srv = New(mt.host, &Options{Reranker: opts != nil && opts.Reranker != nil})
 	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -64,7 +66,8 @@ func newMCPTestWith(t *testing.T, opts *index.Options) *mcpTest {
 		mt.cs.Close()
 		cancel()
 		<-done
-		if err := mt.srv.Close(); err != nil {
+		mt.srv.Close()
+		if err := mt.host.Close(); err != nil {
 			t.Errorf("close: %v", err)
 		}
 	})
@@ -352,7 +355,7 @@ func TestMCPErrors(t *testing.T) {
 		{"get null ids", "get", object{"ids": nil}, []string{"no ids", "search hits"}},
 		{"upsert null docs", "upsert", object{"docs": nil}, []string{"no docs"}},
 		{"remove null ids", "remove", object{"ids": nil}, []string{"no ids"}},
-		{"index_path missing", "index_path", object{"path": filepath.Join(t.TempDir(), "nope")}, []string{"pass an existing folder"}},
+		{"index_path missing", "index_path", object{"path": filepath.Join(mt.root, "nope")}, []string{"pass an existing folder"}},
 		{"index_path empty", "index_path", object{"path": ""}, []string{"path is empty"}},
 	}
 	for _, tt := range tests {
@@ -381,7 +384,7 @@ func TestMCPIndexFailureIsAnError(t *testing.T) {
 	mt := newMCPTest(t)
 	mt.upsert(object{"id": "a", "body": "alpha"})
 	// Close the index under the server: every engine call now fails.
-	if err := mt.srv.ix.Close(); err != nil {
+	if err := mt.host.Index().Close(); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -488,7 +491,7 @@ func TestBodyWindow(t *testing.T) {
 
 func TestMCPIndexPathAndStats(t *testing.T) {
 	mt := newMCPTest(t)
-	root := t.TempDir()
+	root := mt.root
 	for i := range 30 {
 		name := filepath.Join(root, "src", fmt.Sprintf("f%02d.go", i))
 		os.MkdirAll(filepath.Dir(name), 0o755)

@@ -6,30 +6,35 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
 
 	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 	"github.com/twindex/twindex/server"
 )
 
-const mcpHelp = `  twindex mcp --index ~/notes/.twindex          serve one index to an MCP client
+const mcpHelp = `  twindex mcp ~/notes                           serve a folder's index to an MCP client
+  twindex mcp --index ~/idx --root ~/notes
 
 An MCP server over stdio for AI agents: tools search, get, upsert, remove,
-index_path and stats on the same index the CLI uses. stdout carries only
-protocol messages; logs go to stderr. The server exits when stdin closes,
-closing the index.
+backlinks, index_path and stats on the same index the CLI uses. stdout
+carries only protocol messages; logs go to stderr. The server exits when
+stdin closes, closing the index.
 
 Client configuration (Claude Desktop, Cursor, ...):
   {"mcpServers": {"twindex": {"command": "twindex",
-    "args": ["mcp", "--index", "/path/to/folder/.twindex"]}}}
+    "args": ["mcp", "/path/to/folder"]}}}
 
-The index is created if missing; without --index it is .twindex/ at the root
-found by walking up from the current folder, as for the other commands.`
+PATH (or --root) is the folder the index mirrors, fixed for the server's
+life: index_path refuses any path outside it and symbolic links that lead
+out of it are not followed. Without either, it is the root the index
+recorded (the folder holding .twindex/), or none: an index of documents
+only. The index is created if missing; without --index it is .twindex/ at
+the root found by walking up from PATH, as for the other commands.`
 
 func runMCP(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet(e, "mcp", "twindex mcp [--index DIR] [flags]", mcpHelp)
+	fs := newFlagSet(e, "mcp", "twindex mcp [PATH] [--index DIR] [flags]", mcpHelp)
 	idx := fs.indexFlag()
+	root := fs.String("root", "", "the `folder` the index mirrors (the same as PATH)")
 	level := fs.String("log-level", "info", "log to stderr at this `level`: debug, info, warn or error")
 	maxSize := fs.Int64("max-size", defaultMaxSize, "index_path skips files larger than this many `bytes`")
 	emb := fs.embedFlags(e)
@@ -37,9 +42,6 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usageErr("run 'twindex mcp --help'", "want no arguments, got %q", pos)
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(*level)); err != nil {
@@ -50,14 +52,9 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	}
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lv}))
 
-	loc, err := locate(e, *idx, ".")
+	loc, err := ownedLocation(e, "mcp", *idx, *root, pos)
 	if err != nil {
 		return err
-	}
-	if loc.Root == "" && filepath.Base(loc.Dir) == folder.IndexDirName {
-		// A folder's own .twindex/ given with --index: its file IDs are
-		// relative to that folder, as when it was found by walking up.
-		loc.Root = filepath.Dir(loc.Dir)
 	}
 	opts := &index.Options{MaxDocBytes: folder.DocLimit(*maxSize)}
 	if err := emb.options(e, opts); err != nil {
@@ -66,14 +63,15 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	if err := rr.options(e, opts); err != nil {
 		return err
 	}
-	ix, err := loc.open(opts, true)
+	host, err := loc.host(opts, *maxSize)
 	if err != nil {
 		return err
 	}
-	srv := server.New(ix, loc.Location, &server.Options{Log: log, MaxSize: *maxSize, Reranker: opts.Reranker != nil, Version: buildVersion()})
+	srv := server.New(host, &server.Options{Log: log, Reranker: opts.Reranker != nil, Version: buildVersion()})
 	log.Info("serving", "index", loc.Dir, "root", loc.Root)
 	err = srv.ServeMCP(ctx, server.Stdio(e.stdin, e.stdout))
-	if cerr := srv.Close(); cerr != nil {
+	srv.Close()
+	if cerr := host.Close(); cerr != nil {
 		return indexErr(cerr, loc.Dir)
 	}
 	log.Info("stopped")

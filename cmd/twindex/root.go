@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"syscall"
 
 	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/server"
 )
 
 // location says where an index lives and which folder its file IDs are
@@ -97,4 +99,71 @@ func openAtWith(e *env, flagIndex string, opts *index.Options) (*index.Index, lo
 	}
 	ix, err := loc.open(opts, false)
 	return ix, loc, err
+}
+
+// ownedLocation finds the index a long-running command (mcp, serve) owns
+// and the folder it mirrors, fixed from then on: PATH or --root when
+// given; else the root the index recorded, or the folder holding a
+// .twindex/ index; else none.
+func ownedLocation(e *env, name, flagIndex, flagRoot string, pos []string) (location, error) {
+	hint := fmt.Sprintf("run 'twindex %s --help'", name)
+	path := flagRoot
+	switch {
+	case len(pos) > 1:
+		return location{}, usageErr(hint, "want at most one PATH, got %q", pos)
+	case len(pos) == 1 && flagRoot != "" && pos[0] != flagRoot:
+		return location{}, usageErr(hint, "PATH %s and --root %s differ: give one", pos[0], flagRoot)
+	case len(pos) == 1:
+		path = pos[0]
+	}
+	base := path
+	if base == "" {
+		base = "."
+	}
+	loc, err := locate(e, flagIndex, base)
+	if err != nil {
+		return loc, err
+	}
+	if path == "" {
+		if loc.Root == "" && filepath.Base(loc.Dir) == folder.IndexDirName {
+			// A folder's own .twindex/ given with --index: its file IDs are
+			// relative to that folder, as when it was found by walking up.
+			loc.Root = filepath.Dir(loc.Dir)
+		}
+		return loc, nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return loc, usageErr(hint, "%w", err)
+	}
+	if !isDirPath(abs) {
+		return loc, usageErr(hint, "%s is not a folder: PATH is the folder the index mirrors", path)
+	}
+	switch {
+	case !loc.Explicit:
+		// Found by walking up from PATH (or new in it): the root is the
+		// folder holding the index, and PATH is in it.
+	case loc.Root == "":
+		loc.Root = abs
+	case loc.Root != abs:
+		return loc, usageErr("pass that folder, or another --index for this one",
+			"the index %s mirrors %s, not %s", loc.Dir, loc.Root, abs)
+	}
+	return loc, nil
+}
+
+// host opens (or creates) the index at loc for a command that owns it,
+// recording its root in an explicit index directory.
+func (l *location) host(opts *index.Options, maxSize int64) (*server.Host, error) {
+	ix, err := l.open(opts, true)
+	if err != nil {
+		return nil, err
+	}
+	if l.Root != "" {
+		if err := l.RecordRoot(l.Root); err != nil {
+			ix.Close()
+			return nil, fmt.Errorf("record the index root: %w", err)
+		}
+	}
+	return server.NewHost(ix, &server.HostOptions{Root: l.Root, MaxSize: maxSize}), nil
 }
