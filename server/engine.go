@@ -45,9 +45,10 @@ type Writes struct {
 
 // Info describes the index an Engine serves.
 type Info struct {
-	Dir     string `json:"dir"`            // the index directory
-	Root    string `json:"root,omitempty"` // the folder it mirrors; "" for none
-	MaxSize int64  `json:"maxSize"`        // files over this many bytes are skipped
+	Dir      string `json:"dir"`                // the index directory
+	Root     string `json:"root,omitempty"`     // the folder it mirrors; "" for none
+	MaxSize  int64  `json:"maxSize"`            // files over this many bytes are skipped
+	Reranker bool   `json:"reranker,omitempty"` // the index has an index.Options.Reranker
 }
 
 // HostOptions configure a Host; nil means defaults.
@@ -60,6 +61,9 @@ type HostOptions struct {
 	// MaxSize is the size over which Sync skips a file; 0 means
 	// folder.DefaultMaxSize.
 	MaxSize int64
+	// Reranker says that the index was opened with an
+	// index.Options.Reranker: searches may ask for reranking.
+	Reranker bool
 }
 
 // Host is the Engine of an index open in this process.
@@ -68,9 +72,8 @@ type HostOptions struct {
 // serialized among themselves: each diffs a folder against the index and
 // must not interleave with another.
 type Host struct {
-	ix      *index.Index
-	root    string
-	maxSize int64
+	ix   *index.Index
+	info Info
 
 	syncMu sync.Mutex // held for the whole of a sync
 }
@@ -81,9 +84,9 @@ func NewHost(ix *index.Index, o *HostOptions) *Host {
 	if o == nil {
 		o = &HostOptions{}
 	}
-	h := &Host{ix: ix, root: o.Root, maxSize: o.MaxSize}
-	if h.maxSize <= 0 {
-		h.maxSize = folder.DefaultMaxSize
+	h := &Host{ix: ix, info: Info{Dir: ix.Dir(), Root: o.Root, MaxSize: o.MaxSize, Reranker: o.Reranker}}
+	if h.info.MaxSize <= 0 {
+		h.info.MaxSize = folder.DefaultMaxSize
 	}
 	return h
 }
@@ -133,22 +136,23 @@ func (h *Host) Optimize(ctx context.Context) error { return h.ix.Optimize(ctx) }
 // relative scope is relative to the root. Cost: folder.Sync's, after
 // any sync in progress.
 func (h *Host) Sync(ctx context.Context, scope string, progress func(done, total int)) (*folder.Report, error) {
-	if h.root == "" {
+	root := h.info.Root
+	if root == "" {
 		return &folder.Report{}, ErrNoRoot
 	}
 	switch {
 	case scope == "":
-		scope = h.root
+		scope = root
 	case !filepath.IsAbs(scope):
-		scope = filepath.Join(h.root, scope)
+		scope = filepath.Join(root, scope)
 	}
 	h.syncMu.Lock()
 	defer h.syncMu.Unlock()
-	return folder.Sync(ctx, h.ix, filepath.Clean(scope), &folder.Options{Root: h.root, IndexDir: h.ix.Dir(), MaxSize: h.maxSize, Progress: progress})
+	return folder.Sync(ctx, h.ix, filepath.Clean(scope), &folder.Options{Root: root, IndexDir: h.info.Dir, MaxSize: h.info.MaxSize, Progress: progress})
 }
 
 // Info describes the index.
-func (h *Host) Info() Info { return Info{Dir: h.ix.Dir(), Root: h.root, MaxSize: h.maxSize} }
+func (h *Host) Info() Info { return h.info }
 
 // Close closes the index.
 func (h *Host) Close() error { return h.ix.Close() }

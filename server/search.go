@@ -95,7 +95,7 @@ func (s *Service) addSearch() {
 }
 
 func (s *Service) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
-	req, err := in.request(s.reranker)
+	req, err := in.request(s.info.Reranker)
 	if err != nil {
 		return nil, searchOutput{}, err
 	}
@@ -203,7 +203,7 @@ func (s *Service) searchErr(err error, q string) error {
 	case errors.Is(err, index.ErrEmptyQuery):
 		return badArg("search", "query %q has nothing to search for: use at least one word or a few characters of the text you want", q)
 	case errors.As(err, &qe):
-		return badArg("search", "%s\n%s", qe.Error(), qe.Caret())
+		return &badRequest{msg: fmt.Sprintf("search: %s\n%s", qe.Error(), qe.Caret()), err: qe}
 	case errors.Is(err, index.ErrInvalidRequest):
 		return badArg("search", "%s; see the tool's input schema", strings.TrimPrefix(err.Error(), "index: "))
 	case errors.Is(err, context.Canceled):

@@ -16,9 +16,8 @@ import (
 
 // Options configure a Service; nil means defaults.
 type Options struct {
-	Log      *slog.Logger // nil: discard
-	Reranker bool         // the index has an Options.Reranker: search reranks its page
-	Version  string       // the server's version, told to MCP clients
+	Log     *slog.Logger // nil: discard
+	Version string       // the server's version, told to MCP clients
 }
 
 // Service serves an Engine as MCP tools.
@@ -29,13 +28,12 @@ type Options struct {
 // serializes syncs. Every call is tracked, and Close cancels and waits
 // for the calls still running.
 type Service struct {
-	eng      Engine
-	info     Info
-	log      *slog.Logger
-	reranker bool
-	srv      *mcp.Server
-	args     map[string]map[string]arg // per tool, for argument errors
-	props    map[string][]string       // per tool, its argument names
+	eng   Engine
+	info  Info
+	log   *slog.Logger
+	srv   *mcp.Server
+	args  map[string]map[string]arg // per tool, for argument errors
+	props map[string][]string       // per tool, its argument names
 
 	mu      sync.Mutex // guards closing
 	closing bool
@@ -54,7 +52,7 @@ func New(eng Engine, o *Options) *Service {
 	if o == nil {
 		o = &Options{}
 	}
-	s := &Service{eng: eng, info: eng.Info(), log: o.Log, reranker: o.Reranker,
+	s := &Service{eng: eng, info: eng.Info(), log: o.Log,
 		args: map[string]map[string]arg{}, props: map[string][]string{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -162,5 +160,5 @@ func (s *Service) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 // badArg is a tool error for bad input: the message says what was wrong
 // and how to fix it.
 func badArg(tool, format string, args ...any) error {
-	return errors.New(tool + ": " + fmt.Sprintf(format, args...))
+	return &badRequest{msg: tool + ": " + fmt.Sprintf(format, args...)}
 }

@@ -44,8 +44,8 @@ func newMCPTestWith(t *testing.T, opts *index.Options) *mcpTest {
 		t.Fatal(err)
 	}
 	mt := &mcpTest{t: t, dir: dir, root: t.TempDir(), progress: make(chan *mcp.ProgressNotificationParams, 1000)}
-	mt.host = NewHost(ix, &HostOptions{Root: mt.root})
-	mt.srv = New(mt.host, &Options{Reranker: opts != nil && opts.Reranker != nil})
+	mt.host = NewHost(ix, &HostOptions{Root: mt.root, Reranker: opts != nil && opts.Reranker != nil})
+	mt.srv = New(mt.host, nil)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -20,12 +20,12 @@ repairs it.`)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
-	ix, loc, err := openAt(e, *idx)
+	eng, loc, err := openEngine(e, *idx)
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
-	rep, err := ix.Check(ctx)
+	defer eng.Close()
+	rep, err := eng.Check(ctx)
 	if err != nil {
 		return indexErr(err, loc.Dir)
 	}

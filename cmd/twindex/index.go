@@ -11,6 +11,7 @@ import (
 
 	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/server"
 )
 
 func runIndex(ctx context.Context, e *env, args []string) error {
@@ -78,33 +79,35 @@ searchable, even if the process dies right after.`)
 			return err
 		}
 	}
-	ix, filled, err := loc.fill(opts)
+	eng, filled, err := loc.engine(opts, openFill, *maxSize)
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
-	if len(paths) > 0 {
+	defer eng.Close()
+	if _, owned := eng.(*server.Client); len(paths) > 0 && !owned {
 		if err := loc.RecordRoot(loc.Root); err != nil {
 			return err
 		}
 	}
 	for _, p := range paths {
 		abs, _ := filepath.Abs(p)
-		_, err := syncFolder(ctx, e, ix, syncOptions{root: loc.Root, scope: abs, indexDir: loc.Dir, maxSize: *maxSize, quiet: *quiet, always: true})
-		if err != nil {
+		if _, err := syncFolder(ctx, e, eng, abs, syncOptions{quiet: *quiet, always: true}); err != nil {
 			return err
 		}
 	}
 	bad := 0
 	if *jsonl != "" {
-		if bad, err = ingestJSONL(ctx, e, ix, *jsonl, opts.MaxDocBytes, *quiet); err != nil {
+		write := func(ctx context.Context, upserts []index.Doc, removes []string) (index.Applied, error) {
+			return eng.Write(ctx, &server.Writes{Upsert: upserts, Remove: removes})
+		}
+		if bad, err = ingestJSONL(ctx, e, write, loc.Dir, *jsonl, opts.MaxDocBytes, *quiet); err != nil {
 			return err
 		}
 	}
 	if err := filled(ctx); err != nil {
 		return err
 	}
-	if err := ix.Close(); err != nil {
+	if err := eng.Close(); err != nil {
 		return indexErr(err, loc.Dir)
 	}
 	if bad > 0 {
@@ -138,9 +141,10 @@ func commonRoot(paths []string) (string, error) {
 	return root, nil
 }
 
-// ingestJSONL indexes a JSONL file or stdin ("-") and returns the number
-// of bad lines, each reported on stderr as NAME:LINE: reason.
-func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxText int, quiet bool) (int, error) {
+// ingestJSONL writes the documents of a JSONL file or stdin ("-") with
+// write and returns the number of bad lines, each reported on stderr as
+// NAME:LINE: reason. dir names the index in errors.
+func ingestJSONL(ctx context.Context, e *env, write folder.WriteFunc, dir, name string, maxText int, quiet bool) (int, error) {
 	var r io.Reader = e.stdin
 	label := "<stdin>"
 	total := 0
@@ -158,7 +162,7 @@ func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxT
 		bad++
 		fmt.Fprintf(e.stderr, "%s: %s\n", where, reason)
 	}
-	bt := &folder.Writer{Write: folder.Apply(ix), Invalid: func(where string, err error) { report(where, err.Error()) },
+	bt := &folder.Writer{Write: write, Invalid: func(where string, err error) { report(where, err.Error()) },
 		Warn: func(msg string) { fmt.Fprintf(e.stderr, "twindex: warning: %s\n", msg) }}
 	lr := newLineReader(r, 6*maxText+(1<<20))
 	prog := newProgress(e, quiet, "indexing", total)
@@ -202,14 +206,14 @@ func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxT
 			if errors.Is(err, context.Canceled) {
 				return bad, interrupted(label, committed)
 			}
-			return bad, indexErr(err, ix.Dir())
+			return bad, indexErr(err, dir)
 		}
 	}
 	if ctx.Err() != nil {
 		return bad, interrupted(label, committed)
 	}
 	if err := bt.Flush(ctx); err != nil {
-		return bad, indexErr(err, ix.Dir())
+		return bad, indexErr(err, dir)
 	}
 	prog.done()
 	if !quiet {

@@ -58,6 +58,7 @@ func commands() []command {
 		{"optimize", "merge index segments and compact the store", runOptimize},
 		{"rebuild", "rebuild both indexes from the store", runRebuild},
 		{"eval", "measure ranking quality on a judged test collection", runEval},
+		{"serve", "own an index, keep it fresh and serve it to other commands and programs", runServe},
 		{"mcp", "serve the index to AI agents: an MCP server over stdio", runMCP},
 		{"version", "print the version", runVersion},
 		{"help", "show help for a command", runHelp},

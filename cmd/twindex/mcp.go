@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 
 	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
@@ -43,15 +42,13 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	var lv slog.Level
-	if err := lv.UnmarshalText([]byte(*level)); err != nil {
-		return usageErr("", "unknown --log-level %q (want debug, info, warn or error)", *level)
+	log, err := logger(e, *level)
+	if err != nil {
+		return err
 	}
 	if *maxSize <= 0 {
 		return usageErr("", "--max-size must be positive")
 	}
-	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lv}))
-
 	loc, err := ownedLocation(e, "mcp", *idx, *root, pos)
 	if err != nil {
 		return err
@@ -63,16 +60,36 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	if err := rr.options(e, opts); err != nil {
 		return err
 	}
-	host, err := loc.host(opts, *maxSize)
-	if err != nil {
-		return err
+	// A server owns the index: forward to it, so that any number of
+	// agents share one index. Else own it, serving the other commands too.
+	var eng server.Engine
+	var host *server.Host
+	var owner *server.Owner
+	c := dialOwner(&loc)
+	if c == nil {
+		host, owner, err = takeOwnership(&loc, opts, *maxSize, &server.OwnOptions{Log: log, Version: buildVersion()})
+		if err != nil {
+			// Another agent's server may have taken it in the meantime.
+			if c = dialOwner(&loc); c == nil {
+				return err
+			}
+		}
 	}
-	srv := server.New(host, &server.Options{Log: log, Reranker: opts.Reranker != nil, Version: buildVersion()})
-	log.Info("serving", "index", loc.Dir, "root", loc.Root)
+	if c != nil {
+		eng = c
+		log.Info("forwarding to the server that owns the index", "index", loc.Dir, "pid", c.Owned().PID)
+	} else {
+		eng = host
+	}
+	defer eng.Close()
+	srv := server.New(eng, &server.Options{Log: log, Version: buildVersion()})
+	log.Info("serving", "index", loc.Dir, "root", eng.Info().Root)
 	err = srv.ServeMCP(ctx, server.Stdio(e.stdin, e.stdout))
 	srv.Close()
-	if cerr := host.Close(); cerr != nil {
-		return indexErr(cerr, loc.Dir)
+	if owner != nil {
+		if rerr := release(host, owner, loc.Dir); rerr != nil {
+			return rerr
+		}
 	}
 	log.Info("stopped")
 	// Stdin closing is how a client says goodbye; Ctrl-C is a stop too.

@@ -85,22 +85,6 @@ func indexErr(err error, dir string) error {
 	return &exitError{code: exitIndex, err: err, hint: hint}
 }
 
-// openAt opens the existing index for the current folder (or --index) for
-// the commands that do not create one.
-func openAt(e *env, flagIndex string) (*index.Index, location, error) {
-	return openAtWith(e, flagIndex, nil)
-}
-
-// openAtWith is openAt with engine options.
-func openAtWith(e *env, flagIndex string, opts *index.Options) (*index.Index, location, error) {
-	loc, err := locate(e, flagIndex, ".")
-	if err != nil {
-		return nil, loc, err
-	}
-	ix, err := loc.open(opts, false)
-	return ix, loc, err
-}
-
 // ownedLocation finds the index a long-running command (mcp, serve) owns
 // and the folder it mirrors, fixed from then on: PATH or --root when
 // given; else the root the index recorded, or the folder holding a
@@ -165,5 +149,5 @@ func (l *location) host(opts *index.Options, maxSize int64) (*server.Host, error
 			return nil, fmt.Errorf("record the index root: %w", err)
 		}
 	}
-	return server.NewHost(ix, &server.HostOptions{Root: l.Root, MaxSize: maxSize}), nil
+	return server.NewHost(ix, hostOptions(l, opts, maxSize)), nil
 }

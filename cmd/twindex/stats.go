@@ -26,12 +26,12 @@ func runStats(_ context.Context, e *env, args []string) error {
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
-	ix, loc, err := openAt(e, *idx)
+	eng, loc, err := openEngine(e, *idx)
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
-	st, err := ix.Stats()
+	defer eng.Close()
+	st, err := eng.Stats()
 	if err != nil {
 		return indexErr(err, loc.Dir)
 	}

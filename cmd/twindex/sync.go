@@ -9,33 +9,29 @@ import (
 	"time"
 
 	"github.com/twindex/twindex/folder"
-	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/server"
 )
 
 const defaultMaxSize = folder.DefaultMaxSize
 
 // syncOptions configure a folder sync.
 type syncOptions struct {
-	root     string // absolute index root; IDs are relative to it
-	scope    string // absolute folder or file to bring up to date
-	indexDir string
-	maxSize  int64
-	quiet    bool
-	always   bool // report skips even when nothing changed (the index command)
+	quiet  bool
+	always bool // report skips even when nothing changed (the index command)
 }
 
-// syncFolder brings the index up to date with the files under scope
-// (folder.Sync), drawing progress on a terminal and reporting on stderr
-// the files refused or skipped and, unless quiet, what changed.
-func syncFolder(ctx context.Context, e *env, ix *index.Index, o syncOptions) (*folder.Report, error) {
+// syncFolder brings the index up to date with the files under scope, an
+// absolute folder or file (Engine.Sync), drawing progress on a terminal
+// and reporting on stderr the files refused or skipped and, unless
+// quiet, what changed.
+func syncFolder(ctx context.Context, e *env, eng server.Engine, scope string, o syncOptions) (*folder.Report, error) {
 	var prog *progress
-	rep, err := folder.Sync(ctx, ix, o.scope, &folder.Options{Root: o.root, IndexDir: o.indexDir, MaxSize: o.maxSize,
-		Progress: func(done, total int) {
-			if prog == nil {
-				prog = newProgress(e, o.quiet, "indexing", total)
-			}
-			prog.update(done)
-		}})
+	rep, err := eng.Sync(ctx, scope, func(done, total int) {
+		if prog == nil {
+			prog = newProgress(e, o.quiet, "indexing", total)
+		}
+		prog.update(done)
+	})
 	if prog != nil {
 		prog.done()
 	}
@@ -50,16 +46,19 @@ func syncFolder(ctx context.Context, e *env, ix *index.Index, o syncOptions) (*f
 		return rep, usageErr("pass --index to use another index", "%w", err)
 	case errors.Is(err, folder.ErrWalk):
 		return rep, usageErr("", "%w", err)
+	case errors.Is(err, server.ErrNoRoot):
+		return rep, usageErr("start the server with the folder (twindex serve PATH), or search with --no-sync", "the server that owns %s: %w", eng.Info().Dir, err)
 	case err != nil:
 		return rep, err
 	}
+	info := eng.Info()
 	changed := rep.Written+rep.Removed > 0
 	if changed && !o.quiet {
 		fmt.Fprintf(e.stderr, "twindex: indexed %d, removed %d, unchanged %d in %s (%s)\n",
-			rep.Written, rep.Removed, rep.Unchanged, rep.Elapsed.Round(time.Millisecond), o.root)
+			rep.Written, rep.Removed, rep.Unchanged, rep.Elapsed.Round(time.Millisecond), info.Root)
 	}
 	if changed || o.always {
-		reportSkips(e, rep, o.maxSize)
+		reportSkips(e, rep, info.MaxSize)
 	}
 	return rep, nil
 }

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/twindex/twindex/folder"
+	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/server"
+)
+
+const serveHelp = `  twindex serve                                  own the current folder's index and keep it fresh
+  twindex serve ~/notes --http 127.0.0.1:7700    and serve it over HTTP too
+
+Runs in the foreground and owns the index of PATH (default "."): it brings
+the index up to date, then serves it to the other twindex commands, to any
+number of 'twindex mcp' agents and, with --http, to programs over HTTP.
+Every other command on this index (search, get, index, stats, ...) sends
+its request here and prints what it always does. Ctrl-C or SIGTERM stops
+it once the writes in progress are done.`
+
+// shutdownGrace bounds how long a stopping server waits for requests in
+// progress.
+const shutdownGrace = 30 * time.Second
+
+func runServe(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet(e, "serve", "twindex serve [PATH] [--index DIR] [flags]", serveHelp)
+	idx := fs.indexFlag()
+	level := fs.String("log-level", "info", "log to stderr at this `level`: debug, info, warn or error")
+	maxSize := fs.Int64("max-size", defaultMaxSize, "skip files larger than this many `bytes`")
+	emb := fs.embedFlags(e)
+	rr := fs.rerankFlags(e)
+	pos, err := fs.parse(args)
+	if err != nil {
+		return err
+	}
+	log, err := logger(e, *level)
+	if err != nil {
+		return err
+	}
+	if *maxSize <= 0 {
+		return usageErr("", "--max-size must be positive")
+	}
+	if len(pos) == 0 {
+		pos = []string{"."}
+	}
+	loc, err := ownedLocation(e, "serve", *idx, "", pos)
+	if err != nil {
+		return err
+	}
+	opts := &index.Options{MaxDocBytes: folder.DocLimit(*maxSize)}
+	if err := emb.options(e, opts); err != nil {
+		return err
+	}
+	if err := rr.options(e, opts); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
+	defer stop()
+	host, owner, err := takeOwnership(&loc, opts, *maxSize, &server.OwnOptions{Log: log, Version: buildVersion()})
+	if err != nil {
+		return err
+	}
+	<-ctx.Done()
+	log.Info("stopping")
+	return release(host, owner, loc.Dir)
+}
+
+// logger logs to stderr at level.
+func logger(e *env, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, usageErr("", "unknown --log-level %q (want debug, info, warn or error)", level)
+	}
+	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lv})), nil
+}
+
+// takeOwnership opens the index at loc and serves it to this machine. It
+// fails with exit 3 when another process has the index: a server (named)
+// or a command.
+func takeOwnership(loc *location, opts *index.Options, maxSize int64, o *server.OwnOptions) (*server.Host, *server.Owner, error) {
+	if loc.Exists {
+		if err := loc.notOwned(); err != nil {
+			return nil, nil, err
+		}
+	}
+	host, err := loc.host(opts, maxSize)
+	if errors.Is(err, index.ErrLocked) {
+		if c := waitOwner(loc.Dir); c != nil {
+			c.Close()
+			err = loc.notOwned()
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	owner, err := server.Own(host, o)
+	if err != nil {
+		host.Close()
+		return nil, nil, fmt.Errorf("serve %s: %w", loc.Dir, err)
+	}
+	return host, owner, nil
+}
+
+// release stops serving, once the requests in progress are done, and
+// closes the index.
+func release(host *server.Host, owner *server.Owner, dir string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	err := owner.Close(ctx)
+	if cerr := host.Close(); cerr != nil {
+		return indexErr(cerr, dir)
+	}
+	return err
+}

@@ -1,0 +1,113 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+)
+
+// OwnOptions configure an Owner; nil means defaults.
+type OwnOptions struct {
+	Log     *slog.Logger // nil: discard
+	Version string       // of twindex, recorded in the owner file
+}
+
+// Owner serves a Host to the other processes of this machine, from the
+// process that holds the index open: on the local endpoint in the index
+// folder, which Dial finds. It records itself in the owner file, which
+// Close removes (a killed Owner leaves it behind; RemoveStale cleans up).
+//
+// Concurrency: the endpoint serves each request on its own goroutine;
+// the Host serializes what must be. Close waits for every goroutine the
+// Owner started.
+type Owner struct {
+	host  *Host
+	log   *slog.Logger
+	ep    *endpoint
+	local *http.Server
+
+	ready    chan struct{} // closed once the index is up to date
+	readyErr error         // ErrStarting until ready is closed
+
+	mu     sync.Mutex // guards closed
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// Own starts serving h on its local endpoint. It fails if the endpoint
+// cannot be made; the caller holds h's index open, so any endpoint
+// found there is stale and replaced.
+func Own(h *Host, o *OwnOptions) (*Owner, error) {
+	if o == nil {
+		o = &OwnOptions{}
+	}
+	ow := &Owner{host: h, log: o.Log, ready: make(chan struct{})}
+	if ow.log == nil {
+		ow.log = slog.New(slog.DiscardHandler)
+	}
+	ep, err := listenLocal(h.Info().Dir)
+	if err != nil {
+		return nil, err
+	}
+	ow.ep = ep
+	ow.local = &http.Server{
+		Handler:           localHandler(h, ow.checkReady),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(ow.log.Handler(), slog.LevelWarn),
+	}
+	ow.wg.Go(func() {
+		if err := ow.local.Serve(ep.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			ow.log.Error("local endpoint stopped", "error", err)
+		}
+	})
+	owned := &Owned{PID: os.Getpid(), Socket: ep.ln.Addr().String(), Version: o.Version, Protocol: protocol,
+		Started: time.Now().UTC().Truncate(time.Second), Info: h.Info()}
+	if err := ep.record(owned); err != nil {
+		ow.Close(context.Background())
+		return nil, err
+	}
+	close(ow.ready)
+	ow.log.Info("serving the index to this machine", "index", owned.Dir, "socket", owned.Socket)
+	return ow, nil
+}
+
+// checkReady returns ErrStarting until the index is up to date.
+func (ow *Owner) checkReady() error {
+	select {
+	case <-ow.ready:
+		return nil
+	default:
+		return ErrStarting
+	}
+}
+
+// Ready is closed once the Owner has brought the index up to date and
+// serves requests.
+func (ow *Owner) Ready() <-chan struct{} { return ow.ready }
+
+// Close stops serving: new requests are refused, requests in progress
+// (writes included) finish until ctx ends, then the endpoint and the
+// owner file are removed. The Host stays open: its owner closes it.
+func (ow *Owner) Close(ctx context.Context) error {
+	ow.mu.Lock()
+	if ow.closed {
+		ow.mu.Unlock()
+		return nil
+	}
+	ow.closed = true
+	ow.mu.Unlock()
+	err := ow.local.Shutdown(ctx)
+	if err != nil {
+		err = fmt.Errorf("stop the local endpoint: %w", err)
+		ow.local.Close()
+	}
+	ow.wg.Wait()
+	ow.ep.remove()
+	return err
+}
