@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -67,34 +68,52 @@ type known struct {
 	dir         bool
 }
 
-// Sync brings the index up to date with the files under scope, an
-// absolute folder or file under the root: new and changed files (size or
-// mtime differ, then the content hash) are indexed, files that vanished or
-// are now ignored are removed. Each folder is a document too (kind "dir",
-// no text), so that the engine's Under filter, which follows Parent
-// links, reaches every file below a folder. It returns ErrOutsideRoot
-// (wrapped) for a scope outside the root, or under it but reached
-// through a symbolic link that leads out of it, and a *WalkError when the scope
-// cannot be read; the report holds what was done before an error.
-// Cost: one metadata scan of the index, a walk of scope with a stat of
-// every file, and a read and hash of each file whose size or mtime
+// Sync brings the index up to date with the files under each scope, an
+// absolute folder or file under the root (the root itself when none is
+// given): new and changed files (size or mtime differ, then the content
+// hash; a scope that is a file is always hashed) are indexed, files that
+// vanished or are now ignored are removed, and so are the documents under
+// a scope that no longer exists. Each folder is a document too (kind
+// "dir", no text), so that the engine's Under filter, which follows
+// Parent links, reaches every file below a folder. It returns
+// ErrOutsideRoot (wrapped) for a scope outside the root, or under it but
+// reached through a symbolic link that leads out of it, and a *WalkError
+// when a scope cannot be read; the report holds what was done before an
+// error.
+//
+// Cost: one metadata scan of the index, a walk of each scope with a stat
+// of every file, and a read and hash of each file whose size or mtime
 // changed.
-func Sync(ctx context.Context, ix *index.Index, scope string, o *Options) (*Report, error) {
+func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*Report, error) {
 	start := time.Now()
 	rep := &Report{}
 	maxSize := o.MaxSize
 	if maxSize <= 0 {
 		maxSize = DefaultMaxSize
 	}
-	scopeID, ok := RelID(o.Root, scope)
-	if !ok || leadsOutside(o.Root, scope) {
-		return rep, fmt.Errorf("%s is %w %s", scope, ErrOutsideRoot, o.Root)
+	if len(scopes) == 0 {
+		scopes = []string{o.Root}
+	}
+	scopes = outermost(scopes)
+	ids := make([]string, len(scopes))
+	for i, scope := range scopes {
+		id, ok := RelID(o.Root, scope)
+		if !ok || leadsOutside(o.Root, scope) {
+			return rep, fmt.Errorf("%s is %w %s", scope, ErrOutsideRoot, o.Root)
+		}
+		ids[i] = id
 	}
 	inScope := func(id string) bool {
-		return scopeID == "" || id == scopeID || strings.HasPrefix(id, scopeID+"/")
+		for _, s := range ids {
+			if s == "" || id == s || strings.HasPrefix(id, s+"/") {
+				return true
+			}
+		}
+		return false
 	}
 
-	// What the index holds under scope (metadata only: no text is read).
+	// What the index holds under the scopes (metadata only: no text is
+	// read).
 	have := map[string]known{}
 	err := ix.WalkMeta(ctx, func(d *index.Doc) error {
 		if !inScope(d.ID) {
@@ -114,8 +133,10 @@ func Sync(ctx context.Context, ix *index.Index, scope string, o *Options) (*Repo
 	}
 
 	w := &walker{root: o.Root, indexDir: o.IndexDir, maxSize: maxSize}
-	if err := w.walk(scope); err != nil {
-		return rep, &WalkError{Path: scope, Err: err}
+	for _, scope := range scopes {
+		if err := w.walk(scope); err != nil {
+			return rep, &WalkError{Path: scope, Err: err}
+		}
 	}
 	seen := map[string]bool{}
 	bt := &Writer{Write: Apply(ix),
@@ -129,18 +150,27 @@ func Sync(ctx context.Context, ix *index.Index, scope string, o *Options) (*Repo
 	}()
 
 	// Folder documents: every walked folder, plus the folders from the
-	// root down to scope so the Parent chain is unbroken.
-	dirs := w.res.dirs
-	if scopeID != "" {
+	// root down to each scope so the Parent chain is unbroken.
+	var dirs []string
+	for i, scopeID := range ids {
+		if scopeID == "" {
+			continue
+		}
 		parts := strings.Split(scopeID, "/")
-		for i := 1; i <= len(parts); i++ {
-			id := strings.Join(parts[:i], "/")
-			if i < len(parts) || isDirPath(scope) {
-				dirs = append([]string{id}, dirs...)
+		for j := 1; j < len(parts); j++ {
+			id := strings.Join(parts[:j], "/")
+			if isDirPath(filepath.Join(o.Root, filepath.FromSlash(id))) {
+				dirs = append(dirs, id)
 			}
 		}
+		if isDirPath(scopes[i]) {
+			dirs = append(dirs, scopeID)
+		}
 	}
-	for _, id := range dirs {
+	for _, id := range append(dirs, w.res.dirs...) {
+		if seen[id] {
+			continue
+		}
 		seen[id] = true
 		if k, ok := have[id]; ok && k.dir {
 			continue
@@ -157,7 +187,7 @@ func Sync(ctx context.Context, ix *index.Index, scope string, o *Options) (*Repo
 
 	var todo []fileEntry
 	for _, f := range w.res.files {
-		if k, ok := have[f.id]; ok && !k.dir && k.size == f.size && k.mtime == f.mtime {
+		if k, ok := have[f.id]; ok && !k.dir && !f.named && k.size == f.size && k.mtime == f.mtime {
 			seen[f.id] = true
 			rep.Unchanged++
 			continue
@@ -205,6 +235,27 @@ func Sync(ctx context.Context, ix *index.Index, scope string, o *Options) (*Repo
 	}
 	update(len(todo))
 	return rep, nil
+}
+
+// outermost drops the scopes under another one and repeats.
+func outermost(scopes []string) []string {
+	cleaned := make([]string, len(scopes))
+	for i, s := range scopes {
+		cleaned[i] = filepath.Clean(s)
+	}
+	slices.Sort(cleaned)
+	cleaned = slices.Compact(cleaned)
+	var out []string
+next:
+	for _, s := range cleaned {
+		for _, o := range out {
+			if _, under := RelID(o, s); under {
+				continue next
+			}
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // leadsOutside reports whether scope, a path under root, is in fact

@@ -136,19 +136,26 @@ func (h *Host) Optimize(ctx context.Context) error { return h.ix.Optimize(ctx) }
 // relative scope is relative to the root. Cost: folder.Sync's, after
 // any sync in progress.
 func (h *Host) Sync(ctx context.Context, scope string, progress func(done, total int)) (*folder.Report, error) {
+	if scope == "" {
+		return h.sync(ctx, progress)
+	}
+	return h.sync(ctx, progress, scope)
+}
+
+// sync syncs scopes, the root when none is given.
+func (h *Host) sync(ctx context.Context, progress func(done, total int), scopes ...string) (*folder.Report, error) {
 	root := h.info.Root
 	if root == "" {
 		return &folder.Report{}, ErrNoRoot
 	}
-	switch {
-	case scope == "":
-		scope = root
-	case !filepath.IsAbs(scope):
-		scope = filepath.Join(root, scope)
+	for i, s := range scopes {
+		if !filepath.IsAbs(s) {
+			scopes[i] = filepath.Join(root, s)
+		}
 	}
 	h.syncMu.Lock()
 	defer h.syncMu.Unlock()
-	return folder.Sync(ctx, h.ix, filepath.Clean(scope), &folder.Options{Root: root, IndexDir: h.info.Dir, MaxSize: h.info.MaxSize, Progress: progress})
+	return folder.Sync(ctx, h.ix, &folder.Options{Root: root, IndexDir: h.info.Dir, MaxSize: h.info.MaxSize, Progress: progress}, scopes...)
 }
 
 // Info describes the index.

@@ -15,12 +15,25 @@ import (
 type OwnOptions struct {
 	Log     *slog.Logger // nil: discard
 	Version string       // of twindex, recorded in the owner file
+	// NoWatch serves the index as it is: the Owner neither brings it up
+	// to date on start nor watches its root.
+	NoWatch bool
+	// Poll, when positive, walks the root for changes this often instead
+	// of watching it (for file systems without change events, such as
+	// network mounts). The Owner polls every DefaultPoll on its own when
+	// the system's file watches run out.
+	Poll time.Duration
 }
 
 // Owner serves a Host to the other processes of this machine, from the
 // process that holds the index open: on the local endpoint in the index
 // folder, which Dial finds. It records itself in the owner file, which
 // Close removes (a killed Owner leaves it behind; RemoveStale cleans up).
+// When the Host mirrors a folder, the Owner brings the index up to date
+// with it on start, answering ErrStarting (503) meanwhile, then watches
+// it: a file created, changed or deleted is reflected in searches within
+// about a second (the changes are synced once they pause for 50 ms, or
+// 500 ms after the first).
 //
 // Concurrency: the endpoint serves each request on its own goroutine;
 // the Host serializes what must be. Close waits for every goroutine the
@@ -34,7 +47,8 @@ type Owner struct {
 	ready    chan struct{} // closed once the index is up to date
 	readyErr error         // ErrStarting until ready is closed
 
-	mu     sync.Mutex // guards closed
+	stop   context.CancelFunc // stops the watcher
+	mu     sync.Mutex         // guards closed
 	closed bool
 	wg     sync.WaitGroup
 }
@@ -46,7 +60,7 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 	if o == nil {
 		o = &OwnOptions{}
 	}
-	ow := &Owner{host: h, log: o.Log, ready: make(chan struct{})}
+	ow := &Owner{host: h, log: o.Log, ready: make(chan struct{}), stop: func() {}}
 	if ow.log == nil {
 		ow.log = slog.New(slog.DiscardHandler)
 	}
@@ -72,8 +86,16 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 		ow.Close(context.Background())
 		return nil, err
 	}
-	close(ow.ready)
 	ow.log.Info("serving the index to this machine", "index", owned.Dir, "socket", owned.Socket)
+	info := h.Info()
+	if o.NoWatch || info.Root == "" {
+		close(ow.ready)
+		return ow, nil
+	}
+	w := &watcher{host: h, log: ow.log, root: info.Root, indexDir: info.Dir, poll: o.Poll}
+	ctx, stop := context.WithCancel(context.Background())
+	ow.stop = stop
+	ow.wg.Go(func() { w.run(ctx, func() { close(ow.ready) }) })
 	return ow, nil
 }
 
@@ -102,6 +124,7 @@ func (ow *Owner) Close(ctx context.Context) error {
 	}
 	ow.closed = true
 	ow.mu.Unlock()
+	ow.stop()
 	err := ow.local.Shutdown(ctx)
 	if err != nil {
 		err = fmt.Errorf("stop the local endpoint: %w", err)

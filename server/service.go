@@ -18,6 +18,9 @@ import (
 type Options struct {
 	Log     *slog.Logger // nil: discard
 	Version string       // the server's version, told to MCP clients
+	// Ready, when set, holds tool calls back until it is closed: until
+	// the Owner has brought the index up to date (Owner.Ready).
+	Ready <-chan struct{}
 }
 
 // Service serves an Engine as MCP tools.
@@ -31,6 +34,7 @@ type Service struct {
 	eng   Engine
 	info  Info
 	log   *slog.Logger
+	ready <-chan struct{}
 	srv   *mcp.Server
 	args  map[string]map[string]arg // per tool, for argument errors
 	props map[string][]string       // per tool, its argument names
@@ -52,7 +56,7 @@ func New(eng Engine, o *Options) *Service {
 	if o == nil {
 		o = &Options{}
 	}
-	s := &Service{eng: eng, info: eng.Info(), log: o.Log,
+	s := &Service{eng: eng, info: eng.Info(), log: o.Log, ready: o.Ready,
 		args: map[string]map[string]arg{}, props: map[string][]string{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -132,6 +136,13 @@ func (s *Service) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		defer context.AfterFunc(s.stop, cancel)()
+		if s.ready != nil {
+			select {
+			case <-s.ready:
+			case <-ctx.Done():
+				return nil, fmt.Errorf("%s: %w", call.Params.Name, ctx.Err())
+			}
+		}
 
 		start := time.Now()
 		res, err := next(ctx, method, req)

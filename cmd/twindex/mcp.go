@@ -28,7 +28,13 @@ life: index_path refuses any path outside it and symbolic links that lead
 out of it are not followed. Without either, it is the root the index
 recorded (the folder holding .twindex/), or none: an index of documents
 only. The index is created if missing; without --index it is .twindex/ at
-the root found by walking up from PATH, as for the other commands.`
+the root found by walking up from PATH, as for the other commands.
+
+When a server ('twindex serve', or another agent's 'twindex mcp') owns the
+index, this one forwards every call to it: any number of agents share one
+index and one watcher. Else it owns the index itself, as 'twindex serve'
+does: it brings it up to date, watches the folder, and serves the other
+commands on this machine while it runs.`
 
 func runMCP(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "mcp", "twindex mcp [PATH] [--index DIR] [flags]", mcpHelp)
@@ -36,6 +42,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	root := fs.String("root", "", "the `folder` the index mirrors (the same as PATH)")
 	level := fs.String("log-level", "info", "log to stderr at this `level`: debug, info, warn or error")
 	maxSize := fs.Int64("max-size", defaultMaxSize, "index_path skips files larger than this many `bytes`")
+	wf := fs.watchFlags()
 	emb := fs.embedFlags(e)
 	rr := fs.rerankFlags(e)
 	pos, err := fs.parse(args)
@@ -67,7 +74,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	var owner *server.Owner
 	c := dialOwner(&loc)
 	if c == nil {
-		host, owner, err = takeOwnership(&loc, opts, *maxSize, &server.OwnOptions{Log: log, Version: buildVersion()})
+		host, owner, err = takeOwnership(&loc, opts, *maxSize, wf.options(log))
 		if err != nil {
 			// Another agent's server may have taken it in the meantime.
 			if c = dialOwner(&loc); c == nil {
@@ -82,7 +89,11 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		eng = host
 	}
 	defer eng.Close()
-	srv := server.New(eng, &server.Options{Log: log, Version: buildVersion()})
+	so := &server.Options{Log: log, Version: buildVersion()}
+	if owner != nil {
+		so.Ready = owner.Ready()
+	}
+	srv := server.New(eng, so)
 	log.Info("serving", "index", loc.Dir, "root", eng.Info().Root)
 	err = srv.ServeMCP(ctx, server.Stdio(e.stdin, e.stdout))
 	srv.Close()

@@ -22,7 +22,13 @@ the index up to date, then serves it to the other twindex commands, to any
 number of 'twindex mcp' agents and, with --http, to programs over HTTP.
 Every other command on this index (search, get, index, stats, ...) sends
 its request here and prints what it always does. Ctrl-C or SIGTERM stops
-it once the writes in progress are done.`
+it once the writes in progress are done.
+
+It watches PATH, every folder a search would walk (.gitignore and
+.twindexignore honored, new folders included): a file created, changed or
+deleted is found, or no longer found, within about a second. Where the
+system runs out of file watches it walks the folder every 2 s instead and
+says so in its log; --poll does that from the start.`
 
 // shutdownGrace bounds how long a stopping server waits for requests in
 // progress.
@@ -33,6 +39,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	idx := fs.indexFlag()
 	level := fs.String("log-level", "info", "log to stderr at this `level`: debug, info, warn or error")
 	maxSize := fs.Int64("max-size", defaultMaxSize, "skip files larger than this many `bytes`")
+	wf := fs.watchFlags()
 	emb := fs.embedFlags(e)
 	rr := fs.rerankFlags(e)
 	pos, err := fs.parse(args)
@@ -62,13 +69,30 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
-	host, owner, err := takeOwnership(&loc, opts, *maxSize, &server.OwnOptions{Log: log, Version: buildVersion()})
+	host, owner, err := takeOwnership(&loc, opts, *maxSize, wf.options(log))
 	if err != nil {
 		return err
 	}
 	<-ctx.Done()
 	log.Info("stopping")
 	return release(host, owner, loc.Dir)
+}
+
+// watchFlags say how a server keeps its index fresh.
+type watchFlags struct {
+	noWatch bool
+	poll    time.Duration
+}
+
+func (fs *flagSet) watchFlags() *watchFlags {
+	f := &watchFlags{}
+	fs.BoolVar(&f.noWatch, "no-watch", false, "serve the index as it is: no sync on start, no watching the folder")
+	fs.DurationVar(&f.poll, "poll", 0, "walk the folder for changes this often (e.g. 5s) instead of watching it, for network file systems")
+	return f
+}
+
+func (f *watchFlags) options(log *slog.Logger) *server.OwnOptions {
+	return &server.OwnOptions{Log: log, Version: buildVersion(), NoWatch: f.noWatch, Poll: f.poll}
 }
 
 // logger logs to stderr at level.

@@ -24,12 +24,13 @@ if (!bin) {
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "twindex-mcp-e2e-"));
 const indexDir = path.join(tmp, "idx");
-// The folder the server mirrors: its root, fixed at start.
+// The folder the server mirrors: its root, fixed at start. Not watched,
+// so that index_path below is what indexes it.
 const folder = path.join(tmp, "folder");
 fs.mkdirSync(folder);
 const transport = new StdioClientTransport({
   command: bin,
-  args: ["mcp", folder, "--index", indexDir, "--log-level", "debug"],
+  args: ["mcp", folder, "--index", indexDir, "--no-watch", "--log-level", "debug"],
   stderr: "pipe",
 });
 let stderr = "";
