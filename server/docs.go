@@ -220,6 +220,12 @@ func (s *Service) addUpsert() {
 }
 
 func (s *Service) upsert(ctx context.Context, _ *mcp.CallToolRequest, in upsertInput) (*mcp.CallToolResult, upsertOutput, error) {
+	return s.write(ctx, in, false)
+}
+
+// write writes in's documents, all or none: added or replaced, or, with
+// add, only added, failing on one that exists.
+func (s *Service) write(ctx context.Context, in upsertInput, add bool) (*mcp.CallToolResult, upsertOutput, error) {
 	if len(in.Docs) == 0 {
 		return nil, upsertOutput{}, badArg("upsert", "no docs: %s", upsertArgs["docs"].fix)
 	}
@@ -242,10 +248,18 @@ func (s *Service) upsert(ctx context.Context, _ *mcp.CallToolRequest, in upsertI
 		docs = append(docs, d)
 		out.IDs = append(out.IDs, d.ID)
 	}
-	a, err := s.eng.Write(ctx, &Writes{Upsert: docs})
+	w := &Writes{Upsert: docs}
+	if add {
+		w = &Writes{Add: docs}
+	}
+	a, err := s.eng.Write(ctx, w)
 	if err != nil {
-		if errors.Is(err, index.ErrInvalidDoc) {
+		switch {
+		case errors.Is(err, index.ErrInvalidDoc):
 			return nil, upsertOutput{}, badArg("upsert", "%s; nothing was written", strings.TrimPrefix(err.Error(), "index: "))
+		case errors.Is(err, index.ErrExists):
+			return nil, upsertOutput{}, &badRequest{code: "exists", err: err,
+				msg: fmt.Sprintf("%s; nothing was written (PUT replaces documents)", err)}
 		}
 		s.log.Error("upsert failed", "docs", len(docs), "error", err)
 		return nil, upsertOutput{}, fmt.Errorf("upsert failed, nothing was written: %w", err)

@@ -3,6 +3,10 @@ package server
 import "errors"
 
 var (
+	// ErrNoToken is returned by Own for an HTTP address other machines
+	// can reach and no token to keep them out.
+	ErrNoToken = errors.New("serving HTTP beyond this machine needs a token (TWINDEX_TOKEN)")
+
 	// ErrNoOwner is returned by Dial when no live process owns the index:
 	// there is no owner file, or its endpoint does not answer (the owner
 	// was killed).

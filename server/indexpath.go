@@ -77,7 +77,7 @@ func (s *Service) indexPath(ctx context.Context, req *mcp.CallToolRequest, in in
 	}
 
 	var notify func(done, total int)
-	if tok := req.Params.GetProgressToken(); tok != nil {
+	if tok := progressToken(req); tok != nil {
 		notify = s.progress(ctx, req, tok)
 	}
 	rep, err := s.eng.Sync(ctx, abs, notify)
@@ -126,6 +126,15 @@ func (s *Service) indexPath(ctx context.Context, req *mcp.CallToolRequest, in in
 // leading outside it through a symbolic link.
 func outsideRoot(abs, root string) error {
 	return badArg("index_path", "%s is outside the index root %s, which document IDs are relative to; index a path under it, or run another server with --index for that folder", abs, root)
+}
+
+// progressToken is the call's progress token; nil for none, and for a
+// call not made over MCP (the HTTP API).
+func progressToken(req *mcp.CallToolRequest) any {
+	if req == nil || req.Params == nil {
+		return nil
+	}
+	return req.Params.GetProgressToken()
 }
 
 // progress returns a callback that sends progress notifications for the

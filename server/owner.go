@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"sync"
@@ -23,6 +24,12 @@ type OwnOptions struct {
 	// network mounts). The Owner polls every DefaultPoll on its own when
 	// the system's file watches run out.
 	Poll time.Duration
+	// HTTP, when set, is an address (host:port; port 0 picks a free one)
+	// to serve the HTTP API on too. An address that is not loopback needs
+	// a Token (ErrNoToken otherwise).
+	HTTP string
+	// Token and CORS are the HTTP API's; see HTTPOptions.
+	Token, CORS string
 }
 
 // Owner serves a Host to the other processes of this machine, from the
@@ -39,10 +46,13 @@ type OwnOptions struct {
 // the Host serializes what must be. Close waits for every goroutine the
 // Owner started.
 type Owner struct {
-	host  *Host
-	log   *slog.Logger
-	ep    *endpoint
-	local *http.Server
+	host     *Host
+	svc      *Service
+	log      *slog.Logger
+	ep       *endpoint
+	local    *http.Server
+	http     *http.Server // nil without OwnOptions.HTTP
+	httpAddr string
 
 	ready    chan struct{} // closed once the index is up to date
 	readyErr error         // ErrStarting until ready is closed
@@ -64,13 +74,35 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 	if ow.log == nil {
 		ow.log = slog.New(slog.DiscardHandler)
 	}
+	ow.svc = New(h, &Options{Log: ow.log, Version: o.Version, Ready: ow.ready})
+	var httpLn net.Listener
+	if o.HTTP != "" {
+		ln, err := net.Listen("tcp", o.HTTP)
+		if err != nil {
+			return nil, fmt.Errorf("listen on %s: %w", o.HTTP, err)
+		}
+		addr := ln.Addr().(*net.TCPAddr)
+		if !addr.IP.IsLoopback() && o.Token == "" {
+			ln.Close()
+			return nil, fmt.Errorf("%w: %s is reachable from other machines", ErrNoToken, addr)
+		}
+		httpLn, ow.httpAddr = ln, "http://"+addr.String()
+	}
 	ep, err := listenLocal(h.Info().Dir)
 	if err != nil {
+		if httpLn != nil {
+			httpLn.Close()
+		}
 		return nil, err
 	}
 	ow.ep = ep
+	// The local endpoint serves the Engine to Clients and, like HTTP, the
+	// API and MCP, without a token: only this user may reach it.
+	local := http.NewServeMux()
+	local.Handle("/engine/", localHandler(h, ow.checkReady))
+	local.Handle("/", ow.svc.Handler(nil))
 	ow.local = &http.Server{
-		Handler:           localHandler(h, ow.checkReady),
+		Handler:           local,
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(ow.log.Handler(), slog.LevelWarn),
@@ -80,7 +112,16 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 			ow.log.Error("local endpoint stopped", "error", err)
 		}
 	})
-	owned := &Owned{PID: os.Getpid(), Socket: ep.ln.Addr().String(), Version: o.Version, Protocol: protocol,
+	if httpLn != nil {
+		ow.http = httpServer(ow.svc.Handler(&HTTPOptions{Token: o.Token, CORS: o.CORS,
+			Loopback: httpLn.Addr().(*net.TCPAddr).IP.IsLoopback()}), ow.log)
+		ow.wg.Go(func() {
+			if err := ow.http.Serve(httpLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				ow.log.Error("HTTP server stopped", "error", err)
+			}
+		})
+	}
+	owned := &Owned{PID: os.Getpid(), Socket: ep.ln.Addr().String(), HTTP: ow.httpAddr, Version: o.Version, Protocol: protocol,
 		Started: time.Now().UTC().Truncate(time.Second), Info: h.Info()}
 	if err := ep.record(owned); err != nil {
 		ow.Close(context.Background())
@@ -113,6 +154,13 @@ func (ow *Owner) checkReady() error {
 // serves requests.
 func (ow *Owner) Ready() <-chan struct{} { return ow.ready }
 
+// Service is the Owner's MCP tools and HTTP API, to serve over more
+// transports (stdio).
+func (ow *Owner) Service() *Service { return ow.svc }
+
+// HTTPAddr is the HTTP API's URL, http://HOST:PORT, or "" without one.
+func (ow *Owner) HTTPAddr() string { return ow.httpAddr }
+
 // Close stops serving: new requests are refused, requests in progress
 // (writes included) finish until ctx ends, then the endpoint and the
 // owner file are removed. The Host stays open: its owner closes it.
@@ -125,12 +173,19 @@ func (ow *Owner) Close(ctx context.Context) error {
 	ow.closed = true
 	ow.mu.Unlock()
 	ow.stop()
-	err := ow.local.Shutdown(ctx)
-	if err != nil {
-		err = fmt.Errorf("stop the local endpoint: %w", err)
-		ow.local.Close()
+	ow.svc.EndStreams()
+	var errs []error
+	for _, srv := range []*http.Server{ow.http, ow.local} {
+		if srv == nil {
+			continue
+		}
+		if err := srv.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("stop serving: %w", err))
+			srv.Close()
+		}
 	}
+	ow.svc.Close()
 	ow.wg.Wait()
 	ow.ep.remove()
-	return err
+	return errors.Join(errs...)
 }

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -11,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -23,7 +26,8 @@ type Options struct {
 	Ready <-chan struct{}
 }
 
-// Service serves an Engine as MCP tools.
+// Service serves an Engine as MCP tools, and as the same calls over the
+// HTTP API (Handler).
 //
 // Concurrency: the SDK runs each tool call on its own goroutine, so
 // searches run while an upsert or index_path is in progress; the index
@@ -31,20 +35,25 @@ type Options struct {
 // serializes syncs. Every call is tracked, and Close cancels and waits
 // for the calls still running.
 type Service struct {
-	eng   Engine
-	info  Info
-	log   *slog.Logger
-	ready <-chan struct{}
-	srv   *mcp.Server
-	args  map[string]map[string]arg // per tool, for argument errors
-	props map[string][]string       // per tool, its argument names
+	eng     Engine
+	info    Info
+	version string
+	log     *slog.Logger
+	ready   <-chan struct{}
+	srv     *mcp.Server
+	args    map[string]map[string]arg // per tool, for argument errors
+	props   map[string][]string       // per tool, its argument names
+	tools   map[string]*tool          // per tool, for the HTTP API
 
 	mu      sync.Mutex // guards closing
 	closing bool
 
-	stop  context.Context // cancelled by Close: running calls stop
-	halt  context.CancelFunc
-	calls sync.WaitGroup
+	stop context.Context // cancelled by Close: running calls stop
+	halt context.CancelFunc
+
+	streams    context.Context // cancelled by EndStreams: MCP streams over HTTP end
+	endStreams context.CancelFunc
+	calls      sync.WaitGroup
 
 	searches, searchesWithHits, snippetBytes atomic.Int64
 }
@@ -56,12 +65,13 @@ func New(eng Engine, o *Options) *Service {
 	if o == nil {
 		o = &Options{}
 	}
-	s := &Service{eng: eng, info: eng.Info(), log: o.Log, ready: o.Ready,
-		args: map[string]map[string]arg{}, props: map[string][]string{}}
+	s := &Service{eng: eng, info: eng.Info(), version: o.Version, log: o.Log, ready: o.Ready,
+		args: map[string]map[string]arg{}, props: map[string][]string{}, tools: map[string]*tool{}}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.stop, s.halt = context.WithCancel(context.Background())
+	s.streams, s.endStreams = context.WithCancel(s.stop)
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "twindex", Title: "twindex search", Version: o.Version},
 		&mcp.ServerOptions{Instructions: mcpInstructions, Logger: s.log, Capabilities: &mcp.ServerCapabilities{
 			Tools: &mcp.ToolCapabilities{}}})
@@ -85,6 +95,11 @@ const mcpInstructions = `twindex is a full-text and substring search index over 
 func (s *Service) ServeMCP(ctx context.Context, t mcp.Transport) error {
 	return s.srv.Run(ctx, t)
 }
+
+// EndStreams ends the MCP streams of server messages that HTTP clients
+// hold open, so that a graceful shutdown of the HTTP server need not wait
+// for them; calls in progress go on.
+func (s *Service) EndStreams() { s.endStreams() }
 
 // Close stops accepting calls, cancels and waits for the running ones.
 // Whole batches a cancelled call committed stay. It leaves the Engine
@@ -114,6 +129,52 @@ func addTool[In, Out any](s *Service, t *mcp.Tool, args map[string]arg, h mcp.To
 	}
 	s.props[t.Name] = props
 	mcp.AddTool(s.srv, t, h)
+	out, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(err)
+	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		panic(err)
+	}
+	s.tools[t.Name] = &tool{def: t, in: schema, out: out, resolved: resolved, call: func(ctx context.Context, raw []byte) (any, error) {
+		in, err := decodeArgs[In](s, t.Name, resolved, raw)
+		if err != nil {
+			return nil, err
+		}
+		_, res, err := h(ctx, nil, in)
+		return res, err
+	}}
+}
+
+// tool is a tool as the HTTP API calls it: with its arguments as the
+// JSON body, checked against the same input schema, and its structured
+// result as the response.
+type tool struct {
+	def      *mcp.Tool
+	in, out  *jsonschema.Schema
+	resolved *jsonschema.Resolved // in, ready to validate
+	call     func(ctx context.Context, body []byte) (any, error)
+}
+
+// decodeArgs checks raw against the tool's input schema, as the SDK does
+// for an MCP call, and decodes it.
+func decodeArgs[In any](s *Service, name string, schema *jsonschema.Resolved, raw []byte) (In, error) {
+	var in In
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = []byte("{}")
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return in, &badRequest{msg: fmt.Sprintf("%s: the body is not JSON: %s", name, err)}
+	}
+	if err := schema.Validate(v); err != nil {
+		return in, &badRequest{msg: argError(name, s.args[name], s.props[name], raw, err.Error())}
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return in, &badRequest{msg: fmt.Sprintf("%s: %s; see the tool's input schema", name, err)}
+	}
+	return in, nil
 }
 
 // middleware tracks tool calls for close, logs them, and rewrites the

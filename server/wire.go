@@ -159,6 +159,10 @@ func (e *badRequest) status() int {
 	switch e.code {
 	case "not_found":
 		return http.StatusNotFound
+	case "exists":
+		return http.StatusConflict
+	case "too_large":
+		return http.StatusRequestEntityTooLarge
 	case "unauthorized":
 		return http.StatusUnauthorized
 	case "forbidden":

@@ -89,14 +89,15 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		eng = host
 	}
 	defer eng.Close()
-	so := &server.Options{Log: log, Version: buildVersion()}
+	var srv *server.Service
 	if owner != nil {
-		so.Ready = owner.Ready()
+		srv = owner.Service()
+	} else {
+		srv = server.New(eng, &server.Options{Log: log, Version: buildVersion()})
+		defer srv.Close()
 	}
-	srv := server.New(eng, so)
 	log.Info("serving", "index", loc.Dir, "root", eng.Info().Root)
 	err = srv.ServeMCP(ctx, server.Stdio(e.stdin, e.stdout))
-	srv.Close()
 	if owner != nil {
 		if rerr := release(host, owner, loc.Dir); rerr != nil {
 			return rerr

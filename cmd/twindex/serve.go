@@ -28,7 +28,14 @@ It watches PATH, every folder a search would walk (.gitignore and
 .twindexignore honored, new folders included): a file created, changed or
 deleted is found, or no longer found, within about a second. Where the
 system runs out of file watches it walks the folder every 2 s instead and
-says so in its log; --poll does that from the start.`
+says so in its log; --poll does that from the start.
+
+HTTP API (--http), JSON in and out, the MCP tools' arguments and results:
+  POST /v1/search, GET /v1/docs/{id}, POST /v1/docs/get, PUT /v1/docs,
+  POST /v1/docs (new only), DELETE /v1/docs/{id}, POST /v1/docs/delete,
+  GET /v1/backlinks/{id}, GET /v1/stats, POST /v1/index, GET /healthz,
+  GET /v1/openapi.json, and MCP (streamable HTTP) at /mcp.
+With $TWINDEX_TOKEN set, every request needs 'Authorization: Bearer TOKEN'.`
 
 // shutdownGrace bounds how long a stopping server waits for requests in
 // progress.
@@ -40,6 +47,8 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	level := fs.String("log-level", "info", "log to stderr at this `level`: debug, info, warn or error")
 	maxSize := fs.Int64("max-size", defaultMaxSize, "skip files larger than this many `bytes`")
 	wf := fs.watchFlags()
+	httpAddr := fs.String("http", "", "also serve the HTTP API and MCP on this `address` (127.0.0.1:7700; port 0 picks one); an address other machines can reach needs $TWINDEX_TOKEN")
+	cors := fs.String("cors", "", "let web pages from this `origin` (https://app.example) call the HTTP API")
 	emb := fs.embedFlags(e)
 	rr := fs.rerankFlags(e)
 	pos, err := fs.parse(args)
@@ -69,9 +78,21 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
-	host, owner, err := takeOwnership(&loc, opts, *maxSize, wf.options(log))
+	o := wf.options(log)
+	o.HTTP, o.CORS, o.Token = *httpAddr, *cors, e.getenv("TWINDEX_TOKEN")
+	if o.CORS != "" && o.HTTP == "" {
+		return usageErr("run 'twindex serve --help'", "--cors needs --http")
+	}
+	host, owner, err := takeOwnership(&loc, opts, *maxSize, o)
+	if errors.Is(err, server.ErrNoToken) {
+		return usageErr("set TWINDEX_TOKEN to a secret that clients send as 'Authorization: Bearer $TWINDEX_TOKEN', or serve on 127.0.0.1",
+			"%w", err)
+	}
 	if err != nil {
 		return err
+	}
+	if a := owner.HTTPAddr(); a != "" {
+		fmt.Fprintf(e.stderr, "listening on %s\n", a)
 	}
 	<-ctx.Done()
 	log.Info("stopping")
