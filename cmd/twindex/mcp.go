@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
@@ -68,40 +69,55 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	// A server owns the index: forward to it, so that any number of
-	// agents share one index. Else own it, serving the other commands too.
-	var eng server.Engine
+	// agents share one index. Else own it, serving the other commands
+	// too. An agent that forwards takes the index over when its owner goes.
+	var mu sync.Mutex // guards host and owner, set when this process owns the index
 	var host *server.Host
 	var owner *server.Owner
-	c := dialOwner(&loc)
-	if c == nil {
-		host, owner, err = takeOwnership(&loc, opts, *maxSize, wf.options(log))
+	connect := func() (server.Engine, error) {
+		if c := dialOwner(&loc); c != nil {
+			log.Info("forwarding to the server that owns the index", "index", loc.Dir, "pid", c.Owned().PID)
+			return c, nil
+		}
+		h, o, err := takeOwnership(&loc, opts, *maxSize, wf.options(log))
 		if err != nil {
 			// Another agent's server may have taken it in the meantime.
-			if c = dialOwner(&loc); c == nil {
-				return err
+			if c := dialOwner(&loc); c != nil {
+				log.Info("forwarding to the server that owns the index", "index", loc.Dir, "pid", c.Owned().PID)
+				return c, nil
 			}
+			return nil, err
 		}
+		mu.Lock()
+		host, owner = h, o
+		mu.Unlock()
+		return h, nil
 	}
-	if c != nil {
-		eng = c
-		log.Info("forwarding to the server that owns the index", "index", loc.Dir, "pid", c.Owned().PID)
-	} else {
-		eng = host
+	eng, err := connect()
+	if err != nil {
+		return err
 	}
-	defer eng.Close()
 	var srv *server.Service
 	if owner != nil {
 		srv = owner.Service()
 	} else {
+		eng = server.NewRelay(eng, func() (server.Engine, error) {
+			log.Warn("the server that owned the index is gone: taking over")
+			return connect()
+		})
 		srv = server.New(eng, &server.Options{Log: log, Version: buildVersion()})
-		defer srv.Close()
 	}
 	log.Info("serving", "index", loc.Dir, "root", eng.Info().Root)
 	err = srv.ServeMCP(ctx, server.Stdio(e.stdin, e.stdout))
+	srv.Close()
+	mu.Lock()
+	defer mu.Unlock()
 	if owner != nil {
 		if rerr := release(host, owner, loc.Dir); rerr != nil {
 			return rerr
 		}
+	} else {
+		eng.Close()
 	}
 	log.Info("stopped")
 	// Stdin closing is how a client says goodbye; Ctrl-C is a stop too.
