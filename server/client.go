@@ -15,8 +15,7 @@ import (
 	"github.com/twindex/twindex/index"
 )
 
-// dialTimeout bounds connecting to the local endpoint: a live Owner
-// accepts at once.
+// dialTimeout bounds Dial's first request: a live Owner answers at once.
 const dialTimeout = 2 * time.Second
 
 // Client is the Engine of an index that another process owns: each call
@@ -39,11 +38,6 @@ func Dial(dir string) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	conn, err := net.DialTimeout("unix", o.Socket, dialTimeout)
-	if err != nil {
-		return nil, ErrNoOwner
-	}
-	conn.Close()
 	if o.Protocol != protocol {
 		return nil, fmt.Errorf("%w: twindex %s (pid %d) serves %s; run the same version, or stop it", ErrProtocol, o.Version, o.PID, dir)
 	}
@@ -56,7 +50,16 @@ func Dial(dir string) (*Client, error) {
 		MaxIdleConnsPerHost: 16,
 		IdleConnTimeout:     30 * time.Second,
 	}
-	return &Client{owned: o, hc: &http.Client{Transport: tr}}, nil
+	c := &Client{owned: o, hc: &http.Client{Transport: tr}}
+	// An answer, even "starting", says the owner lives: a socket can take
+	// a connection while its dying owner's files are being closed.
+	ctx, cancel := context.WithTimeout(context.Background(), dialTimeout)
+	defer cancel()
+	if err := c.once(ctx, http.MethodGet, "/engine/info", nil, nil); err != nil && !errors.Is(err, ErrStarting) {
+		c.Close()
+		return nil, ErrNoOwner
+	}
+	return c, nil
 }
 
 // Owned says which process owns the index and where it serves it.

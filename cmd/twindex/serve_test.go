@@ -4,10 +4,15 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -39,9 +44,15 @@ func serve(t *testing.T, dir string, args ...string) *served {
 
 func startServe(t *testing.T, dir string, args ...string) *served {
 	t.Helper()
+	return startServeEnv(t, dir, nil, args...)
+}
+
+// startServeEnv is startServe with env added to the child's.
+func startServeEnv(t *testing.T, dir string, env []string, args ...string) *served {
+	t.Helper()
 	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
 	cmd.Dir = dir
-	cmd.Env = childEnv()
+	cmd.Env = append(childEnv(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -237,4 +248,137 @@ func TestServeKilled(t *testing.T) {
 	if r.code != 3 || !strings.Contains(r.stderr, "served by twindex (pid") {
 		t.Errorf("a second server: exit %d\n%s", r.code, r.stderr)
 	}
+}
+
+// A file created, changed or deleted in a served folder shows in the
+// CLI's searches (forwarded, without a sync of their own) within 2 s.
+func TestServeFreshness(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"seed.txt": "seed"})
+	serve(t, dir)
+	var lat []time.Duration
+	await := func(word string, want ...string) {
+		t.Helper()
+		start := time.Now()
+		for {
+			got := hitIDs(t, dir, word, "--no-sync", "--fallback", "0")
+			if slices.Equal(got, want) {
+				lat = append(lat, time.Since(start))
+				return
+			}
+			if time.Since(start) > 2*time.Second {
+				t.Fatalf("search %s: %v after 2 s, want %v", word, got, want)
+			}
+		}
+	}
+	for i := range 8 {
+		name := fmt.Sprintf("d%d/f%d.txt", i%3, i)
+		word := "fresh" + spell(i, 3) + "q"
+		writeFiles(t, dir, map[string]string{name: word})
+		await(word, name)
+		writeFiles(t, dir, map[string]string{name: "changed " + word + "x"})
+		await(word+"x", name)
+		os.Remove(filepath.Join(dir, filepath.FromSlash(name)))
+		await(word + "x")
+	}
+	slices.Sort(lat)
+	t.Logf("write to CLI search seeing it, %d changes: p50 %s, p90 %s, max %s", len(lat),
+		lat[len(lat)/2].Round(time.Millisecond), lat[len(lat)*9/10].Round(time.Millisecond), lat[len(lat)-1].Round(time.Millisecond))
+}
+
+// The HTTP API of a real 'twindex serve --http 127.0.0.1:0', with a
+// token, through real requests.
+func TestServeHTTP(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.txt": "badger sett"})
+	s := startServeEnv(t, dir, []string{"TWINDEX_TOKEN=tok-123"}, "--http", "127.0.0.1:0")
+	s.waitReady(t)
+	var url string
+	for deadline := time.Now().Add(10 * time.Second); url == ""; time.Sleep(10 * time.Millisecond) {
+		s.mu.Lock()
+		url = s.http
+		s.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatalf("no 'listening on' line:\n%s", s.stderr())
+		}
+	}
+	if !regexp.MustCompile(`^http://127\.0\.0\.1:\d+$`).MatchString(url) {
+		t.Fatalf("listening on %q", url)
+	}
+	req := func(method, path, token, body string, hdr ...string) (int, string, http.Header) {
+		t.Helper()
+		var r io.Reader
+		if body != "" {
+			r = strings.NewReader(body)
+		}
+		q, _ := http.NewRequest(method, url+path, r)
+		if body != "" {
+			q.Header.Set("Content-Type", "application/json")
+		}
+		if token != "" {
+			q.Header.Set("Authorization", "Bearer "+token)
+		}
+		for i := 0; i+1 < len(hdr); i += 2 {
+			q.Header.Set(hdr[i], hdr[i+1])
+		}
+		resp, err := http.DefaultClient.Do(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), resp.Header
+	}
+	tests := []struct {
+		method, path, token, body string
+		status                    int
+		want                      string // in the body
+	}{
+		{"GET", "/healthz", "", "", 401, `"unauthorized"`},
+		{"GET", "/healthz", "tok-123", "", 200, `"ok"`},
+		{"POST", "/v1/search", "bad", `{"query": "badger"}`, 401, `"unauthorized"`},
+		{"POST", "/v1/search", "tok-123", `{"query": "badger", "limit": 5}`, 200, `"id":"a.txt"`},
+		{"POST", "/v1/search", "tok-123", `{"query": "badger AND", "syntax": "raw"}`, 400, `badger AND\n          ^`},
+		{"PUT", "/v1/docs", "tok-123", `{"docs": [{"id": "n1", "body": "over http"}]}`, 200, `"ids":["n1"]`},
+		{"GET", "/v1/docs/n1", "tok-123", "", 200, `"body":"over http"`},
+		{"GET", "/v1/docs/nope", "tok-123", "", 404, `"not_found"`},
+		{"PUT", "/v1/docs", "tok-123", `{"docs": [{"id": "big", "body": "` + strings.Repeat("x", 33<<20) + `"}]}`, 413, `"too_large"`},
+		{"GET", "/v1/openapi.json", "tok-123", "", 200, `"openapi":"3.1.0"`},
+	}
+	for _, tt := range tests {
+		status, body, _ := req(tt.method, tt.path, tt.token, tt.body)
+		if status != tt.status || !strings.Contains(body, tt.want) {
+			t.Errorf("%s %s: %d %.300s, want %d with %s", tt.method, tt.path, status, body, tt.status, tt.want)
+		}
+	}
+	if _, _, hdr := req("GET", "/v1/stats", "tok-123", "", "Origin", "https://evil.example"); hdr.Get("Access-Control-Allow-Origin") != "" {
+		t.Error("CORS without --cors")
+	}
+	// What the HTTP client wrote, the CLI reads.
+	twindex(t, dir, "get", "n1").want(t, 0)
+	// Without a token, an address other machines reach is refused.
+	r := twindex(t, t.TempDir(), "serve", "--http", "0.0.0.0:0")
+	if r.code != 2 || !strings.Contains(r.stderr, "TWINDEX_TOKEN") {
+		t.Errorf("serve --http 0.0.0.0:0 without a token: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// hitIDs runs a JSON search, which may find nothing, and returns the hit
+// IDs, sorted.
+func hitIDs(t *testing.T, dir string, args ...string) []string {
+	t.Helper()
+	r := twindex(t, dir, append([]string{"search", "--json"}, args...)...)
+	if r.code > 1 {
+		t.Fatalf("search %v: exit %d\n%s", args, r.code, r.stderr)
+	}
+	var res jsonResult
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("parse json: %v\n%s", err, r.stdout)
+	}
+	var ids []string
+	for _, h := range res.Hits {
+		ids = append(ids, h.ID)
+	}
+	slices.Sort(ids)
+	return ids
 }
