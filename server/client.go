@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/twindex/twindex/folder"
@@ -27,6 +28,11 @@ const dialTimeout = 2 * time.Second
 type Client struct {
 	owned *Owned
 	hc    *http.Client
+
+	// Starting, if set, is called once, when a call first finds the Owner
+	// starting (and so waits): to tell a person why nothing happens.
+	Starting func()
+	once     sync.Once
 }
 
 // Dial connects to the process that owns the index in dir. It returns
@@ -55,7 +61,7 @@ func Dial(dir string) (*Client, error) {
 	// a connection while its dying owner's files are being closed.
 	ctx, cancel := context.WithTimeout(context.Background(), dialTimeout)
 	defer cancel()
-	if err := c.once(ctx, http.MethodGet, "/engine/info", nil, nil); err != nil && !errors.Is(err, ErrStarting) {
+	if err := c.do(ctx, http.MethodGet, "/engine/info", nil, nil); err != nil && !errors.Is(err, ErrStarting) {
 		c.Close()
 		return nil, ErrNoOwner
 	}
@@ -76,9 +82,12 @@ func (c *Client) call(ctx context.Context, method, path string, in, out any) err
 		}
 	}
 	for {
-		err := c.once(ctx, method, path, body, out)
+		err := c.do(ctx, method, path, body, out)
 		if !errors.Is(err, ErrStarting) {
 			return err
+		}
+		if c.Starting != nil {
+			c.once.Do(c.Starting)
 		}
 		select {
 		case <-ctx.Done():
@@ -88,7 +97,7 @@ func (c *Client) call(ctx context.Context, method, path string, in, out any) err
 	}
 }
 
-func (c *Client) once(ctx context.Context, method, path string, body []byte, out any) error {
+func (c *Client) do(ctx context.Context, method, path string, body []byte, out any) error {
 	req, err := http.NewRequestWithContext(ctx, method, "http://twindex"+path, bytes.NewReader(body))
 	if err != nil {
 		return err

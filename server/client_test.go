@@ -3,10 +3,12 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/twindex/twindex/folder"
@@ -176,5 +178,40 @@ func TestLongSocketPath(t *testing.T) {
 	}
 	if _, err := c.Stats(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// While its Owner brings the index up to date, a Client's calls wait
+// (the endpoint answers 503 starting), saying so once; then they run.
+func TestClientWaitsForStart(t *testing.T) {
+	root := t.TempDir()
+	for i := range 1500 {
+		writeFile(t, filepath.Join(root, fmt.Sprintf("d%02d", i%20), fmt.Sprintf("f%04d.txt", i)), fmt.Sprintf("file %d of many", i))
+	}
+	dir := filepath.Join(root, ".twindex")
+	ix, err := index.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHost(ix, &HostOptions{Root: root})
+	defer h.Close()
+	ow, err := Own(h, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ow.Close(context.Background())
+	c, err := Dial(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var said atomic.Int32
+	c.Starting = func() { said.Add(1) }
+	res, err := c.Search(context.Background(), index.Request{Query: "many", Limit: 1})
+	if err != nil || res.Total != 1500 {
+		t.Fatalf("search after the start: %v %v", res, err)
+	}
+	if said.Load() != 1 {
+		t.Errorf("Starting called %d times, want once (the first sync of 1,500 files outran the search?)", said.Load())
 	}
 }

@@ -24,18 +24,26 @@ const (
 // its endpoint, within milliseconds.
 const ownerWait = time.Second
 
+// dialed sets what a Client of the owner says while the owner starts.
+func dialed(e *env, c *server.Client) *server.Client {
+	c.Starting = func() {
+		fmt.Fprintf(e.stderr, "twindex: waiting for the server (pid %d) to bring the index up to date\n", c.Owned().PID)
+	}
+	return c
+}
+
 // engine returns the Engine of the index at l: a Client of the server
 // that owns it when one does, so that any number of commands, agents and
 // programs share one index; else the index opened in this process, after
 // removing the endpoint files a killed server left. filled is as for
 // location.fill, a no-op unless mode is openFill and the index is new.
-func (l *location) engine(opts *index.Options, mode openMode, maxSize int64) (eng server.Engine, filled func(context.Context) error, err error) {
+func (l *location) engine(e *env, opts *index.Options, mode openMode, maxSize int64) (eng server.Engine, filled func(context.Context) error, err error) {
 	noop := func(context.Context) error { return nil }
 	if l.Exists {
 		c, err := server.Dial(l.Dir)
 		switch {
 		case err == nil:
-			return c, noop, nil
+			return dialed(e, c), noop, nil
 		case !errors.Is(err, server.ErrNoOwner):
 			return nil, nil, indexErr(err, l.Dir)
 		}
@@ -49,7 +57,7 @@ func (l *location) engine(opts *index.Options, mode openMode, maxSize int64) (en
 	}
 	if errors.Is(err, index.ErrLocked) {
 		if c := waitOwner(l.Dir); c != nil {
-			return c, noop, nil
+			return dialed(e, c), noop, nil
 		}
 	}
 	if err != nil {
@@ -77,7 +85,7 @@ func openEngine(e *env, flagIndex string) (server.Engine, location, error) {
 	if err != nil {
 		return nil, loc, err
 	}
-	eng, _, err := loc.engine(nil, openExisting, defaultMaxSize)
+	eng, _, err := loc.engine(e, nil, openExisting, defaultMaxSize)
 	return eng, loc, err
 }
 

@@ -79,7 +79,7 @@ searchable, even if the process dies right after.`)
 			return err
 		}
 	}
-	eng, filled, err := loc.engine(opts, openFill, *maxSize)
+	eng, filled, err := loc.engine(e, opts, openFill, *maxSize)
 	if err != nil {
 		return err
 	}

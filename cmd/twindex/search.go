@@ -153,7 +153,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if doSync {
 		mode = openFill
 	}
-	eng, filled, err := loc.engine(opts, mode, f.maxSize)
+	eng, filled, err := loc.engine(e, opts, mode, f.maxSize)
 	if err != nil {
 		return err
 	}
