@@ -158,6 +158,8 @@ Start here:
 
 The index lives in .twindex/ at the root of the folder, found by walking up
 from the searched path like git does; --index DIR or $TWINDEX_INDEX override.
+While 'twindex serve' or 'twindex mcp' runs on an index, the other commands
+send their requests to it and print the same.
 
 Exit codes:
   0    results (or success)
