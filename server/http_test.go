@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -233,4 +235,41 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+b.token)
 	return http.DefaultTransport.RoundTrip(r)
+}
+
+// Close, as on SIGTERM, lets a write in progress finish and answers it;
+// the write is then in the index.
+func TestGracefulCloseFinishesWrites(t *testing.T) {
+	ix, err := index.Open(filepath.Join(t.TempDir(), "idx"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHost(ix, nil)
+	defer h.Close()
+	ow, err := Own(h, &OwnOptions{HTTP: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var docs []string
+	for i := range 1000 {
+		docs = append(docs, fmt.Sprintf(`{"id": "d%04d", "body": "%s %d"}`, i, strings.Repeat("graceful words ", 500), i))
+	}
+	body := `{"docs": [` + strings.Join(docs, ",") + `]}`
+	done := make(chan int, 1)
+	go func() {
+		status, _, _ := do(t, "PUT", ow.HTTPAddr()+"/v1/docs", "", body)
+		done <- status
+	}()
+	time.Sleep(100 * time.Millisecond) // the PUT is being read or applied
+	start := time.Now()
+	if err := ow.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if status := <-done; status != 200 {
+		t.Fatalf("the write in progress at close: %d", status)
+	}
+	if n, err := h.Index().Count(); err != nil || n != 1000 {
+		t.Fatalf("%d documents after close (%v), want 1000", n, err)
+	}
+	t.Logf("close waited %s for the write", time.Since(start).Round(time.Millisecond))
 }
