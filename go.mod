@@ -6,6 +6,7 @@ require (
 	github.com/blevesearch/bleve/v2 v2.5.7
 	github.com/blevesearch/bleve_index_api v1.2.11
 	github.com/blevesearch/upsidedown_store_api v1.0.2
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/golang/snappy v0.0.4
 	github.com/google/jsonschema-go v0.4.3
 	github.com/kljensen/snowball v0.10.0

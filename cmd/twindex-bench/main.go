@@ -23,6 +23,8 @@ Commands:
              per mode and score them with shared/eval/score.py
   typos      measure fuzzy matching's precision on title words of a collection
              with one injected typo each
+  serve-load search latency through the HTTP API while a corpus streams in
+             through PUT /v1/docs, against the same searches on an idle index
 
 Run "twindex-bench <command> -h" for a command's flags.
 
@@ -33,6 +35,7 @@ Examples:
   python3 shared/bench/compare.py /tmp/benchcorpus/small.results.jsonl \
       /tmp/benchcorpus/small.twindex.results.jsonl
   twindex-bench scifact --data shared/eval/scifact --out /tmp/scifact/twindex --mode all
+  twindex-bench serve-load --corpus /tmp/bench/full.jsonl --queries /tmp/bench/queries.jsonl
 `
 
 func main() {
@@ -57,6 +60,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = scifactCmd(ctx, args[1:], stdout, stderr)
 	case "typos":
 		err = typosCmd(ctx, args[1:], stdout, stderr)
+	case "serve-load":
+		err = serveLoadCmd(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

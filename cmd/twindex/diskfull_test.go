@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 	"github.com/twindex/twindex/internal/damage"
 )
@@ -31,7 +32,7 @@ func TestDiskFullCLIIngest(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	dir, path := filepath.Join(disk, "idx"), filepath.Join(tmp, "docs.jsonl")
-	const lines = 3 * batchDocs
+	const lines = 3 * folder.BatchDocs
 	rng := rand.New(rand.NewPCG(1, 2))
 	var b strings.Builder
 	for n := 1; n <= lines; n++ {

@@ -9,10 +9,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/server"
 )
-
-const defaultMaxSize = 1 << 20
 
 func runIndex(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "index", "twindex index [PATH...] [--jsonl FILE|-] [flags]", `  twindex index .                               index the current folder (incremental)
@@ -49,7 +49,7 @@ searchable, even if the process dies right after.`)
 	if *maxSize <= 0 {
 		return usageErr("", "--max-size must be positive")
 	}
-	opts := &index.Options{MaxDocBytes: docLimit(*maxSize)}
+	opts := &index.Options{MaxDocBytes: folder.DocLimit(*maxSize)}
 	if err := emb.options(e, opts); err != nil {
 		return err
 	}
@@ -67,58 +67,54 @@ searchable, even if the process dies right after.`)
 			return usageErr("", "%w", err)
 		}
 	}
-	if !loc.explicit && !loc.exists && len(paths) > 1 {
+	if !loc.Explicit && !loc.Exists && len(paths) > 1 {
 		// No index yet: one for all the paths, at their common folder.
-		if loc.root, err = commonRoot(paths); err != nil {
+		if loc.Root, err = commonRoot(paths); err != nil {
 			return err
 		}
-		loc.dir = filepath.Join(loc.root, indexDirName)
+		loc.Dir = filepath.Join(loc.Root, folder.IndexDirName)
 	}
-	if loc.explicit && loc.root == "" && len(paths) > 0 {
-		if loc.root, err = commonRoot(paths); err != nil {
+	if loc.Explicit && loc.Root == "" && len(paths) > 0 {
+		if loc.Root, err = commonRoot(paths); err != nil {
 			return err
 		}
 	}
-	ix, filled, err := loc.fill(opts)
+	eng, filled, err := loc.engine(e, opts, openFill, *maxSize)
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
-	if len(paths) > 0 {
-		if err := loc.recordRoot(loc.root); err != nil {
+	defer eng.Close()
+	if _, owned := eng.(*server.Client); len(paths) > 0 && !owned {
+		if err := loc.RecordRoot(loc.Root); err != nil {
 			return err
 		}
 	}
 	for _, p := range paths {
 		abs, _ := filepath.Abs(p)
-		_, err := syncFolder(ctx, e, ix, syncOptions{root: loc.root, scope: abs, indexDir: loc.dir, maxSize: *maxSize, quiet: *quiet, always: true})
-		if err != nil {
+		if _, err := syncFolder(ctx, e, eng, abs, syncOptions{quiet: *quiet, always: true}); err != nil {
 			return err
 		}
 	}
 	bad := 0
 	if *jsonl != "" {
-		if bad, err = ingestJSONL(ctx, e, ix, *jsonl, opts.MaxDocBytes, *quiet); err != nil {
+		write := func(ctx context.Context, upserts []index.Doc, removes []string) (index.Applied, error) {
+			return eng.Write(ctx, &server.Writes{Upsert: upserts, Remove: removes})
+		}
+		if bad, err = ingestJSONL(ctx, e, write, loc.Dir, *jsonl, opts.MaxDocBytes, *quiet); err != nil {
 			return err
 		}
 	}
 	if err := filled(ctx); err != nil {
 		return err
 	}
-	if err := ix.Close(); err != nil {
-		return indexErr(err, loc.dir)
+	if err := eng.Close(); err != nil {
+		return indexErr(err, loc.Dir)
 	}
 	if bad > 0 {
 		return &exitError{code: exitUsage, err: fmt.Errorf("%d bad line(s) in %s skipped; every other line was indexed", bad, *jsonl),
 			hint: "fix the lines reported above and run the same command again (documents are replaced by ID)"}
 	}
 	return nil
-}
-
-// docLimit is the engine's MaxDocBytes for files up to maxSize, with room
-// for the title.
-func docLimit(maxSize int64) int {
-	return int(max(maxSize+4096, defaultMaxSize))
 }
 
 func commonRoot(paths []string) (string, error) {
@@ -136,7 +132,7 @@ func commonRoot(paths []string) (string, error) {
 			continue
 		}
 		for {
-			if _, ok := relID(root, abs); ok {
+			if _, ok := folder.RelID(root, abs); ok {
 				break
 			}
 			root = filepath.Dir(root)
@@ -145,9 +141,10 @@ func commonRoot(paths []string) (string, error) {
 	return root, nil
 }
 
-// ingestJSONL indexes a JSONL file or stdin ("-") and returns the number
-// of bad lines, each reported on stderr as NAME:LINE: reason.
-func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxText int, quiet bool) (int, error) {
+// ingestJSONL writes the documents of a JSONL file or stdin ("-") with
+// write and returns the number of bad lines, each reported on stderr as
+// NAME:LINE: reason. dir names the index in errors.
+func ingestJSONL(ctx context.Context, e *env, write folder.WriteFunc, dir, name string, maxText int, quiet bool) (int, error) {
 	var r io.Reader = e.stdin
 	label := "<stdin>"
 	total := 0
@@ -165,8 +162,8 @@ func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxT
 		bad++
 		fmt.Fprintf(e.stderr, "%s: %s\n", where, reason)
 	}
-	bt := &batcher{ix: ix, invalid: func(where string, err error) { report(where, err.Error()) },
-		warn: func(msg string) { fmt.Fprintf(e.stderr, "twindex: warning: %s\n", msg) }}
+	bt := &folder.Writer{Write: write, Invalid: func(where string, err error) { report(where, err.Error()) },
+		Warn: func(msg string) { fmt.Fprintf(e.stderr, "twindex: warning: %s\n", msg) }}
 	lr := newLineReader(r, 6*maxText+(1<<20))
 	prog := newProgress(e, quiet, "indexing", total)
 	defer prog.done()
@@ -174,7 +171,7 @@ func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxT
 	// Off a terminal no progress line is drawn; a line per commit tells a
 	// script or a log what is durable, so a killed run can be resumed.
 	logCommits := !quiet && !isTerminal(e.stderr)
-	bt.onFlush = func() {
+	bt.OnFlush = func() {
 		committed = lr.n
 		if logCommits {
 			fmt.Fprintf(e.stderr, "twindex: committed through line %d\n", lr.n)
@@ -205,22 +202,22 @@ func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxT
 			report(where, err.Error())
 			continue
 		}
-		if err := bt.upsert(ctx, d, where); err != nil {
+		if err := bt.Upsert(ctx, d, where); err != nil {
 			if errors.Is(err, context.Canceled) {
 				return bad, interrupted(label, committed)
 			}
-			return bad, indexErr(err, ix.Dir())
+			return bad, indexErr(err, dir)
 		}
 	}
 	if ctx.Err() != nil {
 		return bad, interrupted(label, committed)
 	}
-	if err := bt.flush(ctx); err != nil {
-		return bad, indexErr(err, ix.Dir())
+	if err := bt.Flush(ctx); err != nil {
+		return bad, indexErr(err, dir)
 	}
 	prog.done()
 	if !quiet {
-		fmt.Fprintf(e.stderr, "twindex: indexed %d documents from %s", bt.written, label)
+		fmt.Fprintf(e.stderr, "twindex: indexed %d documents from %s", bt.Written, label)
 		if bad > 0 {
 			fmt.Fprintf(e.stderr, "; %d bad line(s) skipped", bad)
 		}

@@ -24,9 +24,13 @@ if (!bin) {
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "twindex-mcp-e2e-"));
 const indexDir = path.join(tmp, "idx");
+// The folder the server mirrors: its root, fixed at start. Not watched,
+// so that index_path below is what indexes it.
+const folder = path.join(tmp, "folder");
+fs.mkdirSync(folder);
 const transport = new StdioClientTransport({
   command: bin,
-  args: ["mcp", "--index", indexDir, "--log-level", "debug"],
+  args: ["mcp", folder, "--index", indexDir, "--no-watch", "--log-level", "debug"],
   stderr: "pipe",
 });
 let stderr = "";
@@ -139,8 +143,10 @@ async function main() {
   assert.deepEqual(rm, { removed: 3, requested: 4 });
   assert.equal((await ok("search", { query: "widgetfactory" })).total, 12);
 
-  // index_path with progress.
-  const folder = path.join(tmp, "folder");
+  // index_path with progress; a path outside the root is refused.
+  const outside = await call("index_path", { path: tmp });
+  assert.equal(outside.isError, true);
+  assert.match(text(outside), /outside the index root/);
   fs.mkdirSync(path.join(folder, "src"), { recursive: true });
   fs.writeFileSync(path.join(folder, "README.md"), "# Demo\nHow to frobnicate.\n");
   fs.writeFileSync(path.join(folder, "src", "main.go"), "package main\n\nfunc frobnicate() {}\n");

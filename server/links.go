@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -23,7 +23,7 @@ var backlinksArgs = map[string]arg{
 	"id": {fix: `pass the ID of the document whose incoming links you want, e.g. {"id": "src/util.go"}`},
 }
 
-func (s *mcpServer) addBacklinks() {
+func (s *Service) addBacklinks() {
 	addTool(s, &mcp.Tool{
 		Name:        "backlinks",
 		Title:       "Documents linking to a document",
@@ -32,11 +32,11 @@ func (s *mcpServer) addBacklinks() {
 	}, backlinksArgs, s.backlinks)
 }
 
-func (s *mcpServer) backlinks(_ context.Context, _ *mcp.CallToolRequest, in backlinksInput) (*mcp.CallToolResult, backlinksOutput, error) {
+func (s *Service) backlinks(_ context.Context, _ *mcp.CallToolRequest, in backlinksInput) (*mcp.CallToolResult, backlinksOutput, error) {
 	if strings.TrimSpace(in.ID) == "" {
 		return nil, backlinksOutput{}, badArg("backlinks", "id is empty: %s", backlinksArgs["id"].fix)
 	}
-	bl, err := s.ix.Backlinks(in.ID, in.Types...)
+	bl, err := s.eng.Backlinks(in.ID, in.Types...)
 	if err != nil {
 		s.log.Error("backlinks failed", "id", in.ID, "error", err)
 		return nil, backlinksOutput{}, fmt.Errorf("backlinks failed: %w", err)

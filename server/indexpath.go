@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/twindex/twindex/folder"
 )
 
 // progressEvery spaces index_path's progress notifications.
@@ -38,7 +40,7 @@ var indexPathArgs = map[string]arg{
 	"path": {fix: `path is a folder or file on the server's machine, e.g. {"path": "/home/me/notes"}`},
 }
 
-func (s *mcpServer) addIndexPath() {
+func (s *Service) addIndexPath() {
 	addTool(s, &mcp.Tool{
 		Name:  "index_path",
 		Title: "Index a folder",
@@ -49,66 +51,63 @@ func (s *mcpServer) addIndexPath() {
 	}, indexPathArgs, s.indexPath)
 }
 
-func (s *mcpServer) indexPath(ctx context.Context, req *mcp.CallToolRequest, in indexPathInput) (*mcp.CallToolResult, indexPathOutput, error) {
+func (s *Service) indexPath(ctx context.Context, req *mcp.CallToolRequest, in indexPathInput) (*mcp.CallToolResult, indexPathOutput, error) {
 	const tool = "index_path"
 	if strings.TrimSpace(in.Path) == "" {
 		return nil, indexPathOutput{}, badArg(tool, "path is empty: %s", indexPathArgs["path"].fix)
 	}
-	s.syncMu.Lock()
-	defer s.syncMu.Unlock()
-
-	root := s.root()
+	root := s.info.Root
+	if root == "" {
+		return nil, indexPathOutput{}, badArg(tool, "this server mirrors no folder, so it indexes none: start it with one (twindex mcp PATH, or --root DIR) to index files")
+	}
 	p := in.Path
-	if !filepath.IsAbs(p) && root != "" {
+	if !filepath.IsAbs(p) {
 		p = filepath.Join(root, p)
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
 		return nil, indexPathOutput{}, badArg(tool, "path %q: %s", in.Path, err)
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return nil, indexPathOutput{}, badArg(tool, "path %q: %s; pass an existing folder or file (absolute, or relative to %s)", in.Path, err, orDash(root))
-	}
-	if root == "" {
-		// The index has no root yet: the first folder indexed is it.
-		root = abs
-		if !fi.IsDir() {
-			root = filepath.Dir(abs)
-		}
-		s.mu.Lock()
-		err := s.loc.recordRoot(root)
-		s.mu.Unlock()
-		if err != nil {
-			return nil, indexPathOutput{}, fmt.Errorf("index_path: record the index root: %w", err)
-		}
-	}
-	scope, ok := relID(root, abs)
+	scope, ok := folder.RelID(root, abs)
 	if !ok {
-		return nil, indexPathOutput{}, badArg(tool, "%s is outside the index root %s, which document IDs are relative to; index a path under it, or run another server with --index for that folder", abs, root)
+		return nil, indexPathOutput{}, outsideRoot(abs, root)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return nil, indexPathOutput{}, badArg(tool, "path %q: %s; pass an existing folder or file (absolute, or relative to %s)", in.Path, err, root)
 	}
 
 	var notify func(done, total int)
-	if tok := req.Params.GetProgressToken(); tok != nil {
+	if tok := progressToken(req); tok != nil {
 		notify = s.progress(ctx, req, tok)
 	}
-	e := &env{stderr: logWriter{s.log}, getenv: os.Getenv}
-	rep, err := syncFolder(ctx, e, s.ix, syncOptions{root: root, scope: abs, indexDir: s.ix.Dir(),
-		maxSize: s.maxSize, quiet: true, always: true, progress: notify})
+	rep, err := s.eng.Sync(ctx, abs, notify)
+	for _, r := range rep.Invalid {
+		s.log.Info("skipped", "id", r.ID, "reason", r.Reason)
+	}
+	for _, w := range rep.Warnings {
+		s.log.Info("warning", "msg", w)
+	}
 	if err != nil {
-		var xe *exitError
 		switch {
 		case errors.Is(err, context.Canceled):
 			return nil, indexPathOutput{}, errors.New("index_path: cancelled; the batches committed stay, call again to finish")
-		case errors.As(err, &xe) && xe.code == exitUsage:
-			return nil, indexPathOutput{}, badArg(tool, "%s", xe.err)
+		case errors.Is(err, folder.ErrOutsideRoot):
+			return nil, indexPathOutput{}, outsideRoot(abs, root)
+		case errors.Is(err, folder.ErrWalk):
+			return nil, indexPathOutput{}, badArg(tool, "%s", err)
 		}
 		s.log.Error("index_path failed", "path", abs, "error", err)
 		return nil, indexPathOutput{}, fmt.Errorf("index_path %s: %w; the batches committed stay", abs, err)
 	}
-	out := indexPathOutput{Root: root, Scope: scope, Written: rep.written, Removed: rep.removed, Unchanged: rep.unchanged,
-		Binary: rep.binary, Invalid: rep.invalid, Oversize: rep.skips.oversize,
-		Skipped: len(rep.skips.oversize) + len(rep.skips.badNames), TookMs: rep.elapsed.Milliseconds()}
+	if n := len(rep.Oversize); n > 0 {
+		s.log.Info(fmt.Sprintf("skipped %d file(s) over %s (raise --max-size to index them): %s", n, formatBytes(s.info.MaxSize), listSome(rep.Oversize, 5)))
+	}
+	if n := len(rep.BadNames); n > 0 {
+		s.log.Info(fmt.Sprintf("skipped %d file(s) whose names are not valid UTF-8: %s", n, listSome(rep.BadNames, 5)))
+	}
+	out := indexPathOutput{Root: root, Scope: scope, Written: rep.Written, Removed: rep.Removed, Unchanged: rep.Unchanged,
+		Binary: rep.Binary, Invalid: len(rep.Invalid), Oversize: rep.Oversize,
+		Skipped: len(rep.Oversize) + len(rep.BadNames), TookMs: rep.Elapsed.Milliseconds()}
 	if len(out.Oversize) > 20 {
 		out.Oversize = out.Oversize[:20]
 	}
@@ -116,16 +115,31 @@ func (s *mcpServer) indexPath(ctx context.Context, req *mcp.CallToolRequest, in 
 		out.Oversize = []string{}
 	}
 	text := fmt.Sprintf("Indexed %s: %d written, %d removed, %d unchanged, %d binary skipped in %s.",
-		abs, out.Written, out.Removed, out.Unchanged, out.Binary, rep.elapsed.Round(time.Millisecond))
-	if n := len(rep.skips.oversize); n > 0 {
-		text += fmt.Sprintf(" %d file(s) over %s skipped: %s.", n, formatBytes(s.maxSize), listSome(rep.skips.oversize, 5))
+		abs, out.Written, out.Removed, out.Unchanged, out.Binary, rep.Elapsed.Round(time.Millisecond))
+	if n := len(rep.Oversize); n > 0 {
+		text += fmt.Sprintf(" %d file(s) over %s skipped: %s.", n, formatBytes(s.info.MaxSize), listSome(rep.Oversize, 5))
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
 }
 
+// outsideRoot is index_path's error for a path outside the root, or
+// leading outside it through a symbolic link.
+func outsideRoot(abs, root string) error {
+	return badArg("index_path", "%s is outside the index root %s, which document IDs are relative to; index a path under it, or run another server with --index for that folder", abs, root)
+}
+
+// progressToken is the call's progress token; nil for none, and for a
+// call not made over MCP (the HTTP API).
+func progressToken(req *mcp.CallToolRequest) any {
+	if req == nil || req.Params == nil {
+		return nil
+	}
+	return req.Params.GetProgressToken()
+}
+
 // progress returns a callback that sends progress notifications for the
 // call, at most one per progressEvery apart from the last.
-func (s *mcpServer) progress(ctx context.Context, req *mcp.CallToolRequest, tok any) func(done, total int) {
+func (s *Service) progress(ctx context.Context, req *mcp.CallToolRequest, tok any) func(done, total int) {
 	var mu sync.Mutex
 	var last time.Time
 	sent := -1
@@ -161,7 +175,7 @@ type statsOutput struct {
 	Searches     searchCounters `json:"searches"`
 }
 
-func (s *mcpServer) addStats() {
+func (s *Service) addStats() {
 	addTool(s, &mcp.Tool{
 		Name:        "stats",
 		Title:       "Index statistics",
@@ -170,13 +184,13 @@ func (s *mcpServer) addStats() {
 	}, nil, s.stats)
 }
 
-func (s *mcpServer) stats(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, statsOutput, error) {
-	st, err := s.ix.Stats()
+func (s *Service) stats(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, statsOutput, error) {
+	st, err := s.eng.Stats()
 	if err != nil {
 		s.log.Error("stats failed", "error", err)
 		return nil, statsOutput{}, fmt.Errorf("stats: the index returned an error: %w", err)
 	}
-	out := statsOutput{Index: s.ix.Dir(), Root: s.root(), Docs: st.Docs, Kinds: st.Kinds, StoreBytes: st.StoreBytes,
+	out := statsOutput{Index: s.info.Dir, Root: s.info.Root, Docs: st.Docs, Kinds: st.Kinds, StoreBytes: st.StoreBytes,
 		TextBytes: st.TextBytes, TrigramBytes: st.TrigramBytes, Writes: st.Seq,
 		Searches: searchCounters{Served: s.searches.Load(), WithHits: s.searchesWithHits.Load(), SnippetBytes: s.snippetBytes.Load()}}
 	if out.Kinds == nil {

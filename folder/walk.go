@@ -1,6 +1,8 @@
-package main
+package folder
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,6 +17,7 @@ type fileEntry struct {
 	abs   string
 	size  int64
 	mtime int64 // unix nanoseconds
+	named bool  // the scope itself: its content is compared even if size and mtime are unchanged
 }
 
 // walkResult is what a folder walk found under its scope.
@@ -31,27 +34,20 @@ type walker struct {
 	root     string // absolute
 	indexDir string // absolute; never walked
 	maxSize  int64
+	dirsOnly bool // list folders only (Folders): no file is looked at
 	res      walkResult
 }
 
 // walk walks scope, an absolute path at or below the root (a folder or a
 // single file). Ignore files of the folders between the root and scope
-// apply too.
+// apply too. A scope that does not exist has nothing in it.
 func (w *walker) walk(scope string) error {
-	scopeID, _ := relID(w.root, scope)
-	ig := &ignorer{}
-	// Ignore files above scope, root first.
-	var chain []string
-	if scopeID != "" {
-		parts := strings.Split(scopeID, "/")
-		for i := range parts {
-			chain = append(chain, strings.Join(parts[:i], "/"))
-		}
-	}
-	for _, dirID := range chain {
-		ig = loadIgnores(ig, filepath.Join(w.root, filepath.FromSlash(dirID)), dirID)
-	}
+	scopeID, _ := RelID(w.root, scope)
+	ig, _ := w.above(scopeID)
 	fi, err := os.Lstat(scope)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -59,10 +55,39 @@ func (w *walker) walk(scope string) error {
 		return nil
 	}
 	if !fi.IsDir() {
-		w.addFile(scopeID, scope, fi)
+		if !w.dirsOnly {
+			w.addFile(scopeID, scope, fi, true)
+		}
 		return nil
 	}
 	return w.walkDir(scope, scopeID, ig)
+}
+
+// above returns the ignore rules of the folders from the root down to
+// the one holding the path with ID id, and whether one of those folders
+// is itself ignored or never walked: then a walk of the root never
+// reaches the path.
+func (w *walker) above(id string) (*ignorer, bool) {
+	ig := &ignorer{}
+	if id == "" {
+		return ig, false
+	}
+	out := false
+	parts := strings.Split(id, "/")
+	for i := range parts {
+		dirID := strings.Join(parts[:i], "/")
+		abs := filepath.Join(w.root, filepath.FromSlash(dirID))
+		if i > 0 && (w.never(parts[i-1], abs) || ig.ignored(dirID, true)) {
+			out = true
+		}
+		ig = loadIgnores(ig, abs, dirID)
+	}
+	return ig, out
+}
+
+// never reports a folder no walk enters: .git, index folders.
+func (w *walker) never(name, abs string) bool {
+	return name == ".git" || name == IndexDirName || abs == w.indexDir
 }
 
 func loadIgnores(ig *ignorer, dir, dirID string) *ignorer {
@@ -91,7 +116,7 @@ func (w *walker) walkDir(dir, dirID string, ig *ignorer) error {
 		if de.Type()&os.ModeSymlink != 0 {
 			continue
 		}
-		if de.IsDir() && (name == ".git" || name == indexDirName || abs == w.indexDir) {
+		if de.IsDir() && w.never(name, abs) {
 			continue
 		}
 		if !utf8.ValidString(id) {
@@ -108,19 +133,19 @@ func (w *walker) walkDir(dir, dirID string, ig *ignorer) error {
 			}
 			continue
 		}
-		if !de.Type().IsRegular() {
+		if !de.Type().IsRegular() || w.dirsOnly {
 			continue
 		}
 		fi, err := de.Info()
 		if err != nil {
 			continue // vanished since ReadDir
 		}
-		w.addFile(id, abs, fi)
+		w.addFile(id, abs, fi, false)
 	}
 	return nil
 }
 
-func (w *walker) addFile(id, abs string, fi os.FileInfo) {
+func (w *walker) addFile(id, abs string, fi os.FileInfo, named bool) {
 	if !fi.Mode().IsRegular() {
 		return
 	}
@@ -128,7 +153,7 @@ func (w *walker) addFile(id, abs string, fi os.FileInfo) {
 		w.res.oversize = append(w.res.oversize, id)
 		return
 	}
-	w.res.files = append(w.res.files, fileEntry{id: id, abs: abs, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
+	w.res.files = append(w.res.files, fileEntry{id: id, abs: abs, size: fi.Size(), mtime: fi.ModTime().UnixNano(), named: named})
 }
 
 // isBinary reports a NUL byte in the first 8 KiB, as git and ripgrep do.
@@ -198,4 +223,41 @@ func kindOf(id string) string {
 		return "code"
 	}
 	return "other"
+}
+
+// Folders lists the folders a Sync of scope would walk: scope itself, if
+// it is one, and every folder below it that is not ignored, .git, an
+// index folder or a symbolic link, parents before children (absolute
+// paths). A scope that does not exist or is ignored has none. Cost: a
+// walk of the folders only, reading their ignore files.
+func Folders(root, indexDir, scope string) ([]string, error) {
+	if !isDirPath(scope) || Ignored(root, indexDir, scope, true) {
+		return nil, nil
+	}
+	w := &walker{root: root, indexDir: indexDir, dirsOnly: true}
+	if err := w.walk(scope); err != nil {
+		return nil, &WalkError{Path: scope, Err: err}
+	}
+	out := []string{scope}
+	for _, d := range w.res.dirs {
+		out = append(out, filepath.Join(root, filepath.FromSlash(d)))
+	}
+	return out, nil
+}
+
+// Ignored reports whether a walk of the root never reaches p (absolute,
+// under the root): it, or a folder above it, is ignored or never walked
+// (.git, an index folder). isDir says whether p is a folder, for patterns
+// that match only folders. A path outside the root is ignored.
+func Ignored(root, indexDir, p string, isDir bool) bool {
+	id, ok := RelID(root, p)
+	if !ok {
+		return true
+	}
+	if id == "" {
+		return false
+	}
+	w := &walker{root: root, indexDir: indexDir}
+	ig, out := w.above(id)
+	return out || ig.ignored(id, isDir) || isDir && w.never(path.Base(id), p)
 }

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 )
 
@@ -63,7 +64,7 @@ var getArgs = map[string]arg{
 	"offset": {min: num(0), fix: "offset is 0 or more: the nextOffset of a truncated document"},
 }
 
-func (s *mcpServer) addGet() {
+func (s *Service) addGet() {
 	addTool(s, &mcp.Tool{
 		Name:  "get",
 		Title: "Read documents",
@@ -73,7 +74,7 @@ func (s *mcpServer) addGet() {
 	}, getArgs, s.get)
 }
 
-func (s *mcpServer) get(_ context.Context, _ *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, getOutput, error) {
+func (s *Service) get(_ context.Context, _ *mcp.CallToolRequest, in getInput) (*mcp.CallToolResult, getOutput, error) {
 	if len(in.IDs) == 0 {
 		return nil, getOutput{}, badArg("get", "no ids: %s", getArgs["ids"].fix)
 	}
@@ -82,7 +83,7 @@ func (s *mcpServer) get(_ context.Context, _ *mcp.CallToolRequest, in getInput) 
 		in.MaxBytes = getDefaultMaxBytes
 	}
 	for _, id := range in.IDs {
-		d, err := s.ix.Get(id)
+		d, err := s.eng.Get(id)
 		if errors.Is(err, index.ErrNotFound) {
 			out.Missing = append(out.Missing, id)
 			continue
@@ -208,7 +209,7 @@ var upsertArgs = map[string]arg{
 		fix: fmt.Sprintf("docs is a list of 1 to %d documents, each an object with a non-empty id and any of kind, title, body, parent, tags, role, project, source, ts (RFC 3339 or YYYY-MM-DD), meta, session, links [{to, type}], vector", writeMaxDocs)},
 }
 
-func (s *mcpServer) addUpsert() {
+func (s *Service) addUpsert() {
 	addTool(s, &mcp.Tool{
 		Name:  "upsert",
 		Title: "Add or replace documents",
@@ -218,37 +219,47 @@ func (s *mcpServer) addUpsert() {
 	}, upsertArgs, s.upsert)
 }
 
-func (s *mcpServer) upsert(ctx context.Context, _ *mcp.CallToolRequest, in upsertInput) (*mcp.CallToolResult, upsertOutput, error) {
+func (s *Service) upsert(ctx context.Context, _ *mcp.CallToolRequest, in upsertInput) (*mcp.CallToolResult, upsertOutput, error) {
+	return s.write(ctx, in, false)
+}
+
+// write writes in's documents, all or none: added or replaced, or, with
+// add, only added, failing on one that exists.
+func (s *Service) write(ctx context.Context, in upsertInput, add bool) (*mcp.CallToolResult, upsertOutput, error) {
 	if len(in.Docs) == 0 {
 		return nil, upsertOutput{}, badArg("upsert", "no docs: %s", upsertArgs["docs"].fix)
 	}
 	docs := make([]index.Doc, 0, len(in.Docs))
 	out := upsertOutput{IDs: make([]string, 0, len(in.Docs))}
-	limit := docLimit(s.maxSize)
+	limit := folder.DocLimit(s.info.MaxSize)
 	for i, j := range in.Docs {
 		d := index.Doc{ID: j.ID, Kind: j.Kind, Title: j.Title, Body: j.Body, Parent: j.Parent, Tags: j.Tags, Role: j.Role,
 			Project: j.Project, Source: j.Source, Meta: j.Meta, Session: j.Session, Links: j.Links, Vector: j.Vector}
 		if j.TS != "" {
-			t, err := parseTime(j.TS)
+			t, err := ParseTime(j.TS)
 			if err != nil {
 				return nil, out, badArg("upsert", "docs[%d] (id %q): ts: %s; nothing was written", i, j.ID, err)
 			}
 			d.Time = t
 		}
-		if err := checkDoc(d, limit); err != nil {
+		if err := CheckDoc(d, limit); err != nil {
 			return nil, out, badArg("upsert", "docs[%d] (id %q): %s; nothing was written, fix it and send the call again", i, j.ID, err)
 		}
 		docs = append(docs, d)
 		out.IDs = append(out.IDs, d.ID)
 	}
-	var b index.Batch
-	for _, d := range docs {
-		b.Upsert(d)
+	w := &Writes{Upsert: docs}
+	if add {
+		w = &Writes{Add: docs}
 	}
-	a, err := s.ix.Apply(ctx, &b)
+	a, err := s.eng.Write(ctx, w)
 	if err != nil {
-		if errors.Is(err, index.ErrInvalidDoc) {
+		switch {
+		case errors.Is(err, index.ErrInvalidDoc):
 			return nil, upsertOutput{}, badArg("upsert", "%s; nothing was written", strings.TrimPrefix(err.Error(), "index: "))
+		case errors.Is(err, index.ErrExists):
+			return nil, upsertOutput{}, &badRequest{code: "exists", err: err,
+				msg: fmt.Sprintf("%s; nothing was written (PUT replaces documents)", err)}
 		}
 		s.log.Error("upsert failed", "docs", len(docs), "error", err)
 		return nil, upsertOutput{}, fmt.Errorf("upsert failed, nothing was written: %w", err)
@@ -275,7 +286,7 @@ var removeArgs = map[string]arg{
 		fix: fmt.Sprintf("ids is a list of 1 to %d document IDs", writeMaxDocs)},
 }
 
-func (s *mcpServer) addRemove() {
+func (s *Service) addRemove() {
 	addTool(s, &mcp.Tool{
 		Name:  "remove",
 		Title: "Remove documents",
@@ -285,11 +296,12 @@ func (s *mcpServer) addRemove() {
 	}, removeArgs, s.remove)
 }
 
-func (s *mcpServer) remove(ctx context.Context, _ *mcp.CallToolRequest, in removeInput) (*mcp.CallToolResult, removeOutput, error) {
+func (s *Service) remove(ctx context.Context, _ *mcp.CallToolRequest, in removeInput) (*mcp.CallToolResult, removeOutput, error) {
 	if len(in.IDs) == 0 {
 		return nil, removeOutput{}, badArg("remove", "no ids: %s", removeArgs["ids"].fix)
 	}
-	n, err := s.ix.Remove(ctx, in.IDs...)
+	a, err := s.eng.Write(ctx, &Writes{Remove: in.IDs})
+	n := a.Removed
 	if err != nil {
 		s.log.Error("remove failed", "ids", len(in.IDs), "error", err)
 		return nil, removeOutput{}, fmt.Errorf("remove failed, nothing was removed: %w", err)

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"encoding/json"
@@ -30,6 +30,7 @@ func inputSchema[T any](args map[string]arg) *jsonschema.Schema {
 	if err != nil {
 		panic(err)
 	}
+	dropNull(s)
 	for name, a := range args {
 		p, ok := s.Properties[name]
 		if !ok {
@@ -48,6 +49,25 @@ func inputSchema[T any](args map[string]arg) *jsonschema.Schema {
 		}
 	}
 	return s
+}
+
+// dropNull makes every ["null", T] type of s and below it a plain T. The
+// inference gives slices, maps and pointers a null alternative; clients
+// that build arguments from the schema (the MCP Inspector) cannot send
+// arrays or numbers for such a union, and an omitted argument already
+// says "none".
+func dropNull(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if len(s.Types) == 2 && s.Types[0] == "null" {
+		s.Type, s.Types = s.Types[1], nil
+	}
+	for _, p := range s.Properties {
+		dropNull(p)
+	}
+	dropNull(s.Items)
+	dropNull(s.AdditionalProperties)
 }
 
 // The SDK validates arguments against the input schema before a handler
@@ -84,6 +104,9 @@ func argError(tool string, args map[string]arg, props []string, raw json.RawMess
 		out = fmt.Sprintf("%s: invalid %s: %s", tool, name, cleanValidation(msg))
 	} else {
 		val := string(given[name])
+		if val == "null" {
+			return strings.TrimSuffix(fmt.Sprintf("%s: no %s: %s", tool, name, args[name].fix), ": ")
+		}
 		if len(val) > 60 {
 			val = val[:57] + "..."
 		}

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -102,7 +102,7 @@ func batchToken(b int) string {
 func TestMCPSearchDuringIndexPath(t *testing.T) {
 	mt := newMCPTest(t)
 	mt.upsert(object{"id": "note", "body": "searchable while indexing"})
-	root := t.TempDir()
+	root := mt.root
 	for i := range 2000 {
 		name := filepath.Join(root, fmt.Sprintf("d%02d", i%30), fmt.Sprintf("f%04d.txt", i))
 		os.MkdirAll(filepath.Dir(name), 0o755)

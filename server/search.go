@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -46,13 +46,13 @@ type searchInput struct {
 }
 
 type searchOutput struct {
-	Hits       []jsonHit `json:"hits"`
-	Total      int       `json:"total" jsonschema:"exact number of matching documents"`
-	NextOffset *int      `json:"nextOffset" jsonschema:"offset of the next page, null on the last page"`
-	Truncated  bool      `json:"truncated" jsonschema:"true when more hits follow this page"`
-	Tolerant   bool      `json:"tolerant,omitempty" jsonschema:"true when fuzzy or prefix matches were added after the exact hits (fuzzy, or fewer exact hits than fallback)"`
-	DidYouMean string    `json:"didYouMean,omitempty" jsonschema:"when nothing matched: the query with its words replaced by the nearest indexed words"`
-	Warnings   []string  `json:"warnings,omitempty" jsonschema:"what the search did in a lesser form, e.g. keywords only because embedding the query failed"`
+	Hits       []Hit    `json:"hits"`
+	Total      int      `json:"total" jsonschema:"exact number of matching documents"`
+	NextOffset *int     `json:"nextOffset" jsonschema:"offset of the next page, null on the last page"`
+	Truncated  bool     `json:"truncated" jsonschema:"true when more hits follow this page"`
+	Tolerant   bool     `json:"tolerant,omitempty" jsonschema:"true when fuzzy or prefix matches were added after the exact hits (fuzzy, or fewer exact hits than fallback)"`
+	DidYouMean string   `json:"didYouMean,omitempty" jsonschema:"when nothing matched: the query with its words replaced by the nearest indexed words"`
+	Warnings   []string `json:"warnings,omitempty" jsonschema:"what the search did in a lesser form, e.g. keywords only because embedding the query failed"`
 }
 
 var searchArgs = map[string]arg{
@@ -85,7 +85,7 @@ const searchDescription = `Ranked full-text search over the index. Words match s
 	`syntax raw takes SQLite FTS5 queries (AND OR NOT NEAR, "phrase", prefix*, title:word). ` +
 	`When fewer than 3 documents match exactly, typo-tolerant and prefix matches follow them, marked matchedIn fuzzy; when none match, didYouMean suggests a spelling.`
 
-func (s *mcpServer) addSearch() {
+func (s *Service) addSearch() {
 	addTool(s, &mcp.Tool{
 		Name:        "search",
 		Title:       "Search the index",
@@ -94,20 +94,20 @@ func (s *mcpServer) addSearch() {
 	}, searchArgs, s.search)
 }
 
-func (s *mcpServer) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
-	req, err := in.request(s.reranker)
+func (s *Service) search(ctx context.Context, _ *mcp.CallToolRequest, in searchInput) (*mcp.CallToolResult, searchOutput, error) {
+	req, err := in.request(s.info.Reranker)
 	if err != nil {
 		return nil, searchOutput{}, err
 	}
-	res, err := s.ix.Search(ctx, req)
+	res, err := s.eng.Search(ctx, req)
 	if err != nil {
 		return nil, searchOutput{}, s.searchErr(err, in.Query)
 	}
-	out := searchOutput{Hits: []jsonHit{}, Total: res.Total, NextOffset: res.NextOffset, Truncated: res.NextOffset != nil,
+	out := searchOutput{Hits: []Hit{}, Total: res.Total, NextOffset: res.NextOffset, Truncated: res.NextOffset != nil,
 		Tolerant: res.Tolerant, DidYouMean: res.DidYouMean, Warnings: res.Warnings}
 	snippets := 0
 	for _, h := range res.Hits {
-		out.Hits = append(out.Hits, toJSONHit(h))
+		out.Hits = append(out.Hits, NewHit(h))
 		snippets += len(h.Snippet)
 	}
 	s.searches.Add(1)
@@ -179,12 +179,12 @@ func (in *searchInput) request(reranker bool) (index.Request, error) {
 		req.Rerank = *in.Rerank
 	}
 	if in.Since != "" {
-		if req.Since, err = parseTime(in.Since); err != nil {
+		if req.Since, err = ParseTime(in.Since); err != nil {
 			return req, badArg(tool, "since: %s", err)
 		}
 	}
 	if in.Until != "" {
-		if req.Until, err = parseTime(in.Until); err != nil {
+		if req.Until, err = ParseTime(in.Until); err != nil {
 			return req, badArg(tool, "until: %s", err)
 		}
 	}
@@ -197,13 +197,13 @@ func (in *searchInput) request(reranker bool) (index.Request, error) {
 // searchErr turns an engine error into a tool error: the caller's
 // mistakes with a fix, anything else as an index failure, never as "no
 // hits".
-func (s *mcpServer) searchErr(err error, q string) error {
+func (s *Service) searchErr(err error, q string) error {
 	var qe *query.Error
 	switch {
 	case errors.Is(err, index.ErrEmptyQuery):
 		return badArg("search", "query %q has nothing to search for: use at least one word or a few characters of the text you want", q)
 	case errors.As(err, &qe):
-		return badArg("search", "%s\n%s", qe.Error(), qe.Caret())
+		return &badRequest{msg: fmt.Sprintf("search: %s\n%s", qe.Error(), qe.Caret()), err: qe}
 	case errors.Is(err, index.ErrInvalidRequest):
 		return badArg("search", "%s; see the tool's input schema", strings.TrimPrefix(err.Error(), "index: "))
 	case errors.Is(err, context.Canceled):

@@ -1,4 +1,4 @@
-package main
+package server
 
 import (
 	"context"
@@ -22,8 +22,10 @@ import (
 type mcpTest struct {
 	t        *testing.T
 	cs       *mcp.ClientSession
-	srv      *mcpServer
+	srv      *Service
+	host     *Host
 	dir      string // the index directory
+	root     string // the folder it mirrors
 	progress chan *mcp.ProgressNotificationParams
 }
 
@@ -41,12 +43,13 @@ func newMCPTestWith(t *testing.T, opts *index.Options) *mcpTest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mt := &mcpTest{t: t, dir: dir, progress: make(chan *mcp.ProgressNotificationParams, 1000)}
-	mt.srv = newMCPServer(ix, location{dir: dir, explicit: true, exists: true}, &mcpOptions{reranker: opts != nil && opts.Reranker != nil})
+	mt := &mcpTest{t: t, dir: dir, root: t.TempDir(), progress: make(chan *mcp.ProgressNotificationParams, 1000)}
+	mt.host = NewHost(ix, &HostOptions{Root: mt.root, Reranker: opts != nil && opts.Reranker != nil})
+	mt.srv = New(mt.host, nil)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- mt.srv.serve(ctx, st) }()
+	go func() { done <- mt.srv.ServeMCP(ctx, st) }()
 	client := mcp.NewClient(&mcp.Implementation{Name: "twindex-test", Version: "1"}, &mcp.ClientOptions{
 		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 			select {
@@ -63,7 +66,8 @@ func newMCPTestWith(t *testing.T, opts *index.Options) *mcpTest {
 		mt.cs.Close()
 		cancel()
 		<-done
-		if err := mt.srv.close(); err != nil {
+		mt.srv.Close()
+		if err := mt.host.Close(); err != nil {
 			t.Errorf("close: %v", err)
 		}
 	})
@@ -219,6 +223,14 @@ func TestMCPListTools(t *testing.T) {
 			}
 		})
 	}
+	// No ["null", T] unions: clients that build arguments from the schema
+	// (the MCP Inspector) could not send arrays or numbers for them.
+	for _, tl := range res.Tools {
+		b, _ := json.Marshal(tl.InputSchema)
+		if strings.Contains(string(b), `"null"`) {
+			t.Errorf("%s: input schema has a null type: %s", tl.Name, b)
+		}
+	}
 	search := tools["search"].Description
 	for _, want := range []string{"substring", "RRF", "nextOffset"} {
 		if !strings.Contains(search, want) {
@@ -343,7 +355,7 @@ func TestMCPErrors(t *testing.T) {
 		{"get null ids", "get", object{"ids": nil}, []string{"no ids", "search hits"}},
 		{"upsert null docs", "upsert", object{"docs": nil}, []string{"no docs"}},
 		{"remove null ids", "remove", object{"ids": nil}, []string{"no ids"}},
-		{"index_path missing", "index_path", object{"path": filepath.Join(t.TempDir(), "nope")}, []string{"pass an existing folder"}},
+		{"index_path missing", "index_path", object{"path": filepath.Join(mt.root, "nope")}, []string{"pass an existing folder"}},
 		{"index_path empty", "index_path", object{"path": ""}, []string{"path is empty"}},
 	}
 	for _, tt := range tests {
@@ -372,7 +384,7 @@ func TestMCPIndexFailureIsAnError(t *testing.T) {
 	mt := newMCPTest(t)
 	mt.upsert(object{"id": "a", "body": "alpha"})
 	// Close the index under the server: every engine call now fails.
-	if err := mt.srv.ix.Close(); err != nil {
+	if err := mt.host.Index().Close(); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -479,7 +491,7 @@ func TestBodyWindow(t *testing.T) {
 
 func TestMCPIndexPathAndStats(t *testing.T) {
 	mt := newMCPTest(t)
-	root := t.TempDir()
+	root := mt.root
 	for i := range 30 {
 		name := filepath.Join(root, "src", fmt.Sprintf("f%02d.go", i))
 		os.MkdirAll(filepath.Dir(name), 0o755)
@@ -545,5 +557,27 @@ wait:
 	}
 	if c := st.Searches; c.Served != 2 || c.WithHits != 1 || c.SnippetBytes != int64(len(hits.Hits[0].Snippet)) {
 		t.Errorf("search counters %+v", c)
+	}
+}
+
+// An unknown tool and a call the SDK refuses are errors, and the session
+// goes on.
+func TestMCPUnknownTool(t *testing.T) {
+	mt := newMCPTest(t)
+	mt.upsert(object{"id": "a", "body": "alpha"})
+	for _, name := range []string{"nope", ""} {
+		res, err := mt.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: object{}})
+		if err == nil && (res == nil || !res.IsError) {
+			t.Errorf("tool %q: no error: %+v", name, res)
+		}
+	}
+	res, err := mt.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "search", Arguments: object{"query": 7}})
+	if err == nil && !res.IsError {
+		t.Errorf("a number for query: no error")
+	}
+	var out searchOutput
+	mt.ok("search", object{"query": "alpha"}, &out)
+	if out.Total != 1 {
+		t.Errorf("search after the bad calls: %+v", out)
 	}
 }
