@@ -179,6 +179,11 @@ type Index struct {
 	closed bool
 	// damage is the first panic guard recovered from bleve; see ready.
 	damage atomic.Pointer[CorruptError]
+	// unflushed is set once this process gives a bleve index a batch or a
+	// merge: Close then waits until scorch has persisted it. A process
+	// that only searched (a CLI search) has nothing to persist, and skips
+	// the wait and the writes it costs.
+	unflushed atomic.Bool
 
 	// vecs holds the documents' vectors for vector search, built from the
 	// store on the first such search (under writeMu) and kept in step by
@@ -347,7 +352,7 @@ func (ix *Index) storedSeq() (uint64, error) {
 // persists in the background and its Close does not wait for that; a
 // batch with a persisted callback, which scorch calls in order, does.
 func (ix *Index) flush() error {
-	if ix.dir == "" || ix.stale != nil {
+	if ix.dir == "" || ix.stale != nil || !ix.unflushed.Load() {
 		return nil
 	}
 	seq, err := ix.storedSeq()

@@ -37,6 +37,7 @@ func (ix *Index) Optimize(ctx context.Context) error {
 	if err := ix.flush(); err != nil {
 		return fmt.Errorf("optimize: %w", err)
 	}
+	ix.unflushed.Store(true) // the merged segments' snapshot
 	// The three files are independent: merged and compacted at once.
 	errs := make([]error, 3)
 	var wg sync.WaitGroup

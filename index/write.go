@@ -479,6 +479,7 @@ func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analy
 
 func (ix *Index) applyOne(idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64, ids []string, docs map[string]*Doc) (err error) {
 	defer ix.guard(&err)
+	ix.unflushed.Store(true)
 	b := bleveindex.NewBatch()
 	for _, id := range ids {
 		if d := docs[id]; d != nil {
