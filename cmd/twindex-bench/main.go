@@ -25,6 +25,8 @@ Commands:
              with one injected typo each
   serve-load search latency through the HTTP API while a corpus streams in
              through PUT /v1/docs, against the same searches on an idle index
+  cold       whole twindex search processes against rg and the sqlite3 CLI on
+             the corpus written out as files, per query class
 
 Run "twindex-bench <command> -h" for a command's flags.
 
@@ -62,6 +64,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = typosCmd(ctx, args[1:], stdout, stderr)
 	case "serve-load":
 		err = serveLoadCmd(ctx, args[1:], stdout, stderr)
+	case "cold":
+		err = coldCmd(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
