@@ -17,3 +17,11 @@ func WithFault(opts *Options, fault storage.FaultFunc) *Options {
 // (step "store") and after it writes the bleve indexes (step "indexes"),
 // before it publishes the write.
 func PauseWrites(ix *Index, f func(step string)) { ix.pause = f }
+
+// SetReadOnlyMaxSegments sets the most segments a bleve index may have to
+// be opened with Options.ReadOnly, until restore is called.
+func SetReadOnlyMaxSegments(n int) (restore func()) {
+	old := readOnlyMaxSegments
+	readOnlyMaxSegments = n
+	return func() { readOnlyMaxSegments = old }
+}

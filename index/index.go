@@ -61,6 +61,15 @@ type Options struct {
 	// RebuildCorrupt makes Open discard a bleve index it cannot read (a
 	// *CorruptError) and rebuild it from the store instead of failing.
 	RebuildCorrupt bool
+	// ReadOnly opens an index to search it only (a CLI search): writes
+	// fail with ErrReadOnly, and scorch runs without its persister and
+	// merger, so that neither Open nor Close writes to the bleve indexes
+	// (each would otherwise persist a snapshot, with three fsyncs). The
+	// store stays locked as for writing. Open fails with ErrReadOnly when
+	// the index must be written first (see ErrReadOnly), and when a bleve
+	// index has more than ten segments: scorch's merger, which runs only
+	// in a writer, would merge some.
+	ReadOnly bool
 	// CacheBytes bounds the cache of case-folded document text that
 	// substring verification and snippets read; 0 means 64 MiB, negative
 	// disables it.
@@ -198,6 +207,12 @@ type Index struct {
 	pause func(step string)
 }
 
+// readOnlyMaxSegments is the most segments a bleve index may have to be
+// opened read-only: bleve's merge plan merges the smallest segments once
+// there are more than ten of them, so a writer keeps about that many. A
+// variable for the package's tests.
+var readOnlyMaxSegments = 10
+
 const (
 	storeFile  = "store.db"
 	textDir    = "text"
@@ -247,6 +262,13 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 	if err := ix.recover(context.Background()); err != nil {
 		return fail(err)
 	}
+	if o.ReadOnly {
+		// Only a writer runs scorch's merger, and only while it lives: a
+		// short one may leave segments behind for a reader to meet.
+		if n, m := segments(ix.text), segments(ix.tri); n > readOnlyMaxSegments || m > readOnlyMaxSegments {
+			return fail(fmt.Errorf("%w: its indexes have %d and %d segments to merge", ErrReadOnly, n, m))
+		}
+	}
 	return ix, nil
 }
 
@@ -254,14 +276,15 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 // corrupt one is replaced by an empty index, which recover then fills from
 // the store.
 func (ix *Index) openBackend(name string) (bleveindex.Index, error) {
-	idx, err := newBackend(ix.opts.Backend, ix.subdir(name), ix.queue, ix.opts.BulkLoad)
-	if err == nil || !ix.opts.RebuildCorrupt || !errors.Is(err, ErrCorrupt) || ix.dir == "" {
+	o := backendOptions{bulk: ix.opts.BulkLoad, readOnly: ix.opts.ReadOnly}
+	idx, err := newBackend(ix.opts.Backend, ix.subdir(name), ix.queue, o)
+	if err == nil || !ix.opts.RebuildCorrupt || !errors.Is(err, ErrCorrupt) || ix.dir == "" || ix.opts.ReadOnly {
 		return idx, err
 	}
 	if err := os.RemoveAll(ix.subdir(name)); err != nil {
 		return nil, err
 	}
-	return newBackend(ix.opts.Backend, ix.subdir(name), ix.queue, ix.opts.BulkLoad)
+	return newBackend(ix.opts.Backend, ix.subdir(name), ix.queue, o)
 }
 
 func (ix *Index) subdir(name string) string {
@@ -272,6 +295,18 @@ func (ix *Index) subdir(name string) string {
 }
 
 func (ix *Index) checkSchema() error {
+	if ix.opts.ReadOnly {
+		return ix.store.View(func(tx storage.Tx) error {
+			n, _ := binary.Uvarint(tx.Get(bucketMeta, metaSchema))
+			switch {
+			case n > SchemaVersion:
+				return fmt.Errorf("%w: index has %d, this build reads up to %d", ErrNewerSchema, n, SchemaVersion)
+			case n < SchemaVersion:
+				return fmt.Errorf("%w: the index is new or of schema %d", ErrReadOnly, n)
+			}
+			return nil
+		})
+	}
 	return ix.store.Update(func(tx storage.Tx) error {
 		v := tx.Get(bucketMeta, metaSchema)
 		if v == nil {

@@ -60,7 +60,7 @@ func persistError(dir string) error {
 // until Optimize.
 var bulkMergePlan = map[string]any{"MaxSegmentsPerTier": 30, "FloorSegmentSize": 400}
 
-func newScorch(dir string, q *bleveindex.AnalysisQueue, bulk bool) (idx bleveindex.Index, err error) {
+func newScorch(dir string, q *bleveindex.AnalysisQueue, o backendOptions) (idx bleveindex.Index, err error) {
 	if dir != "" {
 		// scorch keeps its snapshot list in a bbolt file, which bbolt
 		// cannot open safely once truncated.
@@ -74,8 +74,12 @@ func newScorch(dir string, q *bleveindex.AnalysisQueue, bulk bool) (idx bleveind
 	config := map[string]interface{}{
 		"path": dir, "unsafe_batch": true, "asyncErrorCallbackName": asyncErrorCallback,
 	}
-	if bulk {
+	if o.bulk {
 		config["scorchMergePlanOptions"] = bulkMergePlan
+	}
+	if o.readOnly {
+		// No persister, no merger, root.bolt opened read-only.
+		config["read_only"] = true
 	}
 	idx, err = scorch.NewScorch(scorch.Name, config, q)
 	if err != nil {

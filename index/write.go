@@ -209,6 +209,9 @@ func putLinks(tx storage.Tx, from string, links []Link, put bool) error {
 // write or the next Open.
 func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	var a Applied
+	if ix.opts.ReadOnly {
+		return a, fmt.Errorf("write: %w", ErrReadOnly)
+	}
 	if b.Len() == 0 {
 		return a, nil
 	}
