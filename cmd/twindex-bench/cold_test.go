@@ -42,10 +42,7 @@ func TestCold(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "twindex")
-	if out, err := exec.Command("go", "build", "-o", bin, "../twindex").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildTwindex(t, dir)
 	docs := fixtureDocs()
 	corpus, queries, db := filepath.Join(dir, "tiny.jsonl"), filepath.Join(dir, "queries.jsonl"), filepath.Join(dir, "tiny.db")
 	writeLines(t, corpus, docs)
@@ -93,6 +90,65 @@ func TestCold(t *testing.T) {
 	printCold(&b, res)
 	if !strings.Contains(b.String(), "| phrase | 1 |") {
 		t.Errorf("report without the phrase class:\n%s", b.String())
+	}
+}
+
+// buildTwindex builds the twindex binary into dir.
+func buildTwindex(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "twindex")
+	if out, err := exec.Command("go", "build", "-o", bin, "../twindex").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestCLI runs the cli command on the fixture corpus: every query timed
+// in every mode, FTS5's ratios printed.
+func TestCLI(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skipf("no go: %v", err)
+	}
+	dir := t.TempDir()
+	bin := buildTwindex(t, dir)
+	corpus, queries, ref := filepath.Join(dir, "tiny.jsonl"), filepath.Join(dir, "queries.jsonl"), filepath.Join(dir, "tiny.summary.json")
+	docs := fixtureDocs()
+	for _, d := range docs {
+		d.(map[string]any)["ts"] = "2012-03-04T05:06:07Z" // the CLI takes no numbers
+	}
+	writeLines(t, corpus, docs)
+	writeLines(t, queries, []any{
+		map[string]string{"id": "nl-00", "class": "nl", "text": "parse reader"},
+		map[string]string{"id": "substr-00", "class": "substr", "text": "eRea"},
+		map[string]string{"id": "substr-01", "class": "substr", "text": "zzzqqq"},
+	})
+	writeLines(t, ref, []any{map[string]any{"corpus": "tiny", "docs": 20, "load_total_s": 1.0, "db_bytes": 1 << 20,
+		"latency": []any{map[string]any{"mode": "text", "class": "all", "p50_us": 1000, "p95_us": 2000}}}})
+	var log bytes.Buffer
+	res, err := cli(context.Background(), cliConfig{Corpus: corpus, Queries: stringList{queries}, Twindex: bin,
+		Dir: filepath.Join(dir, "idx"), Passes: 2}, &log)
+	if err != nil {
+		t.Fatalf("cli: %v\nlog:\n%s", err, log.String())
+	}
+	for _, m := range modes {
+		if n := len(res.Lat[string(m)]["all"]); n != 3 {
+			t.Errorf("%s: %d queries timed, want 3", m, n)
+		}
+		if n := len(res.Wall[string(m)]); n != 2 {
+			t.Errorf("%s: %d passes, want 2", m, n)
+		}
+	}
+	if res.Build <= 0 || res.Disk <= 0 {
+		t.Errorf("build %v, disk %d", res.Build, res.Disk)
+	}
+	s, err := readFTS5Summary(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	printCLI(&b, res, s)
+	if !strings.Contains(b.String(), "| text | all | 3 |") || !strings.Contains(b.String(), "build / FTS5's") {
+		t.Errorf("report:\n%s", b.String())
 	}
 }
 

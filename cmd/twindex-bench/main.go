@@ -27,6 +27,8 @@ Commands:
              through PUT /v1/docs, against the same searches on an idle index
   cold       whole twindex search processes against rg and the sqlite3 CLI on
              the corpus written out as files, per query class
+  cli        the yardstick through the twindex binary: index --jsonl, then
+             search --queries with default options
 
 Run "twindex-bench <command> -h" for a command's flags.
 
@@ -66,6 +68,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = serveLoadCmd(ctx, args[1:], stdout, stderr)
 	case "cold":
 		err = coldCmd(ctx, args[1:], stdout, stderr)
+	case "cli":
+		err = cliCmd(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
