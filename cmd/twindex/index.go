@@ -54,6 +54,7 @@ searchable, even if the process dies right after.`)
 	if err := emb.options(e, opts); err != nil {
 		return err
 	}
+	limitMemory(e)
 
 	base := "."
 	if len(paths) > 0 {

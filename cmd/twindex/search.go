@@ -155,6 +155,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	mode := openExisting
 	if doSync {
 		mode = openFill
+		if !loc.Exists {
+			limitMemory(e) // the first search builds the index
+		}
 	}
 	eng, filled, err := loc.engine(e, opts, mode, f.maxSize)
 	if err != nil {
