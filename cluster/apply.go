@@ -1,0 +1,341 @@
+//go:build !js
+
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/twindex/twindex/index"
+)
+
+// markName is the index.Batch mark under which a shard's index records the
+// stream sequence of the last message it applied.
+const markName = "stream"
+
+// applyBatch bounds the messages one apply takes: one index batch per
+// shard that they touch.
+const applyBatch = 1000
+
+// shard is a shard this node holds: its index and how far it has applied
+// the stream.
+//
+// Concurrency: the apply loop alone writes ix and applied; searches read
+// ix from any goroutine, and wait on advanced for read-your-writes.
+type shard struct {
+	id      int
+	ix      *index.Index
+	applied atomic.Uint64 // stream sequence of the last message applied
+	ready   atomic.Bool   // caught up once: it answers calls
+
+	mu       sync.Mutex
+	advanced chan struct{} // closed and replaced when applied moves
+}
+
+func newShard(id int, ix *index.Index) (*shard, error) {
+	sh := &shard{id: id, ix: ix, advanced: make(chan struct{})}
+	seq, err := ix.Marked(markName)
+	if err != nil {
+		return nil, err
+	}
+	sh.applied.Store(seq)
+	return sh, nil
+}
+
+// moved records that the shard applied the stream up to seq.
+func (sh *shard) moved(seq uint64) {
+	sh.applied.Store(seq)
+	sh.mu.Lock()
+	close(sh.advanced)
+	sh.advanced = make(chan struct{})
+	sh.mu.Unlock()
+}
+
+// waitFor waits until the shard has applied seq, or ctx ends.
+func (sh *shard) waitFor(ctx context.Context, seq uint64) error {
+	for {
+		sh.mu.Lock()
+		ch := sh.advanced
+		sh.mu.Unlock()
+		if sh.applied.Load() >= seq {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-ch:
+		}
+	}
+}
+
+// shardDir is where a shard's index lives under the node's directory.
+func shardDir(dir string, id int) string {
+	return filepath.Join(dir, "shards", strconv.Itoa(id))
+}
+
+// shardsOnDisk lists the shards a node has an index of.
+func shardsOnDisk(dir string) ([]int, error) {
+	ents, err := os.ReadDir(filepath.Join(dir, "shards"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	for _, e := range ents {
+		if n, err := strconv.Atoi(e.Name()); err == nil && e.IsDir() && n >= 0 {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// applyLoop applies the stream to the shards this node holds until ctx
+// ends: an ordered consumer of their subjects, started after the
+// earliest position any of them recorded, whose messages are applied in
+// stream order in batches, each shard's batch with its position. When
+// the node takes a new shard, the consumer starts over from that shard's
+// position (0: the whole shard is replayed). After a failure to apply
+// (a full disk), it waits and starts over from what was recorded.
+func (n *Node) applyLoop(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := n.consume(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			n.log.Error("applying the stream failed; retrying", "error", err)
+			n.applyErr.Store(err.Error())
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Second):
+			}
+		}
+	}
+}
+
+// consume runs one ordered consumer until the held shards change (nil),
+// an apply fails, or ctx ends.
+func (n *Node) consume(ctx context.Context) error {
+	held, changed := n.heldShards()
+	if len(held) == 0 {
+		select {
+		case <-ctx.Done():
+		case <-changed:
+		}
+		return nil
+	}
+	start := uint64(0)
+	var filters []string
+	for i, sh := range held {
+		if a := sh.applied.Load(); i == 0 || a < start {
+			start = a
+		}
+		filters = append(filters, shardSubjects(sh.id))
+	}
+	byID := map[int]*shard{}
+	for _, sh := range held {
+		byID[sh.id] = sh
+	}
+	cons, err := n.js.OrderedConsumer(ctx, streamName, jetstream.OrderedConsumerConfig{
+		FilterSubjects: filters,
+		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq:    start + 1,
+	})
+	if err != nil {
+		return fmt.Errorf("consumer: %w", err)
+	}
+	msgs := make(chan jetstream.Msg, 2*applyBatch)
+	stop := make(chan struct{})
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		select {
+		case msgs <- m:
+		case <-stop:
+		}
+	}, jetstream.PullMaxMessages(2*applyBatch))
+	if err != nil {
+		return fmt.Errorf("consume: %w", err)
+	}
+	defer func() {
+		close(stop)
+		cc.Stop()
+	}()
+	// Caught up: nothing pending when the consumer began.
+	if info := cons.CachedInfo(); info != nil && info.NumPending == 0 {
+		n.caughtUp(held)
+	}
+	idle := time.NewTicker(500 * time.Millisecond)
+	defer idle.Stop()
+	var batch []jetstream.Msg
+	for {
+		batch = batch[:0]
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-changed:
+			return nil
+		case <-idle.C:
+			if info, err := cons.Info(ctx); err == nil && info.NumPending == 0 && len(msgs) == 0 {
+				n.caughtUp(held)
+			}
+			continue
+		case m := <-msgs:
+			batch = append(batch, m)
+		}
+	drain:
+		for len(batch) < applyBatch {
+			select {
+			case m := <-msgs:
+				batch = append(batch, m)
+			default:
+				break drain
+			}
+		}
+		pending, err := n.apply(ctx, byID, batch)
+		if err != nil {
+			return err
+		}
+		if pending == 0 && len(msgs) == 0 {
+			n.caughtUp(held)
+		}
+	}
+}
+
+// apply applies a run of messages, in stream order, one index batch per
+// shard, each marked with the sequence of its last message; it returns
+// the number of messages pending after the last one.
+func (n *Node) apply(ctx context.Context, byID map[int]*shard, msgs []jetstream.Msg) (pending uint64, err error) {
+	type work struct {
+		b    index.Batch
+		last uint64
+		ops  []*entry
+	}
+	todo := map[int]*work{}
+	for _, m := range msgs {
+		meta, err := m.Metadata()
+		if err != nil {
+			return 0, fmt.Errorf("message metadata: %w", err)
+		}
+		pending = meta.NumPending
+		id, err := shardOfSubject(m.Subject())
+		if err != nil {
+			return 0, err
+		}
+		sh := byID[id]
+		seq := meta.Sequence.Stream
+		if sh == nil || seq <= sh.applied.Load() {
+			continue // another shard's, or applied before a restart
+		}
+		e, err := decodeEntry(m.Data())
+		if err != nil {
+			return 0, fmt.Errorf("stream message %d: %w", seq, err)
+		}
+		w := todo[id]
+		if w == nil {
+			w = &work{}
+			todo[id] = w
+		}
+		w.ops = append(w.ops, e)
+		w.last = seq
+	}
+	for id, w := range todo {
+		sh := byID[id]
+		for _, e := range w.ops {
+			addOp(&w.b, e)
+		}
+		w.b.Mark(markName, w.last)
+		_, err := sh.ix.Apply(ctx, &w.b)
+		if errors.Is(err, index.ErrInvalidDoc) {
+			// A document this shard refuses (a vector of another
+			// dimension than the shard's): every replica refuses it alike,
+			// so it is skipped, and the rest applied one by one.
+			err = n.applyEach(ctx, sh, w.ops, w.last)
+		}
+		if err != nil {
+			return 0, fmt.Errorf("shard %d: %w", id, err)
+		}
+		sh.moved(w.last)
+	}
+	return pending, nil
+}
+
+func addOp(b *index.Batch, e *entry) {
+	if e.Doc != nil {
+		b.Upsert(*e.Doc)
+	} else {
+		b.Remove(e.ID)
+	}
+}
+
+// applyEach applies entries one at a time, skipping those the index
+// refuses as invalid, and marks the last sequence.
+func (n *Node) applyEach(ctx context.Context, sh *shard, ops []*entry, last uint64) error {
+	for _, e := range ops {
+		var b index.Batch
+		addOp(&b, e)
+		if _, err := sh.ix.Apply(ctx, &b); err != nil {
+			if !errors.Is(err, index.ErrInvalidDoc) {
+				return err
+			}
+			n.log.Warn("document refused by its shard, skipped", "shard", sh.id, "error", err)
+		}
+	}
+	var b index.Batch
+	b.Mark(markName, last)
+	_, err := sh.ix.Apply(ctx, &b)
+	return err
+}
+
+// caughtUp makes the shards serve calls, once they have applied every
+// message the stream had when this was checked.
+func (n *Node) caughtUp(held []*shard) {
+	for _, sh := range held {
+		if !sh.ready.Swap(true) {
+			if err := n.serveShard(sh); err != nil {
+				n.log.Error("serving a shard", "shard", sh.id, "error", err)
+				sh.ready.Store(false)
+				continue
+			}
+			n.log.Info("shard caught up, serving", "shard", sh.id, "applied", sh.applied.Load())
+		}
+	}
+}
+
+// lastOnSubject is the sequence of the last message of a subject, 0 if
+// it has none.
+func lastOnSubject(ctx context.Context, st jetstream.Stream, subj string) (uint64, error) {
+	m, err := st.GetLastMsgForSubject(ctx, subj)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return m.Sequence, nil
+}
+
+// nextOnShard is the sequence of the first message of a shard at or
+// after seq, 0 if it has none.
+func nextOnShard(ctx context.Context, st jetstream.Stream, shard int, seq uint64) (uint64, error) {
+	m, err := st.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(shardSubjects(shard)))
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return m.Sequence, nil
+}
