@@ -17,3 +17,11 @@ func WithFault(opts *Options, fault storage.FaultFunc) *Options {
 // (step "store") and after it writes the bleve indexes (step "indexes"),
 // before it publishes the write.
 func PauseWrites(ix *Index, f func(step string)) { ix.pause = f }
+
+// ShallowShards makes a search of shards ask each shard for one hit per
+// leg at first, so that it deepens, until the returned func is called.
+func ShallowShards() (restore func()) {
+	old := firstDepth
+	firstDepth = func(int) int { return 1 }
+	return func() { firstDepth = old }
+}
