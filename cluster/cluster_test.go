@@ -104,6 +104,29 @@ func TestWritesReachEveryNode(t *testing.T) {
 		t.Errorf("written %d", a.Written)
 	}
 	waitApplied(t, nodes)
+	one, err := index.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	if err := one.Upsert(ctx, docs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"body number 7", "numb", "title", "bod 4", "nothing here"} {
+		want, err := one.Search(ctx, index.Request{Query: q, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, nd := range nodes {
+			got, err := nd.Search(ctx, index.Request{Query: q, Limit: 10})
+			if err != nil {
+				t.Fatalf("node %s: search %q: %v", nd.Name(), q, err)
+			}
+			if got.Total != want.Total || fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) || len(got.Partial) > 0 {
+				t.Errorf("node %s: %q: %d %v (partial %v), want %d %v", nd.Name(), q, got.Total, ids(got), got.Partial, want.Total, ids(want))
+			}
+		}
+	}
 	for _, nd := range nodes {
 		st, err := nd.Stats()
 		if err != nil {
@@ -129,4 +152,12 @@ func TestWritesReachEveryNode(t *testing.T) {
 	if _, err := nodes[0].Get("doc01"); err == nil {
 		t.Error("removed document still there")
 	}
+}
+
+func ids(r *index.Result) []string {
+	var out []string
+	for _, h := range r.Hits {
+		out = append(out, h.ID+fmt.Sprintf("=%.6g", h.Score))
+	}
+	return out
 }

@@ -23,7 +23,7 @@ var _ server.Engine = (*Node)(nil)
 
 // shardHandlers are the calls a node answers for its shards.
 func (n *Node) shardHandlers() map[string]handler {
-	return map[string]handler{
+	h := map[string]handler{
 		"get": func(ctx context.Context, sh *shard, args json.RawMessage) (any, error) {
 			var id string
 			if err := json.Unmarshal(args, &id); err != nil {
@@ -51,10 +51,9 @@ func (n *Node) shardHandlers() map[string]handler {
 		"check": func(ctx context.Context, sh *shard, _ json.RawMessage) (any, error) {
 			return sh.ix.Check(ctx)
 		},
-		"applied": func(ctx context.Context, sh *shard, _ json.RawMessage) (any, error) {
-			return sh.applied.Load(), nil
-		},
 	}
+	searchHandlers(h)
+	return h
 }
 
 type backlinksArgs struct {
@@ -311,9 +310,4 @@ func (n *Node) lastState(ctx context.Context, id string) (uint64, bool, error) {
 		return 0, false, fmt.Errorf("stream message %d: %w", m.Sequence, err)
 	}
 	return m.Sequence, e.Doc != nil, nil
-}
-
-// Search is not yet distributed.
-func (n *Node) Search(ctx context.Context, req index.Request) (*index.Result, error) {
-	return nil, errors.New("cluster search: not yet")
 }
