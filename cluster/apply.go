@@ -19,6 +19,13 @@ import (
 	"github.com/twindex/twindex/index"
 )
 
+// stallAfter is how long the apply loop waits for a message while the
+// stream has some pending for it before it starts its consumer over.
+const stallAfter = 3 * time.Second
+
+// errStalled is a consumer that stopped delivering.
+var errStalled = errors.New("consumer stalled")
+
 // markName is the index.Batch mark under which a shard's index records the
 // stream sequence of the last message it applied.
 const markName = "stream"
@@ -115,6 +122,10 @@ func (n *Node) applyLoop(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
+		if errors.Is(err, errStalled) {
+			n.log.Info("restarting the stream consumer", "reason", err)
+			continue
+		}
 		if err != nil {
 			n.log.Error("applying the stream failed; retrying", "error", err)
 			n.applyErr.Store(err.Error())
@@ -180,6 +191,7 @@ func (n *Node) consume(ctx context.Context) error {
 	idle := time.NewTicker(500 * time.Millisecond)
 	defer idle.Stop()
 	var batch []jetstream.Msg
+	last := time.Now() // of the last message, or of the last check that none was pending
 	for {
 		batch = batch[:0]
 		select {
@@ -188,12 +200,24 @@ func (n *Node) consume(ctx context.Context) error {
 		case <-changed:
 			return nil
 		case <-idle.C:
-			if info, err := cons.Info(ctx); err == nil && info.NumPending == 0 && len(msgs) == 0 {
+			if len(msgs) > 0 {
+				continue
+			}
+			info, err := cons.Info(ctx)
+			switch {
+			case err == nil && info.NumPending == 0:
+				last = time.Now()
 				n.caughtUp(held)
+			case time.Since(last) > stallAfter:
+				// The consumer lives on one server of the stream: when that
+				// server dies, messages stop. Start over from the positions
+				// the shards recorded.
+				return fmt.Errorf("%w: no message for %v with messages pending (consumer: %v)", errStalled, stallAfter, err)
 			}
 			continue
 		case m := <-msgs:
 			batch = append(batch, m)
+			last = time.Now()
 		}
 	drain:
 		for len(batch) < applyBatch {
