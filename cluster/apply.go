@@ -4,6 +4,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/twindex/twindex/index"
@@ -338,28 +340,53 @@ func (n *Node) caughtUp(held []*shard) {
 	}
 }
 
-// lastOnSubject is the sequence of the last message of a subject, 0 if
-// it has none.
-func lastOnSubject(ctx context.Context, st jetstream.Stream, subj string) (uint64, error) {
-	m, err := st.GetLastMsgForSubject(ctx, subj)
-	if errors.Is(err, jetstream.ErrMsgNotFound) {
-		return 0, nil
+// storedMsg is a message as the stream's leader returns it.
+type storedMsg struct {
+	Seq  uint64 `json:"seq"`
+	Data []byte `json:"data"`
+}
+
+// getMsg asks the stream's leader for a message: the last of subject
+// last, or the first at or after seq of subject next. Direct gets, which
+// any replica answers, may miss a message a follower has not received
+// yet; reading your writes and deciding an add must not. found is false
+// when there is no such message.
+func getMsg(ctx context.Context, nc *nats.Conn, seq uint64, next, last string) (m storedMsg, found bool, err error) {
+	req := map[string]any{}
+	if last != "" {
+		req["last_by_subj"] = last
+	} else {
+		req["seq"], req["next_by_subj"] = seq, next
 	}
+	body, _ := json.Marshal(req)
+	reply, err := nc.RequestWithContext(ctx, "$JS.API.STREAM.MSG.GET."+streamName, body)
 	if err != nil {
-		return 0, err
+		return m, false, err
 	}
-	return m.Sequence, nil
+	var resp struct {
+		Message *storedMsg          `json:"message"`
+		Error   *jetstream.APIError `json:"error"`
+	}
+	if err := json.Unmarshal(reply.Data, &resp); err != nil {
+		return m, false, err
+	}
+	switch {
+	case resp.Error != nil && resp.Error.ErrorCode == jetstream.JSErrCodeMessageNotFound:
+		return m, false, nil
+	case resp.Error != nil:
+		return m, false, resp.Error
+	case resp.Message == nil:
+		return m, false, errors.New("stream message get: empty answer")
+	}
+	return *resp.Message, true, nil
 }
 
 // nextOnShard is the sequence of the first message of a shard at or
 // after seq, 0 if it has none.
-func nextOnShard(ctx context.Context, st jetstream.Stream, shard int, seq uint64) (uint64, error) {
-	m, err := st.GetMsg(ctx, seq, jetstream.WithGetMsgSubject(shardSubjects(shard)))
-	if errors.Is(err, jetstream.ErrMsgNotFound) {
-		return 0, nil
-	}
-	if err != nil {
+func nextOnShard(ctx context.Context, nc *nats.Conn, shard int, seq uint64) (uint64, error) {
+	m, ok, err := getMsg(ctx, nc, seq, shardSubjects(shard), "")
+	if !ok {
 		return 0, err
 	}
-	return m.Sequence, nil
+	return m.Seq, nil
 }

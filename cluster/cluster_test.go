@@ -152,6 +152,22 @@ func TestWritesReachEveryNode(t *testing.T) {
 	if _, err := nodes[0].Get("doc01"); err == nil {
 		t.Error("removed document still there")
 	}
+	// Read your writes: a search with the write's sequence sees it on
+	// any node, without waiting for the nodes to apply it.
+	for i, nd := range nodes {
+		id := fmt.Sprintf("fresh%d", i)
+		a, err := nodes[(i+1)%3].Write(ctx, &server.Writes{Upsert: []index.Doc{{ID: id, Body: "zanzibar " + id}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Seq == 0 {
+			t.Fatal("a write without a sequence")
+		}
+		res, err := nd.Search(ctx, index.Request{Query: id, Mode: index.ModeSubstring, MinSeq: a.Seq})
+		if err != nil || res.Total != 1 {
+			t.Errorf("node %s: search %s after its write: %+v %v", nd.Name(), id, res, err)
+		}
+	}
 }
 
 func ids(r *index.Result) []string {

@@ -278,7 +278,8 @@ func (n *Node) Write(ctx context.Context, w *server.Writes) (index.Applied, erro
 		if len(msgs) == 0 {
 			return a, nil
 		}
-		_, err := n.app.append(ctx, msgs)
+		seq, err := n.app.append(ctx, msgs)
+		a.Seq = seq
 		var api *jetstream.APIError
 		if errors.As(err, &api) && api.ErrorCode == errCodeWrongLastSeq && attempt < 5 {
 			continue // one of the documents changed since it was read
@@ -298,16 +299,16 @@ func hasKey(m map[string]uint64, k string) bool {
 // lastState returns the sequence of a document's last message (0 if it
 // has none) and whether the document exists after it.
 func (n *Node) lastState(ctx context.Context, id string) (uint64, bool, error) {
-	m, err := n.stream.GetLastMsgForSubject(ctx, subjectOf(id, n.shards))
-	if errors.Is(err, jetstream.ErrMsgNotFound) {
-		return 0, false, nil
-	}
+	m, ok, err := getMsg(ctx, n.nc, 0, "", subjectOf(id, n.shards))
 	if err != nil {
 		return 0, false, fmt.Errorf("%w: read %q from the stream: %w", ErrUnavailable, id, err)
 	}
+	if !ok {
+		return 0, false, nil
+	}
 	e, err := decodeEntry(m.Data)
 	if err != nil {
-		return 0, false, fmt.Errorf("stream message %d: %w", m.Sequence, err)
+		return 0, false, fmt.Errorf("stream message %d: %w", m.Seq, err)
 	}
-	return m.Sequence, e.Doc != nil, nil
+	return m.Seq, e.Doc != nil, nil
 }

@@ -154,7 +154,7 @@ func (n *Node) answer(ctx context.Context, sh *shard, c *call) (any, error) {
 // has applied the shard's last message at or before seq.
 func (n *Node) catchUp(ctx context.Context, sh *shard, seq uint64) error {
 	for sh.applied.Load() < seq {
-		next, err := nextOnShard(ctx, n.stream, sh.id, sh.applied.Load()+1)
+		next, err := nextOnShard(ctx, n.nc, sh.id, sh.applied.Load()+1)
 		if err != nil {
 			return fmt.Errorf("read your writes: %w", err)
 		}

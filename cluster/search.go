@@ -134,18 +134,14 @@ func (s *shards) Render(ctx context.Context, req index.Request, g *index.Global,
 // documents would give, or names the shards no replica answered
 // (Result.Partial). A replica that fails between the calls of one search
 // (its node stopped) makes the search start over once on the others.
+// With req.MinSeq (a write's Applied.Seq), each shard answers once its
+// replica has applied the stream that far: the search reads that write
+// and every one before it.
 func (n *Node) Search(ctx context.Context, req index.Request) (*index.Result, error) {
-	return n.SearchAfter(ctx, req, 0)
-}
-
-// SearchAfter is Search once every shard's replica has applied the
-// stream up to seq (a write's Seq): it reads that write and every one
-// before it.
-func (n *Node) SearchAfter(ctx context.Context, req index.Request, seq uint64) (*index.Result, error) {
 	var res *index.Result
 	var err error
 	for attempt := 0; attempt < 2; attempt++ {
-		s := &shards{n: n, minSeq: seq, pins: make([]string, n.shards)}
+		s := &shards{n: n, minSeq: req.MinSeq, pins: make([]string, n.shards)}
 		res, err = index.SearchShards(ctx, s, req, n.opts.Index)
 		if err == nil || !errors.Is(err, ErrUnavailable) {
 			break

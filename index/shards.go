@@ -48,8 +48,9 @@ var firstDepth = func(need int) int { return max(2*need, 50) }
 // A shard that does not answer is left out: Result.Partial names it and
 // a warning says so. Not exact across shards: DidYouMean (each shard
 // spells a word as its own documents do), and the vector leg with HNSW
-// (each shard's graph is approximate on its own). Expand is refused
-// (ErrInvalidRequest): links cross shards. Rerank is the caller's.
+// (each shard's graph is approximate on its own). Expand and Under are
+// refused (ErrInvalidRequest): links and parents cross shards. Rerank is
+// the caller's.
 //
 // Cost: two or three calls to every shard (statistics, legs, and a
 // second statistics pass when a word stands for its completions), one
@@ -61,6 +62,9 @@ func SearchShards(ctx context.Context, sh Shards, req Request, opts *Options) (*
 	}
 	if req.Expand != nil {
 		return nil, fmt.Errorf("%w: expand is not available on a search of shards (links cross shards)", ErrInvalidRequest)
+	}
+	if req.Under != "" {
+		return nil, fmt.Errorf("%w: under is not available on a search of shards (a document's parent may be on another shard)", ErrInvalidRequest)
 	}
 	if req.Mode.legs()&runsVector != 0 && len(req.Vector) == 0 {
 		return nil, fmt.Errorf("%w: mode %s on a search of shards needs Request.Vector", ErrInvalidRequest, req.Mode)

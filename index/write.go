@@ -73,6 +73,9 @@ type Applied struct {
 	// Warnings say what was written in a lesser form: documents stored
 	// without vectors because the Embedder failed.
 	Warnings []string
+	// Seq is the write's sequence in a cluster's stream (package
+	// cluster), for Request.MinSeq; 0 for an Index.
+	Seq uint64
 }
 
 // Add stores new documents, all or none; it fails with ErrExists if any ID
