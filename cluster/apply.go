@@ -186,10 +186,6 @@ func (n *Node) consume(ctx context.Context) error {
 		close(stop)
 		cc.Stop()
 	}()
-	// Caught up: nothing pending when the consumer began.
-	if info := cons.CachedInfo(); info != nil && info.NumPending == 0 {
-		n.caughtUp(held)
-	}
 	idle := time.NewTicker(500 * time.Millisecond)
 	defer idle.Stop()
 	var batch []jetstream.Msg
@@ -205,16 +201,17 @@ func (n *Node) consume(ctx context.Context) error {
 			if len(msgs) > 0 {
 				continue
 			}
-			info, err := cons.Info(ctx)
+			behind, err := n.behind(ctx, held)
 			switch {
-			case err == nil && info.NumPending == 0:
+			case err == nil && behind < 0:
 				last = time.Now()
 				n.caughtUp(held)
 			case time.Since(last) > stallAfter:
-				// The consumer lives on one server of the stream: when that
-				// server dies, messages stop. Start over from the positions
-				// the shards recorded.
-				return fmt.Errorf("%w: no message for %v with messages pending (consumer: %v)", errStalled, stallAfter, err)
+				// The consumer reads one server's copy of the stream: when
+				// that server dies, or its copy is behind the leader's (a
+				// node catching up after a restart), messages stop. Start
+				// over from the positions the shards recorded.
+				return fmt.Errorf("%w: no message for %v while shard %d is behind the stream (%v)", errStalled, stallAfter, behind, err)
 			}
 			continue
 		case m := <-msgs:
@@ -235,9 +232,26 @@ func (n *Node) consume(ctx context.Context) error {
 			return err
 		}
 		if pending == 0 && len(msgs) == 0 {
-			n.caughtUp(held)
+			if behind, err := n.behind(ctx, held); err == nil && behind < 0 {
+				n.caughtUp(held)
+			}
 		}
 	}
+}
+
+// behind returns a shard of held that has not applied a message the
+// stream's leader has, or -1 when every shard has applied them all.
+func (n *Node) behind(ctx context.Context, held []*shard) (int, error) {
+	for _, sh := range held {
+		next, err := nextOnShard(ctx, n.nc, sh.id, sh.applied.Load()+1)
+		if err != nil {
+			return sh.id, err
+		}
+		if next != 0 {
+			return sh.id, nil
+		}
+	}
+	return -1, nil
 }
 
 // apply applies a run of messages, in stream order, one index batch per
@@ -326,7 +340,7 @@ func (n *Node) applyEach(ctx context.Context, sh *shard, ops []*entry, last uint
 }
 
 // caughtUp makes the shards serve calls, once they have applied every
-// message the stream had when this was checked.
+// message the stream's leader had when this was checked (behind).
 func (n *Node) caughtUp(held []*shard) {
 	for _, sh := range held {
 		if !sh.ready.Swap(true) {

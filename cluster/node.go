@@ -251,13 +251,17 @@ func (n *Node) register(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := n.putState(ctx); err != nil {
+	// A restarted node's server may not have rejoined the cluster yet.
+	if err := retry(ctx, n.opts.Settle+30*time.Second, n.putState); err != nil {
 		return fmt.Errorf("register node %s: %w", n.opts.Name, err)
 	}
 	deadline := time.Now().Add(n.opts.Settle)
 	var names []string
 	for {
-		if names, err = n.registered(ctx); err != nil {
+		if err := retry(ctx, 30*time.Second, func(ctx context.Context) error {
+			names, err = n.registered(ctx)
+			return err
+		}); err != nil {
 			return err
 		}
 		if len(names) >= n.opts.Expect || time.Now().After(deadline) {
@@ -271,7 +275,10 @@ func (n *Node) register(ctx context.Context) error {
 	}
 	p := place(names, n.shards, n.opts.Copies)
 	n.log.Info("placement", "nodes", names, "mine", p.of(n.opts.Name), "on disk", onDisk)
-	if _, err := n.place.Put(ctx, placementKey, p.encode()); err != nil {
+	if err := retry(ctx, 30*time.Second, func(ctx context.Context) error {
+		_, err := n.place.Put(ctx, placementKey, p.encode())
+		return err
+	}); err != nil {
 		return err
 	}
 	return n.take(append(onDisk, p.of(n.opts.Name)...))

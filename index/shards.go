@@ -46,9 +46,10 @@ var firstDepth = func(need int) int { return max(2*need, 50) }
 // the page's hits (RenderShard).
 //
 // A shard that does not answer is left out: Result.Partial names it and
-// a warning says so. Not exact across shards: DidYouMean (each shard
-// spells a word as its own documents do), and the vector leg with HNSW
-// (each shard's graph is approximate on its own). Expand and Under are
+// a warning says so. Not offered: DidYouMean (a suggestion is spelled
+// as a document holding the word spells it, which differs by shard).
+// Not exact across shards: the vector leg with HNSW (each shard's graph
+// is approximate on its own). Expand and Under are
 // refused (ErrInvalidRequest): links and parents cross shards. Rerank is
 // the caller's.
 //
@@ -188,9 +189,6 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
-	if total == 0 && c.req.Mode != ModeVector {
-		res.DidYouMean = parts.didYouMean
-	}
 	best := 0.0
 	if len(fused) > 0 {
 		best = fused[0].Score
@@ -229,11 +227,10 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 
 // fused is what fuse learned besides the fused hits.
 type fusedParts struct {
-	shardOf    map[string]int          // each listed document's shard
-	attrs      map[string]fusion.Attrs // for Boost
-	tolerant   []*ShardResult          // the answers, when they list a tolerant pass
-	vector     bool                    // some shard ran the vector leg
-	didYouMean string
+	shardOf  map[string]int          // each listed document's shard
+	attrs    map[string]fusion.Attrs // for Boost
+	tolerant []*ShardResult          // the answers, when they list a tolerant pass
+	vector   bool                    // some shard ran the vector leg
 }
 
 // fuse asks the shards for their legs, deeper until the first c.need

@@ -217,8 +217,8 @@ func TestClusterKillAndRestart(t *testing.T) {
 				break
 			}
 			if time.Now().After(deadline) {
-				srv := []*served{nodes[0], restarted, nodes[2]}[i]
-				t.Fatalf("node n%d: %s\n%s", i, diff, srv.stderr())
+				t.Fatalf("node n%d: %s\nn0:\n%s\nn1 before the kill:\n%s\nn1:\n%s\nn2:\n%s", i, diff,
+					nodes[0].stderr(), nodes[1].stderr(), restarted.stderr(), nodes[2].stderr())
 			}
 			time.Sleep(500 * time.Millisecond)
 		}
