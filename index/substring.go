@@ -69,12 +69,12 @@ func (s *search) substringLeg() ([]scored, error) {
 		leaves = append(leaves, sl)
 		byLeaf[l] = sl
 	}
-	avgTitle := float64(getUint(s.tx, metaTitleBytes)) / max(s.n, 1)
-	avgAll := avgTitle + float64(getUint(s.tx, metaBodyBytes))/max(s.n, 1)
+	avgTitle := float64(s.counter(metaTitleBytes)) / max(s.n, 1)
+	avgAll := avgTitle + float64(s.counter(metaBodyBytes))/max(s.n, 1)
 
 	counts, err := s.gramCounts(grams)
-	if err != nil {
-		return nil, err
+	if err != nil || s.rec != nil {
+		return nil, err // a shard gathering statistics needs no more
 	}
 	for _, sl := range leaves {
 		if len(sl.grams) > 0 {
