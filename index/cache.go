@@ -37,26 +37,6 @@ func (f *folded) original() (title, body string, ok bool) {
 	return restoreCase(f.title, f.titleUpper), restoreCase(f.body, f.bodyUpper), true
 }
 
-// caseMask returns a bit per byte of text marking its upper-case ASCII
-// letters, when folding text changed nothing else (folded is text with
-// those letters lowered); nil otherwise.
-func caseMask(text []byte, folded string) []uint64 {
-	if len(text) != len(folded) {
-		return nil
-	}
-	m := make([]uint64, (len(text)+63)/64)
-	for i, c := range text {
-		switch {
-		case c == folded[i]:
-		case 'A' <= c && c <= 'Z' && folded[i] == c+('a'-'A'):
-			m[i/64] |= 1 << (i % 64)
-		default:
-			return nil
-		}
-	}
-	return m
-}
-
 // restoreCase raises the letters of folded that mask marks.
 func restoreCase(folded string, mask []uint64) string {
 	if len(folded) == 0 {
@@ -86,9 +66,8 @@ func (f *folded) withMaps(title, body string) *folded {
 // offsets and the case masks.
 func foldText(seq uint64, title, body []byte) *folded {
 	f := &folded{seq: seq}
-	f.title, f.titleMap = tokenize.FoldMap(string(title))
-	f.body, f.bodyMap = tokenize.FoldMap(string(body))
-	f.titleUpper, f.bodyUpper = caseMask(title, f.title), caseMask(body, f.body)
+	f.title, f.titleMap, f.titleUpper = tokenize.FoldCase(title)
+	f.body, f.bodyMap, f.bodyUpper = tokenize.FoldCase(body)
 	return f
 }
 

@@ -21,10 +21,9 @@ func TestCaseMask(t *testing.T) {
 		{"Kelvin sign", "\u212a", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			folded := tokenize.Fold(tc.text)
-			m := caseMask([]byte(tc.text), folded)
+			folded, _, m := tokenize.FoldCase([]byte(tc.text))
 			if got := m != nil; got != tc.restorable {
-				t.Fatalf("caseMask(%q) restorable = %v, want %v", tc.text, got, tc.restorable)
+				t.Fatalf("FoldCase(%q) restorable = %v, want %v", tc.text, got, tc.restorable)
 			}
 			if m != nil {
 				if got := restoreCase(folded, m); got != tc.text {
@@ -42,8 +41,7 @@ func FuzzCaseMask(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		folded := tokenize.Fold(text)
-		if m := caseMask([]byte(text), folded); m != nil {
+		if folded, _, m := tokenize.FoldCase([]byte(text)); m != nil {
 			if got := restoreCase(folded, m); got != text {
 				t.Fatalf("restoreCase(Fold(%q)) = %q", text, got)
 			}

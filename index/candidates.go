@@ -118,12 +118,20 @@ func merged(a, b candidate) candidate {
 func (s *search) gramCounts(grams []string) ([]float64, error) {
 	counts := make([]float64, len(grams))
 	for i, g := range grams {
+		if n, ok := s.g.gram(g); ok {
+			counts[i] = float64(n)
+			continue
+		}
+		if err := s.missing("trigram %q", g); err != nil {
+			return nil, err
+		}
 		r, err := s.triR.TermFieldReader(s.ctx, []byte(g), fieldGrams, false, false, false)
 		if err != nil {
 			return nil, err
 		}
 		counts[i] = float64(r.Count())
 		r.Close()
+		s.rec.putGram(g, r.Count())
 	}
 	return counts, nil
 }

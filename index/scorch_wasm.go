@@ -10,7 +10,7 @@ import (
 
 const defaultBackend = UpsideDown
 
-func newScorch(string, *bleveindex.AnalysisQueue, bool) (bleveindex.Index, error) {
+func newScorch(string, *bleveindex.AnalysisQueue, backendOptions) (bleveindex.Index, error) {
 	return nil, ErrBackend
 }
 

@@ -70,12 +70,12 @@ func (s *search) substringLeg() ([]scored, error) {
 		leaves = append(leaves, sl)
 		byLeaf[l] = sl
 	}
-	avgTitle := float64(getUint(s.tx, metaTitleBytes)) / max(s.n, 1)
-	avgAll := avgTitle + float64(getUint(s.tx, metaBodyBytes))/max(s.n, 1)
+	avgTitle := float64(s.counter(metaTitleBytes)) / max(s.n, 1)
+	avgAll := avgTitle + float64(s.counter(metaBodyBytes))/max(s.n, 1)
 
 	counts, err := s.gramCounts(grams)
-	if err != nil {
-		return nil, err
+	if err != nil || s.rec != nil {
+		return nil, err // a shard gathering statistics needs no more
 	}
 	for _, sl := range leaves {
 		if len(sl.grams) > 0 {
@@ -159,17 +159,7 @@ func (s *search) substringLeg() ([]scored, error) {
 				return nil
 			}
 		}
-		fd, err := s.ix.fold.get(id, seq, func() ([]byte, []byte, error) {
-			_, rest, err := decodeHeader(rec)
-			if err != nil {
-				return nil, nil, err
-			}
-			return decodeText(rest)
-		})
-		if err != nil {
-			return fmt.Errorf("document %q: %w", id, err)
-		}
-		todo = append(todo, checkItem{id, fd, cand})
+		todo = append(todo, checkItem{id: id, rec: rec, seq: seq, cand: cand})
 		return nil
 	}
 
@@ -215,7 +205,7 @@ func (s *search) substringLeg() ([]scored, error) {
 		if seqs != nil && seqs[i] > 0 {
 			if fd := s.ix.fold.peek(id, seqs[i]); fd != nil {
 				if !s.filter.active || s.filter.matchID(id) {
-					todo = append(todo, checkItem{id, fd, &cands[i]})
+					todo = append(todo, checkItem{id: id, f: fd, cand: &cands[i]})
 				}
 				continue
 			}
@@ -236,12 +226,35 @@ func (s *search) substringLeg() ([]scored, error) {
 	return out, nil
 }
 
-// checkItem is a document to check, with its folded text and, when it
-// came from the trigram index, its candidate entry.
+// checkItem is a document to check, with its folded text, or its stored
+// record to fold (rec, valid for the search's transaction, and its write
+// sequence number), and, when it came from the trigram index, its
+// candidate entry. Folding is left to the goroutines that check: in a
+// process whose fold cache is cold, it is most of a search.
 type checkItem struct {
 	id   string
 	f    *folded
+	rec  []byte
+	seq  uint64
 	cand *candidate
+}
+
+// folded returns the item's folded text, from the fold cache or its record.
+func (it *checkItem) folded(c *foldCache) (*folded, error) {
+	if it.f != nil {
+		return it.f, nil
+	}
+	f, err := c.get(it.id, it.seq, func() ([]byte, []byte, error) {
+		_, rest, err := decodeHeader(it.rec)
+		if err != nil {
+			return nil, nil, err
+		}
+		return decodeText(rest)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("document %q: %w", it.id, err)
+	}
+	return f, nil
 }
 
 // parallelChecks is the fewest documents checked by more than one goroutine.
@@ -250,43 +263,45 @@ const parallelChecks = 512
 // checkAll checks every item, on up to Options.Workers goroutines, each
 // with its own check function, and returns the matches in no set order.
 func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *folded, *candidate) (scored, bool)) ([]scored, error) {
-	workers := min(s.ix.opts.Workers, len(todo)/parallelChecks)
-	if workers <= 1 {
-		check := newCheck()
-		out := []scored{}
-		for i, it := range todo {
-			if i%256 == 0 {
-				if err := s.ctx.Err(); err != nil {
-					return nil, err
-				}
-			}
-			if m, ok := check(it.id, it.f, it.cand); ok {
-				out = append(out, m)
-			}
-		}
-		return out, nil
-	}
+	workers := max(1, min(s.ix.opts.Workers, len(todo)/parallelChecks))
 	outs := make([][]scored, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
+	errs := make([]error, workers)
+	part := func(w int) {
 		check := newCheck()
-		part := todo[w*len(todo)/workers : (w+1)*len(todo)/workers]
-		wg.Go(func() {
-			for i, it := range part {
-				if i%256 == 0 && s.ctx.Err() != nil {
+		for i, it := range todo[w*len(todo)/workers : (w+1)*len(todo)/workers] {
+			if i%256 == 0 {
+				if errs[w] = s.ctx.Err(); errs[w] != nil {
 					return
 				}
-				if m, ok := check(it.id, it.f, it.cand); ok {
-					outs[w] = append(outs[w], m)
-				}
 			}
-		})
+			f, err := it.folded(s.ix.fold)
+			if err != nil {
+				errs[w] = err
+				return
+			}
+			if m, ok := check(it.id, f, it.cand); ok {
+				outs[w] = append(outs[w], m)
+			}
+		}
 	}
-	wg.Wait()
-	if err := s.ctx.Err(); err != nil {
-		return nil, err
+	if workers == 1 {
+		part(0)
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() { part(w) })
+		}
+		wg.Wait()
 	}
-	return slices.Concat(outs...), nil
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if out := slices.Concat(outs...); out != nil {
+		return out, nil
+	}
+	return []scored{}, nil
 }
 
 // substringIn judges one leaf in one document and returns its term

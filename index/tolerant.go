@@ -128,16 +128,30 @@ func (s *search) didYouMean() (string, error) {
 // docFreq is the number of documents holding term in the larger of the
 // text fields.
 func (s *search) docFreq(term string) (uint64, error) {
-	var n uint64
-	for _, f := range []string{fieldTitle, fieldBody} {
+	c, err := s.termDocs(term)
+	return max(c[0], c[1]), err
+}
+
+// termDocs returns the number of documents holding term in the title and
+// in the body.
+func (s *search) termDocs(term string) ([2]uint64, error) {
+	if c, ok := s.g.term(term); ok {
+		return c, nil
+	}
+	if err := s.missing("term %q", term); err != nil {
+		return [2]uint64{}, err
+	}
+	var c [2]uint64
+	for i, f := range []string{fieldTitle, fieldBody} {
 		r, err := s.textR.TermFieldReader(s.ctx, []byte(term), f, false, false, false)
 		if err != nil {
-			return 0, err
+			return c, err
 		}
-		n = max(n, r.Count())
+		c[i] = r.Count()
 		r.Close()
 	}
-	return n, nil
+	s.rec.putTerm(term, c)
+	return c, nil
 }
 
 // surface returns a word as written in a document holding term (whose

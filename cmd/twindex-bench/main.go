@@ -25,6 +25,12 @@ Commands:
              with one injected typo each
   tail       write the tail query set (short words, common pairs, short
              beside long, phrases) drawn from a bench corpus
+  serve-load search latency through the HTTP API while a corpus streams in
+             through PUT /v1/docs, against the same searches on an idle index
+  cold       whole twindex search processes against rg and the sqlite3 CLI on
+             the corpus written out as files, per query class
+  cli        the yardstick through the twindex binary: index --jsonl, then
+             search --queries with default options
 
 Run "twindex-bench <command> -h" for a command's flags.
 
@@ -42,6 +48,7 @@ Examples:
       --ref /tmp/benchcorpus/full.summary.json --tail /tmp/benchcorpus/tail.jsonl \
       --tail-ref /tmp/benchcorpus/tail/full.summary.json
   twindex-bench scifact --data shared/eval/scifact --out /tmp/scifact/twindex --mode all
+  twindex-bench serve-load --corpus /tmp/bench/full.jsonl --queries /tmp/bench/queries.jsonl
 `
 
 func main() {
@@ -68,6 +75,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = typosCmd(ctx, args[1:], stdout, stderr)
 	case "tail":
 		err = tailCmd(ctx, args[1:], stdout, stderr)
+	case "serve-load":
+		err = serveLoadCmd(ctx, args[1:], stdout, stderr)
+	case "cold":
+		err = coldCmd(ctx, args[1:], stdout, stderr)
+	case "cli":
+		err = cliCmd(ctx, args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -306,3 +306,23 @@ func TestScanCheck(t *testing.T) {
 		t.Errorf("%d differ, want 1 (q2):\n%s", bad, log.String())
 	}
 }
+
+func TestServeLoad(t *testing.T) {
+	dir := t.TempDir()
+	corpus, queries := filepath.Join(dir, "small.jsonl"), filepath.Join(dir, "queries.jsonl")
+	writeLines(t, corpus, fixtureDocs())
+	writeLines(t, queries, []any{
+		map[string]any{"id": "q1", "class": "ident", "text": "NewParse"},
+		map[string]any{"id": "q2", "class": "nl", "text": "the reader"},
+	})
+	var out, log bytes.Buffer
+	code := run(context.Background(), []string{"serve-load", "--corpus", corpus, "--queries", queries, "--batch", "3", "--passes", "2"}, &out, &log)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, log.String())
+	}
+	for _, want := range []string{"| load |", "| idle | 4 | 0 |", "| reload |", "p99 reload / p99 idle:"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+}
