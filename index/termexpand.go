@@ -188,12 +188,14 @@ func (s *search) fuzzyCounts(term string, dist int) (fields [2]map[string]DictEn
 	// The dictionaries' counts may be wrong (see segmentPrefixCounts):
 	// each term's is read again, from term readers, as few are found.
 	for fi, found := range fields {
+		f := []string{fieldBody, fieldTitle}[fi]
 		for t, e := range found {
-			c, err := s.termDocs(t)
+			r, err := s.textR.TermFieldReader(s.ctx, []byte(t), f, false, false, false)
 			if err != nil {
 				return fields, false, err
 			}
-			e.Count = c[1-fi] // termDocs counts the title first
+			e.Count = r.Count()
+			r.Close()
 			found[t] = e
 		}
 	}
