@@ -296,6 +296,10 @@ type Request struct {
 	Rerank int
 	// MarkStart and MarkEnd wrap matches in snippets; "" means <mark> and </mark>.
 	MarkStart, MarkEnd string
+	// MinSeq, on a cluster (package cluster), makes the search wait until
+	// every shard shows the cluster's writes up to this sequence (an
+	// Applied.Seq): read your writes. An Index ignores it.
+	MinSeq uint64
 }
 
 // Limits of a Request.

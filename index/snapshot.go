@@ -169,7 +169,8 @@ func (ix *Index) adopt(st storage.Store, text bleveindex.Index) (err error) {
 	old.Close()
 	ix.text.Close()
 	ix.text = text
-	if err := ix.checkSchema(); err != nil {
+	had, err := ix.checkSchema()
+	if err != nil {
 		return fmt.Errorf("open snapshot: %w", err)
 	}
 	seq, err := ix.storedSeq()
@@ -183,44 +184,17 @@ func (ix *Index) adopt(st storage.Store, text bleveindex.Index) (err error) {
 	if applied != seq {
 		return &CorruptError{Path: "snapshot", Err: fmt.Errorf("the text index is at write %d, the store at %d", applied, seq)}
 	}
-	if err := ix.fillTrigrams(seq); err != nil {
+	// In batches of replayChunk (1,000) documents: a batch's build holds
+	// its postings twice (as collected and as laid out), and a page's
+	// memory keeps its highest point. The demo's 3,000 documents in one
+	// batch took the page to 54.8 MiB, in batches of 1,000 to 37.8 MiB,
+	// and loaded no slower.
+	if err := ix.reindex(context.Background(), ix.tri, ix.trigramDocs(seq), seq); err != nil {
 		return fmt.Errorf("open snapshot: trigram index: %w", err)
+	}
+	if err := ix.writeSchema(had); err != nil {
+		return err
 	}
 	ix.publish(&view{seq: seq})
 	return nil
-}
-
-// fillChunk is how many documents fillTrigrams writes in one batch. A
-// batch's build holds its postings twice (as collected and as laid out),
-// and a page's memory keeps its highest point for good: the demo's 3,000
-// documents in one batch took the page to 54.8 MiB, in batches of 1,000
-// to 37.8 MiB, and loaded no slower (the merges cost less than the
-// collector's work near the memory limit).
-const fillChunk = 1000
-
-// fillTrigrams writes every stored document to the trigram index, which
-// is empty, and records seq in it.
-func (ix *Index) fillTrigrams(seq uint64) error {
-	var ids []string
-	docs := map[string]*Doc{}
-	flush := func(seq uint64) error {
-		err := ix.applyOne(ix.tri, ix.trigramDoc, seq, ids, docs)
-		ids = ids[:0]
-		clear(docs)
-		return err
-	}
-	err := ix.store.View(func(tx storage.Tx) error {
-		return eachDoc(context.Background(), tx, true, func(d *Doc) error {
-			ids = append(ids, d.ID)
-			docs[d.ID] = d
-			if len(ids) == fillChunk {
-				return flush(0)
-			}
-			return nil
-		})
-	})
-	if err != nil {
-		return err
-	}
-	return flush(seq)
 }

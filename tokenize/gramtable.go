@@ -25,11 +25,11 @@ func (t *gramTable) find(key uint32) (int32, bool) {
 
 func (t *gramTable) insert(key uint32, i int32) { t.slot[key] = i + 1 }
 
-// empty removes the counter's grams (ASCII ones and others' markers).
+// empty removes the counter's trigrams.
 func (t *gramTable) empty(grams []uint32) {
 	for _, g := range grams {
-		if g&otherGram == 0 {
-			t.slot[g] = 0
+		if g&gramKinds == trigram {
+			t.slot[g&gramPayload] = 0
 		}
 	}
 }
