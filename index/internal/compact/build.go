@@ -53,6 +53,14 @@ func newSegment(docs []bleveindex.Document) *segment {
 	fb := map[string]*fieldBuilder{}
 	sb := map[string]*stored{}
 	for i, d := range docs {
+		// In js/wasm the collector's background worker runs only when
+		// the one goroutine that runs yields: without this, a build of
+		// 1,000 documents ran to its end with the collection it began
+		// unfinished, and the page's memory, which never shrinks, grew
+		// by most of what the build allocated.
+		if i%64 == 63 {
+			yield()
+		}
 		s.ids.add([]byte(d.ID()))
 		d.VisitFields(func(f bleveindex.Field) {
 			name := f.Name()
