@@ -107,6 +107,52 @@ test('the engine and the index as served: sizes raw and gzipped', async () => {
   }
 });
 
+// The page answers as the native CLI does: for every query of
+// parity-queries.txt in each mode, the same total and the same first 10
+// IDs in the same order as `twindex search --format jsonl` over the same
+// corpus (run.sh writes $E2E_OUT/cli-<mode>.jsonl), both on the index the
+// page loaded and on one a second tab builds itself from corpus.json. It
+// runs before the tests that add documents to the page.
+test('parity with the native CLI: totals and ordered top 10 in every mode, loaded and indexed in the tab', { timeout: 180_000 }, async () => {
+  const want = [];
+  for (const mode of ['auto', 'substring', 'text']) {
+    const file = path.join(out, `cli-${mode}.jsonl`);
+    assert.ok(fs.existsSync(file), `${file} is missing: run the test through run.sh`);
+    for (const line of fs.readFileSync(file, 'utf8').split('\n').filter(Boolean)) {
+      const r = JSON.parse(line);
+      want.push({ query: r.query, mode, total: r.total, ids: r.hits.map((h) => h.id) });
+    }
+  }
+  assert.ok(want.length >= 60, `${want.length} CLI answers`);
+  const answers = (p) => p.evaluate(async (want) => {
+    const got = [];
+    for (const w of want) {
+      const r = await twindex.search(w.query, { mode: w.mode, limit: 10 });
+      got.push({ total: r.total, ids: r.hits.map((h) => h.id) });
+    }
+    return got;
+  }, want);
+  const tab = await browser.newPage();
+  tab.on('pageerror', (e) => pageErrors.push(String(e)));
+  try {
+    await tab.goto(`${url}?index=browser`);
+    await tab.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state),
+      null, { timeout: 140_000, polling: 250 });
+    assert.equal(await tab.evaluate(() => window.twindexApp.error), null);
+    const tabs = [[await page.evaluate(() => window.twindexApp.timings.source), page],
+      [await tab.evaluate(() => window.twindexApp.timings.source), tab]];
+    for (const [source, p] of tabs) {
+      const got = await answers(p);
+      for (const [i, w] of want.entries()) {
+        assert.deepEqual(got[i], { total: w.total, ids: w.ids }, `${source}: ${w.mode} "${w.query}"`);
+      }
+    }
+    report('parity_queries', want.length, `(query, mode) pairs answered as the CLI answers them, by ${tabs.map((t) => t[0]).join(' and ')}`);
+  } finally {
+    await tab.close();
+  }
+});
+
 test('auto mode: camelCase identifiers, both legs', async () => {
   await search('NewReader', 'auto');
   const hs = await hits();

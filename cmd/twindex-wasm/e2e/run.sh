@@ -7,7 +7,9 @@
 #
 # The page loads the prebuilt index of the corpus; E2E_INDEX=browser makes
 # it index the corpus in the tab instead, to measure that path. The corpus
-# has $E2E_DOCS documents (default 3000, as `serve` ships it). Then
+# has $E2E_DOCS documents (default 3000, as `serve` ships it). The native
+# CLI indexes the same corpus and answers parity-queries.txt in each mode;
+# demo.test.mjs checks that the page answers the same. Then
 # peers.test.mjs compares twindex with MiniSearch, Orama and FlexSearch
 # (npm packages pinned in package.json) on the same page and keystrokes,
 # $PEERS_ROUNDS rounds (default 2); PEERS=0 skips it.
@@ -33,6 +35,18 @@ mkdir -p "$out"
 echo "== building the site into $out/site"
 go run ./cmd/twindex-wasm/serve --build-only "$out/site" --docs "${E2E_DOCS:-3000}"
 go build -o "$out/serve" ./cmd/twindex-wasm/serve
+
+echo "== the native CLI's answers to parity-queries.txt, which the page must match"
+go build -o "$out/twindex" ./cmd/twindex
+node -e 'const fs = require("fs");
+  const docs = JSON.parse(fs.readFileSync(process.argv[1]));
+  fs.writeFileSync(process.argv[2], docs.map((d) => JSON.stringify(d) + "\n").join(""));' \
+  "$out/site/corpus.json" "$out/corpus.jsonl"
+"$out/twindex" index --jsonl "$out/corpus.jsonl" --index "$out/cli-index" --quiet
+for mode in auto substring text; do
+  "$out/twindex" search --index "$out/cli-index" --queries "$e2e/parity-queries.txt" \
+    --format jsonl --mode "$mode" --limit 10 --quiet >"$out/cli-$mode.jsonl"
+done
 
 echo "== serving it"
 "$out/serve" --dir "$out/site" --port 0 >"$out/url" 2>"$out/serve.log" &
