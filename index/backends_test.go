@@ -13,7 +13,7 @@ import (
 )
 
 // TestBackendsAgree checks that the same documents give the same answers
-// on every backend: upsidedown and scorch in memory, and scorch on disk
+// on every backend: compact, upsidedown and scorch in memory, and scorch on disk
 // loaded in batches and merged by Optimize, whose merged segments hold
 // words one document holds once in zap's one-posting encoding, which
 // defeats zap's dictionary counts (see TestMergedDictionaryCounts). For
@@ -61,7 +61,12 @@ func TestBackendsAgree(t *testing.T) {
 		docs = append(docs, index.Doc{ID: fmt.Sprintf("d%03d", i), Title: word() + ".go", Body: strings.Join(body, " ")})
 	}
 
-	memUD, err := index.OpenMemory(nil)
+	memCompact, err := index.OpenMemory(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { memCompact.Close() })
+	memUD, err := index.OpenMemory(&index.Options{Backend: index.UpsideDown})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,14 +78,14 @@ func TestBackendsAgree(t *testing.T) {
 	t.Cleanup(func() { memScorch.Close() })
 	disk := openDisk(t, nil)
 	for i := 0; i < len(docs); i += 150 {
-		for _, ix := range []*index.Index{memUD, memScorch, disk} {
+		for _, ix := range []*index.Index{memCompact, memUD, memScorch, disk} {
 			mustUpsert(t, ix, docs[i:min(i+150, len(docs))]...)
 		}
 	}
 	// The smallest ID of the documents holding "zoom" comes last, so that
 	// scorch keeps it after the others.
 	late := index.Doc{ID: "a-zoom", Body: "zoomed"}
-	for _, ix := range []*index.Index{memUD, memScorch, disk} {
+	for _, ix := range []*index.Index{memCompact, memUD, memScorch, disk} {
 		mustUpsert(t, ix, late)
 	}
 	if err := disk.Optimize(ctx); err != nil {
@@ -92,7 +97,7 @@ func TestBackendsAgree(t *testing.T) {
 	backends := []struct {
 		name string
 		ix   *index.Index
-	}{{"upsidedown", memUD}, {"memory scorch", memScorch}, {"merged disk scorch", disk}}
+	}{{"compact", memCompact}, {"upsidedown", memUD}, {"memory scorch", memScorch}, {"merged disk scorch", disk}}
 	for _, q := range queries {
 		for _, mode := range []index.Mode{index.ModeAuto, index.ModeText, index.ModeSubstring} {
 			req := index.Request{Query: q, Mode: mode, Limit: 10}

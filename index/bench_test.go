@@ -187,7 +187,7 @@ func BenchmarkSearchAfterSmallWrites(b *testing.B) {
 // once per test binary, in batches of 500, and writes its snapshot. The
 // index stays open for BenchmarkSnapshotWrite.
 var snapshotBench = sync.OnceValues(func() (snapshotFixture, error) {
-	ix, err := index.OpenMemory(&index.Options{Backend: index.UpsideDown})
+	ix, err := index.OpenMemory(&index.Options{Backend: index.Compact})
 	if err != nil {
 		return snapshotFixture{}, err
 	}

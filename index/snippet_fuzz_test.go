@@ -20,7 +20,7 @@ func FuzzSnippet(f *testing.F) {
 	f.Add(strings.Repeat("ab", 3000)+"needle", `"b n"`)
 	f.Add("combining e\u0301\u0301\u0301 marks", "e")
 	f.Fuzz(func(t *testing.T, body, q string) {
-		ix, err := index.OpenMemory(&index.Options{Backend: index.UpsideDown})
+		ix, err := index.OpenMemory(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
