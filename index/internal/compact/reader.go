@@ -373,7 +373,7 @@ func (r *reader) ExternalID(id bleveindex.IndexInternalID) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("compact: no document %d", n)
 	}
-	return string(r.st.segs[i].ids.at(d)), nil
+	return r.st.segs[i].ids.str(d), nil
 }
 
 // InternalID returns the internal ID of a live document, nil when there

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"unsafe"
 )
 
 // blob holds byte strings back to back: string i is
@@ -24,6 +25,18 @@ func (b *blob) at(i int) []byte {
 		start = b.ends[i-1]
 	}
 	return b.data[start:b.ends[i]]
+}
+
+// str is at(i) as a string that shares its bytes: a blob's bytes are
+// never changed once added (add only appends), so the string stays
+// valid, and ExternalID, which a search calls for every match it scores,
+// allocates nothing.
+func (b *blob) str(i int) string {
+	s := b.at(i)
+	if len(s) == 0 {
+		return ""
+	}
+	return unsafe.String(&s[0], len(s))
 }
 
 func (b *blob) add(s []byte) {
