@@ -18,6 +18,7 @@ type Index struct {
 	mu     sync.Mutex // serializes writes
 	cur    atomic.Pointer[state]
 	closed atomic.Bool
+	hold   bool // writes merge no segments (HoldMerges); under mu
 }
 
 var _ bleveindex.Index = (*Index)(nil)
@@ -131,7 +132,9 @@ func (x *Index) Batch(b *bleveindex.Batch) error {
 	if seg.n() > 0 {
 		st.add(seg)
 	}
-	st.compact()
+	if !x.hold {
+		st.compact()
+	}
 	x.cur.Store(st)
 	if cb := b.PersistedCallback(); cb != nil {
 		cb(nil)
@@ -242,6 +245,17 @@ func (x *Index) Merge() error {
 	st.mergeAll()
 	x.cur.Store(st)
 	return nil
+}
+
+// HoldMerges stops (true) or lets again (false) the merges a write makes
+// of the segments it leaves. A bulk load holds them: each of its batches
+// then stays a segment, and memory never holds the postings of a merged
+// segment beside those it was merged from, which a WebAssembly page's
+// memory keeps for good. Writes after the hold merge as before.
+func (x *Index) HoldMerges(hold bool) {
+	x.mu.Lock()
+	x.hold = hold
+	x.mu.Unlock()
 }
 
 // Reader returns a reader of the index as it is now, unaffected by later

@@ -417,6 +417,43 @@ func TestSegmentsStayFew(t *testing.T) {
 	}
 }
 
+// While merges are held every write stays a segment, the index reads as
+// it would merged, and the first write after the hold merges again.
+func TestHoldMerges(t *testing.T) {
+	x := compact.New(nil)
+	r := rand.New(rand.NewPCG(5, 6))
+	m := model{}
+	write := func(from, to int) {
+		b := bleveindex.NewBatch()
+		for i := from; i < to; i++ {
+			id := fmt.Sprintf("d%04d", i)
+			d, md := randomDoc(r, id)
+			b.Update(d)
+			m[id] = md
+		}
+		if err := x.Batch(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	segments := func() uint64 { return x.StatsMap()["segments"].(uint64) }
+	x.HoldMerges(true)
+	for i := range 4 {
+		write(i*50, (i+1)*50)
+	}
+	if segments() != 4 {
+		t.Fatalf("%d segments after 4 held writes of 50", segments())
+	}
+	rd, _ := x.Reader()
+	check(t, rd, m, nil)
+	x.HoldMerges(false)
+	write(200, 250)
+	if segments() >= 5 {
+		t.Fatalf("%d segments after a write that may merge", segments())
+	}
+	rd, _ = x.Reader()
+	check(t, rd, m, nil)
+}
+
 func TestErrors(t *testing.T) {
 	x := compact.New(nil)
 	rd, _ := x.Reader()
