@@ -482,10 +482,15 @@ func (ix *Index) trigramDoc(d *Doc, seq uint64, hash []byte) bleveindex.Document
 	fields := []bleveindex.Field{&analyzedField{name: fieldGrams, text: text, analyze: ix.gramFrequencies, visit: ix.visitGrams}}
 	title := tokenize.FoldLen(d.Title)
 	if d.Title != "" {
-		fields = append(fields, &analyzedField{name: fieldTitleGrams, text: []byte(d.Title), analyze: func(b []byte) (bleveindex.TokenFrequencies, int) {
-			freqs, _ := ix.triA.Frequencies(b)
-			return freqs, title + 1
-		}})
+		fields = append(fields, &analyzedField{name: fieldTitleGrams, text: []byte(d.Title),
+			analyze: func(b []byte) (bleveindex.TokenFrequencies, int) {
+				freqs, _ := ix.triA.Frequencies(b)
+				return freqs, title + 1
+			},
+			visit: func(b []byte, fn func([]byte, int)) int {
+				ix.triA.VisitFrequencies(b, fn)
+				return title + 1
+			}})
 	}
 	fields = append(fields, lengthField(title+tokenize.FoldLen(d.Body), seq), storedField(fieldHash, hash))
 	return newBleveDoc(d.ID, fields...)
