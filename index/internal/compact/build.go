@@ -115,15 +115,15 @@ func newSegment(docs []bleveindex.Document) *segment {
 }
 
 // fieldBuilder collects one field's postings document by document: the
-// postings of document d are [starts[d], starts[d+1]) of terms and freqs,
+// postings of document d are [starts[d], starts[d+1]) of tids and freqs,
 // 8 bytes each until build lays them out by term.
 type fieldBuilder struct {
 	name   string
 	short  termTable         // terms of up to 7 bytes
 	long   map[string]uint32 // longer terms
 	terms  []string          // by term ID
-	tids   []uint32          // postings' term IDs
-	freqs  []uint32
+	tids   column            // postings' term IDs
+	freqs  column
 	starts []uint32
 	lens   []uint32
 	last   int  // the document of the last startDoc
@@ -139,7 +139,7 @@ func (b *fieldBuilder) startDoc(doc int) {
 	b.twice = b.twice || doc == b.last
 	b.last = doc
 	for len(b.starts) <= doc {
-		b.starts = append(b.starts, uint32(len(b.tids)))
+		b.starts = append(b.starts, uint32(b.tids.n))
 		b.lens = append(b.lens, 0)
 	}
 }
@@ -157,8 +157,8 @@ func (b *fieldBuilder) add(term []byte, freq int) {
 		}
 		b.terms = append(b.terms, t)
 	}
-	b.tids = append(b.tids, id)
-	b.freqs = append(b.freqs, uint32(freq))
+	b.tids.push(id)
+	b.freqs.push(uint32(freq))
 }
 
 func (b *fieldBuilder) termID(term []byte) (uint32, bool) {
@@ -174,7 +174,7 @@ func (b *fieldBuilder) termID(term []byte) (uint32, bool) {
 // document order. Cost: O(postings + terms·log terms).
 func (b *fieldBuilder) build(n int) field {
 	for len(b.starts) <= n {
-		b.starts = append(b.starts, uint32(len(b.tids)))
+		b.starts = append(b.starts, uint32(b.tids.n))
 	}
 	if b.twice {
 		b.sumDuplicates()
@@ -190,19 +190,21 @@ func (b *fieldBuilder) build(n int) field {
 		rank[id] = uint32(r)
 		f.terms.addString(b.terms[id])
 	}
-	for _, id := range b.tids {
-		f.start[rank[id]+1]++
+	for _, blk := range b.tids.blocks {
+		for _, id := range blk {
+			f.start[rank[id]+1]++
+		}
 	}
 	for i := 1; i < len(f.start); i++ {
 		f.start[i] += f.start[i-1]
 	}
 	next := slices.Clone(f.start[:len(b.terms)])
-	f.docs = make([]uint32, len(b.tids))
-	f.freqs = make([]uint32, len(b.tids))
+	f.docs = make([]uint32, b.tids.n)
+	f.freqs = make([]uint32, b.tids.n)
 	for d := range n {
 		for p := b.starts[d]; p < b.starts[d+1]; p++ {
-			r := rank[b.tids[p]]
-			f.docs[next[r]], f.freqs[next[r]] = uint32(d), b.freqs[p]
+			r := rank[b.tids.at(p)]
+			f.docs[next[r]], f.freqs[next[r]] = uint32(d), b.freqs.at(p)
 			next[r]++
 		}
 	}
@@ -222,18 +224,63 @@ func (b *fieldBuilder) sumDuplicates() {
 		clear(at)
 		start := out
 		for p := b.starts[d]; p < b.starts[d+1]; p++ {
-			if q, ok := at[b.tids[p]]; ok {
-				b.freqs[q] += b.freqs[p]
+			tid := b.tids.at(p)
+			if q, ok := at[tid]; ok {
+				b.freqs.set(q, b.freqs.at(q)+b.freqs.at(p))
 				continue
 			}
-			at[b.tids[p]] = out
-			b.tids[out], b.freqs[out] = b.tids[p], b.freqs[p]
+			at[tid] = out
+			b.tids.set(out, tid)
+			b.freqs.set(out, b.freqs.at(p))
 			out++
 		}
 		b.starts[d] = start
 	}
 	b.starts[len(b.starts)-1] = out
-	b.tids, b.freqs = b.tids[:out], b.freqs[:out]
+	b.tids.truncate(int(out))
+	b.freqs.truncate(int(out))
+}
+
+// column is a list of numbers in blocks of columnBlock: past the first
+// block, which grows as a slice does, growing it copies nothing. An
+// appended slice copies all it holds each time it doubles, and in js/wasm
+// those copies, a batch's postings several times over, took the page's
+// memory, which is never given back, to their peak.
+type column struct {
+	blocks [][]uint32
+	n      int
+}
+
+const (
+	columnShift = 16
+	columnBlock = 1 << columnShift
+)
+
+func (c *column) push(v uint32) {
+	i := c.n >> columnShift
+	if i == len(c.blocks) {
+		var blk []uint32
+		if i > 0 {
+			blk = make([]uint32, 0, columnBlock)
+		}
+		c.blocks = append(c.blocks, blk)
+	}
+	c.blocks[i] = append(c.blocks[i], v)
+	c.n++
+}
+
+func (c *column) at(p uint32) uint32 { return c.blocks[p>>columnShift][p&(columnBlock-1)] }
+
+func (c *column) set(p, v uint32) { c.blocks[p>>columnShift][p&(columnBlock-1)] = v }
+
+// truncate keeps the first n numbers.
+func (c *column) truncate(n int) {
+	c.n = n
+	nb := (n + columnBlock - 1) >> columnShift
+	c.blocks = c.blocks[:nb]
+	if nb > 0 {
+		c.blocks[nb-1] = c.blocks[nb-1][:n-(nb-1)<<columnShift]
+	}
 }
 
 // pack packs a term of up to 7 bytes and its length into a key that is
