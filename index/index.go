@@ -24,7 +24,15 @@ import (
 // SchemaVersion is the version of the on-disk layout this build writes.
 // Open refuses an index with a higher version.
 // Version 2 added sessions, links and vectors to document records.
-const SchemaVersion = 2
+// Version 3 added the text index's symbols and licence-comment fields and
+// the trigram index's declared names (package decl): Open and OpenSnapshot
+// rebuild both bleve indexes of an older index from its store, which
+// version 3 reads as it is.
+const SchemaVersion = 3
+
+// rebuildBelow is the oldest schema whose bleve indexes this build
+// searches as they are; older ones are rebuilt from the store on open.
+const rebuildBelow = 3
 
 // Options configure an Index. A nil *Options means the defaults.
 type Options struct {
@@ -34,6 +42,22 @@ type Options struct {
 	// TitleWeight and BodyWeight weight the fields in both legs' BM25.
 	// 0 means 5 and 1.
 	TitleWeight, BodyWeight float64
+	// SymbolWeight weighs a declaration of a query word (a function,
+	// type, class, constant or variable of a source file, a heading of
+	// a Markdown note; see package decl) in both legs: it adds
+	// SymbolWeight times the word's idf to a document that declares it.
+	// The substring leg adds each field so (the title adds about
+	// TitleWeight times the idf); the text leg adds it apart from the
+	// title's and body's BM25, which saturates at k1+1 = 2.2 times the
+	// idf however often the word occurs. With the default, 6, a document
+	// that defines a word ranks above every document that only mentions
+	// it, in its body or in its title (a file name). Negative turns it
+	// off. Figures in DESIGN.md.
+	SymbolWeight float64
+	// BoilerWeight weighs the licence comment a source file starts with
+	// (decl.File.Boilerplate), repeated in every file of a project,
+	// against BodyWeight for the rest of the body. 0 means 0.1.
+	BoilerWeight float64
 	// K is the RRF constant; 0 means 60.
 	K int
 	// TextWeight and SubstringWeight weight the text and substring legs
@@ -82,6 +106,9 @@ type Options struct {
 	// fault injects storage write errors, for the package's tests
 	// (export_test.go); see storage.FaultFunc.
 	fault storage.FaultFunc
+	// noDecl indexes without declarations and licence comments, as
+	// schema 2 did, for the package's tests.
+	noDecl bool
 }
 
 func (o *Options) withDefaults() Options {
@@ -97,6 +124,15 @@ func (o *Options) withDefaults() Options {
 	}
 	if r.BodyWeight == 0 {
 		r.BodyWeight = 1
+	}
+	switch {
+	case r.SymbolWeight == 0:
+		r.SymbolWeight = 6
+	case r.SymbolWeight < 0:
+		r.SymbolWeight = 0
+	}
+	if r.BoilerWeight == 0 {
+		r.BoilerWeight = 0.1
 	}
 	if r.K <= 0 {
 		r.K = 60
@@ -229,10 +265,22 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 		}
 		return nil, fmt.Errorf("open: %w", err)
 	}
-	if err := ix.checkSchema(); err != nil {
+	old, err := ix.checkSchema()
+	if err != nil {
 		return fail(err)
 	}
-	var err error
+	if old < rebuildBelow && dir != "" {
+		// Empty indexes replay the whole store (recover, below); a
+		// crash on the way leaves them behind the store, to replay again.
+		for _, name := range []string{textDir, trigramDir} {
+			if err := os.RemoveAll(ix.subdir(name)); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	if err := ix.markSchema(); err != nil {
+		return fail(err)
+	}
 	if ix.text, err = ix.openBackend(textDir); err != nil {
 		return fail(fmt.Errorf("text index: %w", err))
 	}
@@ -266,22 +314,32 @@ func (ix *Index) subdir(name string) string {
 	return filepath.Join(ix.dir, name)
 }
 
-func (ix *Index) checkSchema() error {
-	return ix.store.Update(func(tx storage.Tx) error {
-		v := tx.Get(bucketMeta, metaSchema)
-		if v == nil {
-			return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
-		}
-		n, _ := binary.Uvarint(v)
-		if n > SchemaVersion {
-			return fmt.Errorf("%w: index has %d, this build reads up to %d", ErrNewerSchema, n, SchemaVersion)
-		}
-		if n < SchemaVersion {
-			// Version 1 records are read as they are; mark the index so
-			// that a build that reads only version 1 refuses it.
-			return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
+// checkSchema returns the schema version of the index's store (this
+// build's for a new store), or ErrNewerSchema.
+func (ix *Index) checkSchema() (uint64, error) {
+	n := uint64(SchemaVersion)
+	err := ix.store.View(func(tx storage.Tx) error {
+		if v := tx.Get(bucketMeta, metaSchema); v != nil {
+			n, _ = binary.Uvarint(v)
 		}
 		return nil
+	})
+	if err == nil && n > SchemaVersion {
+		err = fmt.Errorf("%w: index has %d, this build reads up to %d", ErrNewerSchema, n, SchemaVersion)
+	}
+	return n, err
+}
+
+// markSchema records this build's schema version, so that an older build
+// refuses the index.
+func (ix *Index) markSchema() error {
+	return ix.store.Update(func(tx storage.Tx) error {
+		if v := tx.Get(bucketMeta, metaSchema); v != nil {
+			if n, _ := binary.Uvarint(v); n == SchemaVersion {
+				return nil
+			}
+		}
+		return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
 	})
 }
 

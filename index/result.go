@@ -66,6 +66,16 @@ type Explain struct {
 	Boost *Boosted  `json:"boost,omitempty"`
 	// Rerank is the Reranker's score, when it reordered the hit.
 	Rerank *float64 `json:"rerank,omitempty"`
+	// Text splits the text leg's score (Legs) by field: "title",
+	// "body", "boilerplate" (the licence comment a source file starts
+	// with, weighed Options.BoilerWeight) and "symbols" (what the
+	// document's declarations of query words add, Options.SymbolWeight).
+	Text map[string]float64 `json:"text,omitempty"`
+	// Defines lists the query's terms that the document declares (a
+	// function, type, class, constant or variable, a Markdown heading;
+	// see package decl), for which the substring leg added SymbolWeight
+	// times their idf.
+	Defines []string `json:"defines,omitempty"`
 }
 
 // LegRank is a hit's place in one leg.

@@ -10,10 +10,12 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/decl"
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index/internal/slots"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/storage"
+	"github.com/twindex/twindex/tokenize"
 )
 
 // scored is one document in one leg's ranking.
@@ -46,14 +48,17 @@ type search struct {
 	// The text leg's term tables of the exact and the tolerant pass, for
 	// snippets.
 	exactPlan, tolPlan *textPlan
-	filter             filter
-	n                  float64          // documents in the index
-	snip               [2]*snippetQuery // what snippets look for in exact and tolerant hits, made on first use
-	best               float64          // the first hit's score, for Hit.Norm
-	probed             bool             // probeDicts has run
-	qvec               []float32        // the query vector of a vector or hybrid search
-	avgTitle, avgBody  float64          // average field lengths in tokens, for BM25
-	slots              []*slots.Table   // the text leg's, released when the search ends
+	// The text leg's tallies of the exact and the tolerant hits, kept
+	// for Explain.
+	explained         [2]*tallied
+	filter            filter
+	n                 float64          // documents in the index
+	snip              [2]*snippetQuery // what snippets look for in exact and tolerant hits, made on first use
+	best              float64          // the first hit's score, for Hit.Norm
+	probed            bool             // probeDicts has run
+	qvec              []float32        // the query vector of a vector or hybrid search
+	avgTitle, avgBody float64          // average field lengths in tokens, for BM25
+	slots             []*slots.Table   // the text leg's, released when the search ends
 }
 
 // Search runs a query. It returns ErrEmptyQuery for a query with nothing to
@@ -353,8 +358,47 @@ func (s *search) hit(f fusion.Hit) (Hit, hitRecord, error) {
 	h.Via = f.Via
 	if s.req.Explain {
 		h.Explain = &Explain{K: s.ix.opts.K, Legs: slices.Clone(f.Legs), Boost: f.Boosted}
+		if err := s.explainText(h.Explain, f); err != nil {
+			return Hit{}, hitRecord{}, err
+		}
 	}
 	return h, hitRecord{hd.Seq, rest}, nil
+}
+
+// explainText splits the hit's text-leg score by field.
+func (s *search) explainText(e *Explain, f fusion.Hit) error {
+	for _, l := range f.Legs {
+		t := s.explained[0]
+		if l.Leg == LegFuzzy {
+			t = s.explained[1]
+		}
+		if t == nil || l.Leg != LegText && l.Leg != LegFuzzy {
+			continue
+		}
+		iid, err := s.allTextR.InternalID(f.ID)
+		if err != nil {
+			return err
+		}
+		if iid != nil {
+			e.Text = t.fieldScores(iid, l.Leg == LegText, l.Score)
+		}
+	}
+	return nil
+}
+
+// explainDefines lists the query's positive terms that a hit's document
+// declares, as the trigram index's fieldDefines holds them.
+func (s *search) explainDefines(h *Hit, body string) {
+	f := decl.Scan(langOf(&Doc{ID: h.ID, Kind: h.Kind, Title: h.Title}), body)
+	names := map[string]bool{}
+	for _, n := range f.Names {
+		names[tokenize.Fold(n.Text)] = true
+	}
+	for _, l := range s.plan.positive() {
+		if names[l.folded] && !slices.Contains(h.Explain.Defines, l.text) {
+			h.Explain.Defines = append(h.Explain.Defines, l.text)
+		}
+	}
 }
 
 // texts sets each hit's title and snippet from its record, on up to
@@ -395,6 +439,9 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 		}
 		h.Title = title
 		h.Field, h.Snippet = s.snippet(qs[i], title, body, fd)
+		if h.Explain != nil {
+			s.explainDefines(h, body)
+		}
 		return nil
 	}
 	workers := min(s.ix.opts.Workers, len(hits)/parallelTexts)

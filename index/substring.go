@@ -11,6 +11,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
 	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/tokenize"
@@ -19,12 +21,13 @@ import (
 // sleaf is what the substring leg makes of a leaf.
 type sleaf struct {
 	*leaf
-	find   find.Finder
-	grams  []int // indexes into the query's grams, rarest first
-	df     float64
-	verify bool // its candidates do not decide it
-	dup    bool // simple syntax: the same text as an earlier leaf
-	at     int  // its place in the query's leaves
+	find    find.Finder
+	grams   []int // indexes into the query's grams, rarest first
+	df      float64
+	verify  bool                // its candidates do not decide it
+	dup     bool                // simple syntax: the same text as an earlier leaf
+	at      int                 // its place in the query's leaves
+	defines map[string]struct{} // internal IDs of the documents that declare the leaf's text
 }
 
 // substringLeg finds the documents whose title or body contains the
@@ -76,6 +79,9 @@ func (s *search) substringLeg() ([]scored, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.definers(leaves); err != nil {
+		return nil, err
+	}
 	for _, sl := range leaves {
 		if len(sl.grams) > 0 {
 			slices.SortFunc(sl.grams, func(a, b int) int { return cmp.Compare(counts[a], counts[b]) })
@@ -113,6 +119,11 @@ func (s *search) substringLeg() ([]scored, error) {
 			if v == yes && !l.negated && !sl.dup {
 				w := idf(s.n, sl.df)
 				score += w * (s.ix.opts.BodyWeight*bm25(tf, dl, avgAll) + s.ix.opts.TitleWeight*bm25(ct, float64(len(f.title)), avgTitle))
+				if c != nil {
+					if _, ok := sl.defines[string(c.id)]; ok {
+						score += w * s.ix.opts.SymbolWeight
+					}
+				}
 			}
 			return v
 		}
@@ -207,6 +218,40 @@ func (s *search) substringLeg() ([]scored, error) {
 	}
 	sortScored(out)
 	return out, nil
+}
+
+// definers sets each leaf's documents that declare its text as a name
+// (fieldDefines): one posting list per leaf, few postings.
+func (s *search) definers(leaves []*sleaf) error {
+	if s.ix.opts.SymbolWeight == 0 {
+		return nil
+	}
+	for _, sl := range leaves {
+		if sl.negated || sl.folded == "" {
+			continue
+		}
+		r, err := s.triR.TermFieldReader(s.ctx, []byte(sl.folded), fieldDefines, false, false, false)
+		if err != nil {
+			return err
+		}
+		var tfd bleveindex.TermFieldDoc
+		for {
+			d, err := r.Next(tfd.Reset())
+			if err != nil {
+				r.Close()
+				return err
+			}
+			if d == nil {
+				break
+			}
+			if sl.defines == nil {
+				sl.defines = map[string]struct{}{}
+			}
+			sl.defines[string(d.ID)] = struct{}{}
+		}
+		r.Close()
+	}
+	return nil
 }
 
 // checkItem is a document to check, with its folded text and, when it

@@ -338,6 +338,17 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 		a.score(k, idfs)
 	}
 	slot, accs, pres, nw := a.slot, a.accs, a.pres, a.nw
+	if s.req.Explain {
+		// The exact hits come from the first pass, the tolerant ones
+		// from the fallback's, or from the first when it was fuzzy.
+		t := &tallied{a, idfs}
+		if s.explained[0] == nil {
+			s.explained[0] = t
+		}
+		if tol != nil {
+			s.explained[1] = t
+		}
+	}
 
 	coord := make([]float64, 65)
 	for m := range coord {

@@ -13,7 +13,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/blevesearch/bleve/v2/document"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/storage"
@@ -308,7 +307,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 			}
 			changed[d.ID] = d
 			a.Written++
-			titleTokens, bodyTokens := pre[i].title.length, pre[i].body.length
+			titleTokens, bodyTokens := pre[i].title.length, pre[i].bodyTokens()
 			if err := tx.Put(bucketDocs, id, encodeDoc(d, seq, titleTokens, bodyTokens)); err != nil {
 				return err
 			}
@@ -334,7 +333,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	if ix.pause != nil {
 		ix.pause("store")
 	}
-	analyzed := make(map[*Doc]textFields, len(changed))
+	analyzed := make(map[*Doc]prepared, len(changed))
 	for i := range b.ops {
 		if d := &b.ops[i].doc; changed[d.ID] == d {
 			analyzed[d] = pre[i]
@@ -358,20 +357,16 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	return a, nil
 }
 
-// textFields are a document's text-index fields, analyzed before its
-// write: the store records their lengths, the text index their terms.
-type textFields struct{ title, body *analyzedField }
-
 // analyzeDocs analyzes the text of every non-remove op, on all cores.
-func (ix *Index) analyzeDocs(ops []op) []textFields {
-	out := make([]textFields, len(ops))
+func (ix *Index) analyzeDocs(ops []op) []prepared {
+	out := make([]prepared, len(ops))
 	var wg sync.WaitGroup
 	n := ix.opts.Workers
 	for w := range n {
 		wg.Go(func() {
 			for i := w; i < len(ops); i += n {
 				if d := &ops[i].doc; ops[i].kind != opRemove {
-					out[i] = textFields{ix.textField(fieldTitle, d.Title), ix.textField(fieldBody, d.Body)}
+					out[i] = ix.prepare(d, true)
 				}
 			}
 		})
@@ -419,54 +414,15 @@ func contentHash(title, body string) string {
 	return strconv.FormatUint(h.Sum64(), 16)
 }
 
-// Bleve field names.
-const (
-	fieldTitle = "title" // text index
-	fieldBody  = "body"  // text index
-	fieldGrams = "g"     // trigram index: title and body grams together
-	fieldHash  = "h"     // both: stored content hash, not indexed
-)
-
-// textDoc is a document of the text index, analyzed when bleve indexes it.
-func (ix *Index) textDoc(d *Doc, hash []byte) bleveindex.Document {
-	return ix.analyzedTextDoc(d, hash, textFields{})
-}
-
-// analyzedTextDoc is textDoc with the fields analyzed beforehand, when
-// tf has them.
-func (ix *Index) analyzedTextDoc(d *Doc, hash []byte, tf textFields) bleveindex.Document {
-	if tf.title == nil {
-		tf = textFields{
-			&analyzedField{name: fieldTitle, text: []byte(d.Title), analyze: ix.textA.Frequencies},
-			&analyzedField{name: fieldBody, text: []byte(d.Body), analyze: ix.textA.Frequencies},
-		}
-	}
-	bd := document.NewDocument(d.ID)
-	bd.AddField(tf.title)
-	bd.AddField(tf.body)
-	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
-	return bd
-}
-
-func (ix *Index) trigramDoc(d *Doc, hash []byte) bleveindex.Document {
-	bd := document.NewDocument(d.ID)
-	// One field for both: the grams that span the joint only add
-	// candidates, which verification removes.
-	text := make([]byte, 0, len(d.Title)+1+len(d.Body))
-	text = append(append(append(text, d.Title...), '\n'), d.Body...)
-	bd.AddField(&analyzedField{name: fieldGrams, text: text, analyze: ix.triA.Frequencies})
-	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
-	return bd
-}
-
 // applyBoth writes the current state of the given documents (nil: removed)
 // to both bleve indexes concurrently, recording seq in each.
-func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analyzed map[*Doc]textFields) error {
+func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analyzed map[*Doc]prepared) error {
 	var errText, errTri error
 	var wg sync.WaitGroup
-	textDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.analyzedTextDoc(d, hash, analyzed[d]) }
+	textDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.preparedTextDoc(d, hash, analyzed[d]) }
+	trigramDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.preparedTrigramDoc(d, hash, analyzed[d]) }
 	wg.Go(func() { errText = ix.applyOne(ix.text, textDoc, seq, ids, docs) })
-	wg.Go(func() { errTri = ix.applyHalves(ix.tri, ix.trigramDoc, seq, ids, docs) })
+	wg.Go(func() { errTri = ix.applyHalves(ix.tri, trigramDoc, seq, ids, docs) })
 	wg.Wait()
 	if errText != nil {
 		errText = fmt.Errorf("text index: %w", errText)
