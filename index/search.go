@@ -166,7 +166,7 @@ func (s *search) run() (*Result, error) {
 		substring()
 	case legs&runsSubstring == 0:
 		words()
-	case s.ix.opts.Workers > 1 && !s.plan.strict && !s.filter.byHeader:
+	case s.ix.opts.Workers > 1 && !s.plan.strict && !s.plan.quoted && !s.filter.byHeader:
 		// The legs at once: the text leg then reads no record (no
 		// filter on stored fields, no phrase to check), so only the
 		// substring leg uses the store's transaction.

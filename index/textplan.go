@@ -69,6 +69,9 @@ type textPlan struct {
 	leaves []*tleaf
 	byLeaf map[*leaf]*tleaf
 	words  int // positive leaves with terms
+	// required are the quoted leaves of a simple query, which every
+	// match holds.
+	required []*tleaf
 }
 
 // tolerance is what the tolerant pass adds to each query word.
@@ -82,9 +85,9 @@ func (tl *tleaf) needsPositions() bool {
 	return tl.initial || (tl.phrase && len(tl.groups) > 1)
 }
 
-// positional reports whether judging a document may take its words'
-// positions: a phrase, ^ or NEAR.
-func (tp *textPlan) positional(p *plan) bool {
+// positional reports whether judging a document under a strict plan may
+// take its words' positions: a phrase, ^ or NEAR.
+func (tp *textPlan) positional() bool {
 	for _, tl := range tp.leaves {
 		if tl.needsPositions() || tl.near {
 			return true
@@ -260,7 +263,7 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 					}
 				}
 			}
-			if tol != nil && !l.negated && !(l.prefix && last) {
+			if tol != nil && !l.negated && !l.quoted && !(l.prefix && last) {
 				near, far, err := s.tolerate(term, prefixes(), tol)
 				if err != nil {
 					return nil, err
@@ -341,6 +344,9 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 		}
 		tp.leaves = append(tp.leaves, tl)
 		tp.byLeaf[l] = tl
+		if l.quoted {
+			tp.required = append(tp.required, tl)
+		}
 		if !l.negated {
 			tp.words++
 		}
