@@ -176,6 +176,12 @@ func (s *scanner) lex(line string) {
 			s.raw = ""
 			continue
 		}
+		for i < len(line) && !special[line[i]] {
+			i++
+		}
+		if i == len(line) {
+			return
+		}
 		c := line[i]
 		switch {
 		case python && c == '#', !python && c == '/' && strings.HasPrefix(line[i:], "//"):
@@ -201,6 +207,14 @@ func (s *scanner) lex(line string) {
 		}
 	}
 }
+
+// special marks the bytes that may open or close a comment or a string.
+var special = func() (t [256]bool) {
+	for _, c := range "/\"'`#" {
+		t[c] = true
+	}
+	return t
+}()
 
 // quoted returns the offset after the string that starts with the quote at
 // line[i], or the line's end when it does not close on the line.

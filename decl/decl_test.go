@@ -181,3 +181,21 @@ func FuzzScan(f *testing.F) {
 		checkFile(t, src, decl.Scan(l, src))
 	})
 }
+
+// BenchmarkScan scans the engine's Go sources (index/*.go) as one text.
+func BenchmarkScan(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join("..", "index", "*.go"))
+	var src strings.Builder
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		src.Write(data)
+	}
+	text := src.String()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		decl.Scan(decl.Go, text)
+	}
+}
