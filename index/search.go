@@ -387,9 +387,8 @@ func (s *search) explainText(e *Explain, f fusion.Hit) error {
 }
 
 // explainDefines lists the query's positive terms that a hit's document
-// declares, as the trigram index's fieldDefines holds them.
-func (s *search) explainDefines(h *Hit, body string) {
-	f := decl.Scan(langOf(&Doc{ID: h.ID, Kind: h.Kind, Title: h.Title}), body)
+// declares (f), as the trigram index's fieldDefines holds them.
+func (s *search) explainDefines(h *Hit, f *decl.File) {
 	names := map[string]bool{}
 	for _, n := range f.Names {
 		names[tokenize.Fold(n.Text)] = true
@@ -438,9 +437,17 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 			title, body = string(t), string(b)
 		}
 		h.Title = title
-		h.Field, h.Snippet = s.snippet(qs[i], title, body, fd)
+		d := decl.Scan(langOf(&Doc{ID: h.ID, Kind: h.Kind, Title: title}), body)
+		var at int
+		h.Field, h.Snippet, at = s.snippet(qs[i], title, body, fd, &d)
+		if at >= 0 {
+			h.Line, h.Column = locate(body, at)
+		}
+		if s.req.Lines != nil {
+			h.Lines, h.MatchingLines = s.lines(qs[i], body, fd, s.req.Lines)
+		}
 		if h.Explain != nil {
-			s.explainDefines(h, body)
+			s.explainDefines(h, &d)
 		}
 		return nil
 	}

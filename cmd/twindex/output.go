@@ -22,6 +22,8 @@ type jsonHit struct {
 	Title     string         `json:"title"`
 	Field     string         `json:"field" jsonschema:"field the snippet comes from: title or body"`
 	Snippet   string         `json:"snippet" jsonschema:"HTML-escaped text around the best match, matches wrapped in <mark></mark>"`
+	Line      int            `json:"line,omitempty" jsonschema:"1-based line of the best match in the body; absent when the body shows no match"`
+	Column    int            `json:"column,omitempty" jsonschema:"1-based byte column of the best match in its line"`
 	Score     float64        `json:"score" jsonschema:"relative rank score (RRF in auto mode): orders hits within this result only, no absolute meaning"`
 	Norm      float64        `json:"norm" jsonschema:"score divided by the best hit's: 1 for the first hit; use this scale for thresholds"`
 	Via       *index.Via     `json:"via,omitempty" jsonschema:"set when expand added the hit: the matched hit (seed) and link that reached it"`
@@ -79,7 +81,7 @@ func toJSONHit(h index.Hit) jsonHit {
 	if m == nil {
 		m = []string{}
 	}
-	return jsonHit{ID: h.ID, Kind: h.Kind, Title: h.Title, Field: h.Field, Snippet: h.Snippet, Score: h.Score, Norm: h.Norm,
+	return jsonHit{ID: h.ID, Kind: h.Kind, Title: h.Title, Field: h.Field, Snippet: h.Snippet, Line: h.Line, Column: h.Column, Score: h.Score, Norm: h.Norm,
 		Via: h.Via, MatchedIn: m, Explain: h.Explain}
 }
 
