@@ -84,12 +84,35 @@ type File struct {
 // document of language lang. Cost: one pass over src.
 func Scan(lang Lang, src string) File {
 	var f File
-	f.Boilerplate = boilerplate(lang, src)
-	if lang == None {
-		return f
+	f.Boilerplate = Boilerplate(lang, src)
+	if lang != None {
+		s := scanner{lang: lang, src: src, f: &f}
+		s.run()
 	}
-	s := scanner{lang: lang, src: src, f: &f}
-	for start := 0; start < len(src) && len(f.Names) < MaxNames; {
+	return f
+}
+
+// Find returns the first name of src (what Scan would return) for which
+// want reports true. Cost: it reads src up to the end of that name's line.
+func Find(lang Lang, src string, want func(name string) bool) (Name, bool) {
+	if lang == None {
+		return Name{}, false
+	}
+	var f File
+	s := scanner{lang: lang, src: src, f: &f, want: want}
+	s.run()
+	if s.found < 0 {
+		return Name{}, false
+	}
+	return f.Names[s.found], true
+}
+
+// run scans the lines of the source until its end, MaxNames names, or
+// the name want asks for.
+func (s *scanner) run() {
+	src, f := s.src, s.f
+	s.found = -1
+	for start := 0; start < len(src) && len(f.Names) < MaxNames && s.found < 0; {
 		end := strings.IndexByte(src[start:], '\n')
 		next := len(src)
 		if end < 0 {
@@ -102,7 +125,6 @@ func Scan(lang Lang, src string) File {
 		s.line(start, line)
 		start = next
 	}
-	return f
 }
 
 // scanner holds the state carried from line to line: an open block
@@ -118,6 +140,10 @@ type scanner struct {
 	// Markdown: the line before and its offset, for setext headings.
 	prev    string
 	prevOff int
+	// want, for Find, asks for a name; found is its index in f.Names,
+	// -1 until then.
+	want  func(string) bool
+	found int
 }
 
 func (s *scanner) add(start, end int) {
@@ -125,6 +151,9 @@ func (s *scanner) add(start, end int) {
 		return
 	}
 	s.f.Names = append(s.f.Names, Name{Text: s.src[start:end], Start: start, End: end})
+	if s.want != nil && s.found < 0 && s.want(s.src[start:end]) {
+		s.found = len(s.f.Names) - 1
+	}
 }
 
 // line scans one line, which starts at byte off of the source: its
@@ -231,8 +260,9 @@ func quoted(line string, i int) int {
 	return len(line)
 }
 
-// boilerplate returns the length of the licence comment src starts with.
-func boilerplate(lang Lang, src string) int {
+// Boilerplate returns File.Boilerplate of src alone. Cost: it reads the
+// licence comment's lines, at most 16 KiB.
+func Boilerplate(lang Lang, src string) int {
 	if lang == Markdown {
 		return 0
 	}

@@ -90,6 +90,20 @@ func TestBoilerplate(t *testing.T) {
 	}
 }
 
+func TestFind(t *testing.T) {
+	src := "package os\n\nfunc (f *File) ReadFile() {}\nfunc ReadFile() {}\n"
+	n, ok := decl.Find(decl.Go, src, func(name string) bool { return name == "ReadFile" })
+	if !ok || n.Start != strings.Index(src, "ReadFile") {
+		t.Errorf("Find ReadFile: %+v %v, want the method's name", n, ok)
+	}
+	if n, ok := decl.Find(decl.Go, src, func(string) bool { return false }); ok {
+		t.Errorf("Find nothing: %+v", n)
+	}
+	if n, ok := decl.Find(decl.None, src, func(string) bool { return true }); ok {
+		t.Errorf("Find in None: %+v", n)
+	}
+}
+
 func TestLangOf(t *testing.T) {
 	for name, want := range map[string]decl.Lang{
 		"os/file.go": decl.Go, "a/B.JAVA": decl.Java, "x.tsx": decl.JavaScript, "lib.rs": decl.Rust,
@@ -178,7 +192,17 @@ func FuzzScan(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, lang uint8, src string) {
 		l := decl.Lang(lang % uint8(decl.Markdown+1))
-		checkFile(t, src, decl.Scan(l, src))
+		file := decl.Scan(l, src)
+		checkFile(t, src, file)
+		if len(file.Names) == 0 {
+			return
+		}
+		// Find stops at the first name Scan returns with that text.
+		want := file.Names[len(file.Names)/2].Text
+		first := file.Names[slices.IndexFunc(file.Names, func(n decl.Name) bool { return n.Text == want })]
+		if got, ok := decl.Find(l, src, func(n string) bool { return n == want }); !ok || got != first {
+			t.Errorf("Find(%q) = %+v, %v; Scan's first is %+v", want, got, ok, first)
+		}
 	})
 }
 

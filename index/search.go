@@ -10,12 +10,10 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
-	"github.com/twindex/twindex/decl"
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index/internal/slots"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/storage"
-	"github.com/twindex/twindex/tokenize"
 )
 
 // scored is one document in one leg's ranking.
@@ -39,9 +37,11 @@ type search struct {
 	ctx context.Context
 	req Request
 	tx  storage.Tx // reads the state of the store the readers show
-	// allTextR is the text index's reader whatever the mode, for
-	// did-you-mean; textR is nil when the mode runs no text leg.
+	// allTextR and allTriR are the indexes' readers whatever the mode,
+	// for did-you-mean and declarations; textR and triR are nil when the
+	// mode does not run their leg.
 	allTextR bleveindex.IndexReader
+	allTriR  bleveindex.IndexReader
 	textR    bleveindex.IndexReader
 	triR     bleveindex.IndexReader
 	plan     *plan
@@ -50,7 +50,10 @@ type search struct {
 	exactPlan, tolPlan *textPlan
 	// The text leg's tallies of the exact and the tolerant hits, kept
 	// for Explain.
-	explained         [2]*tallied
+	explained [2]*tallied
+	// defines holds, by positive leaf, the trigram index's internal IDs
+	// of the documents that declare its text; made on first use.
+	defines           map[*leaf]map[string]struct{}
 	filter            filter
 	n                 float64          // documents in the index
 	snip              [2]*snippetQuery // what snippets look for in exact and tolerant hits, made on first use
@@ -110,7 +113,7 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	var res *Result
 	err = ix.read(readsIndexes, func(textR, triR bleveindex.IndexReader, tx storage.Tx) (err error) {
 		defer ix.guard(&err)
-		s.tx, s.allTextR = tx, textR
+		s.tx, s.allTextR, s.allTriR = tx, textR, triR
 		if req.Mode.legs()&runsText != 0 {
 			s.textR = textR
 		}
@@ -386,29 +389,21 @@ func (s *search) explainText(e *Explain, f fusion.Hit) error {
 	return nil
 }
 
-// explainDefines lists the query's positive terms that a hit's document
-// declares (f), as the trigram index's fieldDefines holds them.
-func (s *search) explainDefines(h *Hit, f *decl.File) {
-	names := map[string]bool{}
-	for _, n := range f.Names {
-		names[tokenize.Fold(n.Text)] = true
-	}
-	for _, l := range s.plan.positive() {
-		if names[l.folded] && !slices.Contains(h.Explain.Defines, l.text) {
-			h.Explain.Defines = append(h.Explain.Defines, l.text)
-		}
-	}
-}
-
 // texts sets each hit's title and snippet from its record, on up to
 // Options.Workers goroutines: the snippets are most of a page's cost and
 // need only the fold cache, which is safe for concurrent use, and the
 // records, which nothing writes.
 func (s *search) texts(hits []Hit, recs []hitRecord) error {
-	// The snippets' queries are made first, once.
+	// The snippets' queries and what each hit declares are found first,
+	// on this goroutine.
 	qs := make([]*snippetQuery, len(hits))
+	declared := make([][]string, len(hits))
 	for i := range hits {
 		qs[i] = s.snippetQuery(slices.Contains(hits[i].MatchedIn, LegFuzzy))
+		var err error
+		if declared[i], err = s.declared(hits[i].ID); err != nil {
+			return err
+		}
 	}
 	text := func(i int) error {
 		h, rec := &hits[i], recs[i]
@@ -437,9 +432,9 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 			title, body = string(t), string(b)
 		}
 		h.Title = title
-		d := decl.Scan(langOf(&Doc{ID: h.ID, Kind: h.Kind, Title: title}), body)
+		prefer, floor := s.declarations(h, body, declared[i], qs[i])
 		var at int
-		h.Field, h.Snippet, at = s.snippet(qs[i], title, body, fd, &d)
+		h.Field, h.Snippet, at = s.snippet(qs[i], title, body, fd, prefer, floor)
 		if at >= 0 {
 			h.Line, h.Column = locate(body, at)
 		}
@@ -447,7 +442,7 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 			h.Lines, h.MatchingLines = s.lines(qs[i], body, fd, s.req.Lines)
 		}
 		if h.Explain != nil {
-			s.explainDefines(h, &d)
+			h.Explain.Defines = declared[i]
 		}
 		return nil
 	}

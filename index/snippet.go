@@ -9,9 +9,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 
-	"github.com/twindex/twindex/decl"
 	"github.com/twindex/twindex/index/internal/find"
-	"github.com/twindex/twindex/tokenize"
 )
 
 // Snippet geometry: a window of about 32 words of prose.
@@ -29,20 +27,20 @@ type span struct{ start, end, key int }
 // snippet picks the field to show (body when it has a match, else title
 // when it has one, else body) and returns it with a window around the best
 // match, HTML-escaped, matches wrapped in the request's markers, and the
-// byte offset of that match in the body (-1 when the body shows none). d
-// is what the body declares: a declaration of a query term is the best
-// match, and matches in the licence comment count only when there are no
+// byte offset of that match in the body (-1 when the body shows none). A
+// declaration of a query term at prefer (-1: none) is the best match, and
+// matches before floor (the licence comment) count only when there are no
 // others.
 //
 // Text-leg matches are words whose analyzed terms are query terms. Only
 // words inside the shown window are analyzed; the window is chosen from
 // cheap candidates: the places where a term's first three characters start
 // a word or a camelCase part.
-func (s *search) snippet(q *snippetQuery, title, body string, f *folded, d *decl.File) (field, snip string, at int) {
-	if snip, at := s.render(q, body, f.body, f.bodyMap, d); snip != "" || title == "" {
+func (s *search) snippet(q *snippetQuery, title, body string, f *folded, prefer, floor int) (field, snip string, at int) {
+	if snip, at := s.render(q, body, f.body, f.bodyMap, prefer, floor); snip != "" || title == "" {
 		return fieldBody, snip, at
 	}
-	if snip, _ := s.render(q, title, f.title, f.titleMap, nil); snip != "" {
+	if snip, _ := s.render(q, title, f.title, f.titleMap, -1, 0); snip != "" {
 		return fieldTitle, snip, -1
 	}
 	lo, hi, _ := window(body, nil, -1, 0)
@@ -211,26 +209,19 @@ func (q *snippetQuery) runSpans(toks analysis.TokenStream) []span {
 }
 
 // render returns the snippet of one field, or "" when the field has no
-// match, and the offset of its best match; d, when set, is what the field
-// declares.
-func (s *search) render(q *snippetQuery, text, ftext string, fmap []int, d *decl.File) (string, int) {
+// match, and the offset of its best match; see snippet for prefer and
+// floor.
+func (s *search) render(q *snippetQuery, text, ftext string, fmap []int, prefer, floor int) (string, int) {
 	exact, guess := s.matchSpans(q, text, ftext, fmap, snippetSpans)
 	if len(exact)+len(guess) == 0 {
 		return "", -1
 	}
-	prefer, floor := -1, 0
-	if d != nil {
-		for _, n := range d.Names {
-			if q.defines[tokenize.Fold(n.Text)] {
-				prefer = n.Start
-				break
-			}
-		}
-		// Matches in the licence comment count when there are no others.
-		if b := d.Boilerplate; b > 0 && slices.ContainsFunc(slices.Concat(exact, guess), func(sp span) bool { return sp.start >= b }) {
-			out := func(sp span) bool { return sp.start < b }
-			exact, guess, floor = slices.DeleteFunc(exact, out), slices.DeleteFunc(guess, out), b
-		}
+	// Matches in the licence comment count when there are no others.
+	if floor > 0 && slices.ContainsFunc(slices.Concat(exact, guess), func(sp span) bool { return sp.start >= floor }) {
+		out := func(sp span) bool { return sp.start < floor }
+		exact, guess = slices.DeleteFunc(exact, out), slices.DeleteFunc(guess, out)
+	} else {
+		floor = 0
 	}
 	lo, hi, at := window(text, sortSpans(append(slices.Clone(exact), guess...)), prefer, floor)
 	spans := exact

@@ -11,8 +11,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	bleveindex "github.com/blevesearch/bleve_index_api"
-
 	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/tokenize"
@@ -79,8 +77,12 @@ func (s *search) substringLeg() ([]scored, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.definers(leaves); err != nil {
+	defs, err := s.definers()
+	if err != nil {
 		return nil, err
+	}
+	for _, sl := range leaves {
+		sl.defines = defs[sl.leaf]
 	}
 	for _, sl := range leaves {
 		if len(sl.grams) > 0 {
@@ -218,40 +220,6 @@ func (s *search) substringLeg() ([]scored, error) {
 	}
 	sortScored(out)
 	return out, nil
-}
-
-// definers sets each leaf's documents that declare its text as a name
-// (fieldDefines): one posting list per leaf, few postings.
-func (s *search) definers(leaves []*sleaf) error {
-	if s.ix.opts.SymbolWeight == 0 {
-		return nil
-	}
-	for _, sl := range leaves {
-		if sl.negated || sl.folded == "" {
-			continue
-		}
-		r, err := s.triR.TermFieldReader(s.ctx, []byte(sl.folded), fieldDefines, false, false, false)
-		if err != nil {
-			return err
-		}
-		var tfd bleveindex.TermFieldDoc
-		for {
-			d, err := r.Next(tfd.Reset())
-			if err != nil {
-				r.Close()
-				return err
-			}
-			if d == nil {
-				break
-			}
-			if sl.defines == nil {
-				sl.defines = map[string]struct{}{}
-			}
-			sl.defines[string(d.ID)] = struct{}{}
-		}
-		r.Close()
-	}
-	return nil
 }
 
 // checkItem is a document to check, with its folded text and, when it

@@ -44,6 +44,7 @@ func bm25(tf, dl, avgdl float64) float64 {
 type docScore struct {
 	score, exact        float64
 	leaves, exactLeaves uint64 // bit i: the document matched leaf i
+	declares            bool   // it has postings in the symbols field
 }
 
 // textList is the text leg's ranking. Matches are kept by bleve internal

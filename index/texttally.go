@@ -60,7 +60,9 @@ func (s *search) openTextReaders(tp *textPlan) (readers [][]termReader, idfs []f
 	for ti, qt := range tp.terms {
 		df := 0.0
 		for fi, f := range fields {
-			if f.symbols && f.weight == 0 {
+			// The licence comment counts for the words as typed, not for
+			// completions or typos.
+			if f.symbols && f.weight == 0 || fi == tfBoiler && !qt.single {
 				continue
 			}
 			for _, term := range qt.dict {
@@ -176,6 +178,7 @@ func (a *textTally) record(k int32, ti, f int, d *bleveindex.TermFieldDoc) {
 	fd := &a.fields[f]
 	if fd.symbols {
 		a.sym[at] += float64(d.Freq)
+		a.accs[k].declares = true
 	} else {
 		if d.Norm > 0 {
 			a.lens[int(k)*3+f] = 1 / (d.Norm * d.Norm)
@@ -202,9 +205,10 @@ func (a *textTally) record(k int32, ti, f int, d *bleveindex.TermFieldDoc) {
 func (a *textTally) score(k int, idfs []float64) {
 	acc := &a.accs[k]
 	acc.score, acc.exact = 0, 0
+	dl := a.length(k)
 	for ti, qt := range a.tp.terms {
 		if qt.positive {
-			c := a.term(k, ti, idfs, nil)
+			c := a.term(k, ti, dl, idfs, nil)
 			acc.score += c
 			if !qt.tolerant {
 				acc.exact += c
@@ -213,10 +217,8 @@ func (a *textTally) score(k int, idfs []float64) {
 	}
 }
 
-// term returns term ti's share of slot k's score; with split set, it also
-// adds the share of each field to split.
-func (a *textTally) term(k, ti int, idfs []float64, split *[numTextFields]float64) float64 {
-	n := len(a.tp.terms)
+// length is slot k's document length for BM25, in tokens.
+func (a *textTally) length(k int) float64 {
 	dl := a.lens[k*3+tfBoiler]
 	for f := range 2 {
 		if l := a.lens[k*3+f]; l > 0 {
@@ -225,6 +227,14 @@ func (a *textTally) term(k, ti int, idfs []float64, split *[numTextFields]float6
 			dl += a.avg[f]
 		}
 	}
+	return dl
+}
+
+// term returns term ti's share of slot k's score, given the document's
+// length dl; with split set, it also adds the share of each field to
+// split.
+func (a *textTally) term(k, ti int, dl float64, idfs []float64, split *[numTextFields]float64) float64 {
+	n := len(a.tp.terms)
 	qt := &a.tp.terms[ti]
 	w := qt.weight * idfs[ti]
 	if qt.part >= 0 && !a.has(k, qt.part) {
@@ -234,8 +244,10 @@ func (a *textTally) term(k, ti int, idfs []float64, split *[numTextFields]float6
 	sym := 0.0
 	// A declaration of a part (func Read for ReadFile) declares
 	// something else.
-	if f := a.sym[k*n+ti]; f > 0 && qt.part < 0 {
-		sym = w * a.fields[tfSymbols].weight * f * (bm25K1 + 1) / (f + bm25K1)
+	if a.accs[k].declares && qt.part < 0 {
+		if f := a.sym[k*n+ti]; f > 0 {
+			sym = w * a.fields[tfSymbols].weight * f * (bm25K1 + 1) / (f + bm25K1)
+		}
 	}
 	if split != nil {
 		split[tfSymbols] += sym
@@ -263,10 +275,10 @@ func (t *tallied) fieldScores(iid []byte, exact bool, total float64) map[string]
 		return nil
 	}
 	var split [numTextFields]float64
-	sum := 0.0
+	sum, dl := 0.0, t.a.length(int(k))
 	for ti, qt := range t.a.tp.terms {
 		if qt.positive && (!exact || !qt.tolerant) {
-			sum += t.a.term(int(k), ti, t.idfs, &split)
+			sum += t.a.term(int(k), ti, dl, t.idfs, &split)
 		}
 	}
 	out := map[string]float64{}
