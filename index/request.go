@@ -307,10 +307,11 @@ type Request struct {
 // accent-insensitive occurrences of the query's terms where the substring
 // leg ran; the words whose analyzed terms are the query's (stems, a word
 // being typed's completions, a tolerant hit's typos) where the text leg
-// ran; a quoted phrase where its words run in order. Cost: each hit's
-// whole body is searched for every term, and the words that start like a
-// query word are analyzed, on the page's hits only: linear in their text,
-// a full analysis of it for a quoted phrase.
+// ran; a quoted phrase where its words run in order; in the first MiB of
+// the body, as snippets look. Cost: each hit's whole body is searched for
+// every term, and the words that start like a query word are analyzed, on
+// the page's hits only: linear in their text, a full analysis of it for a
+// quoted phrase (BenchmarkSearch auto+lines against auto).
 type LineOptions struct {
 	// Before and After are the lines of context shown before and after
 	// each matching line (grep -B and -A); context lines that two matches

@@ -75,8 +75,8 @@ func (s *search) openTextReaders(tp *textPlan) (readers [][]termReader, idfs []f
 					continue
 				}
 				readers[ti] = append(readers[ti], termReader{fi, r})
-				if fi != tfTitle && fi != tfBody {
-					continue // a subset of the body's documents, mostly
+				if fi == tfSymbols {
+					continue // a subset of the body's documents
 				}
 				df = max(df, float64(r.Count()))
 				if qt.positive {
