@@ -40,3 +40,23 @@ func SetSchema(ix *Index, n uint64) error {
 		return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, n))
 	})
 }
+
+// ScoreFromText makes the substring leg of ix score every match from its
+// text, never from the index alone (indexScores).
+func ScoreFromText(ix *Index) { ix.textScores = true }
+
+// SetReadOnlyMaxSegments sets the most segments a bleve index may have to
+// be opened with Options.ReadOnly, until restore is called.
+func SetReadOnlyMaxSegments(n int) (restore func()) {
+	old := readOnlyMaxSegments
+	readOnlyMaxSegments = n
+	return func() { readOnlyMaxSegments = old }
+}
+
+// ShallowShards makes a search of shards ask each shard for one hit per
+// leg at first, so that it deepens, until the returned func is called.
+func ShallowShards() (restore func()) {
+	old := firstDepth
+	firstDepth = func(int) int { return 1 }
+	return func() { firstDepth = old }
+}

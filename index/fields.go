@@ -1,6 +1,7 @@
 package index
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -23,6 +24,15 @@ const (
 	fieldGrams   = "g"           // trigram index: title and body grams together
 	fieldDefines = "d"           // trigram index: the folded declared names, whole
 	fieldHash    = "h"           // both: stored content hash, not indexed
+	// fieldTitleGrams is the trigram index's grams of the title alone,
+	// whose length is the folded title's in bytes plus one; fieldLength
+	// has one term, lengthTerm, whose length is the folded title's and
+	// body's together plus one and whose frequency is the write sequence
+	// number of the document's stored record, or one after it (see
+	// lengthField): what the substring leg scores a document by when its
+	// grams decide the query, and finds its folded text by in the cache.
+	fieldTitleGrams = "t"
+	fieldLength     = "n"
 )
 
 // analyzedField is an indexed (not stored) bleve field that twindex
@@ -153,14 +163,18 @@ func (ix *Index) preparedTextDoc(d *Doc, hash []byte, p prepared) bleveindex.Doc
 	return bd
 }
 
-// trigramDoc is a document of the trigram index.
-func (ix *Index) trigramDoc(d *Doc, hash []byte) bleveindex.Document {
-	return ix.preparedTrigramDoc(d, hash, prepared{})
+// trigramDocs returns the function that makes a trigram index document of
+// a document whose stored record was written by write seq, or by one
+// before it: the sequence number fieldLength carries, which the fold
+// cache is checked against, may be too high, never too low, so that it
+// can only miss (see lengthField).
+func (ix *Index) trigramDocs(seq uint64) func(*Doc, []byte) bleveindex.Document {
+	return func(d *Doc, hash []byte) bleveindex.Document { return ix.preparedTrigramDoc(d, seq, hash, prepared{}) }
 }
 
-// preparedTrigramDoc is trigramDoc with the declared names found
-// beforehand, when p has its fields.
-func (ix *Index) preparedTrigramDoc(d *Doc, hash []byte, p prepared) bleveindex.Document {
+// preparedTrigramDoc is a document of the trigram index (see trigramDocs),
+// with the declared names found beforehand when p has its fields.
+func (ix *Index) preparedTrigramDoc(d *Doc, seq uint64, hash []byte, p prepared) bleveindex.Document {
 	if p.title == nil {
 		p = ix.prepare(d, false)
 	}
@@ -169,7 +183,15 @@ func (ix *Index) preparedTrigramDoc(d *Doc, hash []byte, p prepared) bleveindex.
 	// candidates, which verification removes.
 	text := make([]byte, 0, len(d.Title)+1+len(d.Body))
 	text = append(append(append(text, d.Title...), '\n'), d.Body...)
-	bd.AddField(&analyzedField{name: fieldGrams, text: text, analyze: ix.triA.Frequencies})
+	bd.AddField(&analyzedField{name: fieldGrams, text: text, analyze: ix.gramFrequencies})
+	title := tokenize.FoldLen(d.Title)
+	if d.Title != "" {
+		bd.AddField(&analyzedField{name: fieldTitleGrams, text: []byte(d.Title), analyze: func(b []byte) (bleveindex.TokenFrequencies, int) {
+			freqs, _ := ix.triA.Frequencies(b)
+			return freqs, title + 1
+		}})
+	}
+	bd.AddField(lengthField(title+tokenize.FoldLen(d.Body), seq))
 	if len(p.defines) > 0 {
 		freqs := make(bleveindex.TokenFrequencies, len(p.defines))
 		for _, name := range p.defines {
@@ -181,4 +203,41 @@ func (ix *Index) preparedTrigramDoc(d *Doc, hash []byte, p prepared) bleveindex.
 	}
 	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
 	return bd
+}
+
+// lengthTerm is fieldLength's one term.
+const lengthTerm = "l"
+
+// lengthField is fieldLength of a document whose folded title and body
+// have n bytes and whose record was written by write seq. A field's length
+// reaches a search as the norm of each of its postings, 1/sqrt(length)
+// (lengthOf inverts it); the length is n+1 because zap reads a merged
+// segment's term of one posting and a norm of 1/sqrt(0) as no posting.
+// The frequency is seq: a fold cache entry of the document is of its
+// record when their sequence numbers are equal, and a number too high
+// (replay and rebuild write every document with the last write's, as no
+// version of the document has that number unless it is the record's)
+// only misses the cache.
+func lengthField(n int, seq uint64) *analyzedField {
+	tf := &bleveindex.TokenFreq{Term: []byte(lengthTerm)}
+	tf.SetFrequency(int(seq))
+	return &analyzedField{name: fieldLength, analyzed: true, length: n + 1,
+		freqs: bleveindex.TokenFrequencies{lengthTerm: tf}}
+}
+
+// lengthOf is the length n of lengthField(n) (or of a title's grams) from
+// the norm of one of its postings.
+func lengthOf(norm float64) float64 {
+	return math.Round(1/(norm*norm)) - 1
+}
+
+// gramFrequencies is the trigram field's analysis. It reports the field's
+// length as 1, whatever the text: zap (v16) stores a field's length with
+// each of its postings, as a varint in place of a norm, and nothing reads
+// it for this field, so 1 costs one byte a posting where the grams' count
+// costs two or three (the index's size, in DESIGN.md). Not 0: zap takes a
+// zero there to mean that a merged segment's term of one posting has none.
+func (ix *Index) gramFrequencies(text []byte) (bleveindex.TokenFrequencies, int) {
+	freqs, _ := ix.triA.Frequencies(text)
+	return freqs, 1
 }

@@ -24,10 +24,10 @@ import (
 // SchemaVersion is the version of the on-disk layout this build writes.
 // Open refuses an index with a higher version.
 // Version 2 added sessions, links and vectors to document records.
-// Version 3 added the text index's symbols and licence-comment fields and
-// the trigram index's declared names (package decl): Open and OpenSnapshot
-// rebuild both bleve indexes of an older index from its store, which
-// version 3 reads as it is.
+// Version 3 added the text index's symbols and licence-comment fields, the
+// trigram index's declared names (package decl) and its grams of one and
+// two runes: Open and OpenSnapshot rebuild both bleve indexes of an older
+// index from its store, which version 3 reads as it is.
 const SchemaVersion = 3
 
 // rebuildBelow is the oldest schema whose bleve indexes this build
@@ -85,6 +85,15 @@ type Options struct {
 	// RebuildCorrupt makes Open discard a bleve index it cannot read (a
 	// *CorruptError) and rebuild it from the store instead of failing.
 	RebuildCorrupt bool
+	// ReadOnly opens an index to search it only (a CLI search): writes
+	// fail with ErrReadOnly, and scorch runs without its persister and
+	// merger, so that neither Open nor Close writes to the bleve indexes
+	// (each would otherwise persist a snapshot, with three fsyncs). The
+	// store stays locked as for writing. Open fails with ErrReadOnly when
+	// the index must be written first (see ErrReadOnly), and when a bleve
+	// index has more than ten segments: scorch's merger, which runs only
+	// in a writer, would merge some.
+	ReadOnly bool
 	// CacheBytes bounds the cache of case-folded document text that
 	// substring verification and snippets read; 0 means 64 MiB, negative
 	// disables it.
@@ -197,9 +206,6 @@ type Index struct {
 	textA *tokenize.Text
 	triA  *tokenize.Trigram
 	fold  *foldCache
-	// scan is the latest table of every document for the substring
-	// leg's scans, with its own lock.
-	scan scanSlot
 
 	// writeMu serializes writes (Apply, Optimize, Rebuild, Close) from
 	// their start to the publication of their view.
@@ -215,6 +221,11 @@ type Index struct {
 	closed bool
 	// damage is the first panic guard recovered from bleve; see ready.
 	damage atomic.Pointer[CorruptError]
+	// unflushed is set once this process gives a bleve index a batch or a
+	// merge: Close then waits until scorch has persisted it. A process
+	// that only searched (a CLI search) has nothing to persist, and skips
+	// the wait and the writes it costs.
+	unflushed atomic.Bool
 
 	// vecs holds the documents' vectors for vector search, built from the
 	// store on the first such search (under writeMu) and kept in step by
@@ -227,7 +238,16 @@ type Index struct {
 	// commit ("store") and after the bleve batches ("indexes"), before the
 	// write is published.
 	pause func(step string)
+	// textScores, set by the package's tests, makes the substring leg
+	// score every candidate from its text, as indexScores must agree with.
+	textScores bool
 }
+
+// readOnlyMaxSegments is the most segments a bleve index may have to be
+// opened read-only: bleve's merge plan merges the smallest segments once
+// there are more than ten of them, so a writer keeps about that many. A
+// variable for the package's tests.
+var readOnlyMaxSegments = 10
 
 const (
 	storeFile  = "store.db"
@@ -265,21 +285,19 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 		}
 		return nil, fmt.Errorf("open: %w", err)
 	}
-	old, err := ix.checkSchema()
+	had, err := ix.checkSchema()
 	if err != nil {
 		return fail(err)
 	}
-	if old < rebuildBelow && dir != "" {
-		// Empty indexes replay the whole store (recover, below); a
-		// crash on the way leaves them behind the store, to replay again.
+	if had < rebuildBelow && dir != "" {
+		// Empty indexes replay the whole store (recover, below), and only
+		// then is the new version written, so a crash before that
+		// rebuilds them again.
 		for _, name := range []string{textDir, trigramDir} {
 			if err := os.RemoveAll(ix.subdir(name)); err != nil {
 				return fail(err)
 			}
 		}
-	}
-	if err := ix.markSchema(); err != nil {
-		return fail(err)
 	}
 	if ix.text, err = ix.openBackend(textDir); err != nil {
 		return fail(fmt.Errorf("text index: %w", err))
@@ -290,6 +308,15 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 	if err := ix.recover(context.Background()); err != nil {
 		return fail(err)
 	}
+	if o.ReadOnly {
+		// Only a writer runs scorch's merger, and only while it lives: a
+		// short one may leave segments behind for a reader to meet.
+		if n, m := segments(ix.text), segments(ix.tri); n > readOnlyMaxSegments || m > readOnlyMaxSegments {
+			return fail(fmt.Errorf("%w: its indexes have %d and %d segments to merge", ErrReadOnly, n, m))
+		}
+	} else if err := ix.writeSchema(had); err != nil {
+		return fail(err)
+	}
 	return ix, nil
 }
 
@@ -297,14 +324,15 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 // corrupt one is replaced by an empty index, which recover then fills from
 // the store.
 func (ix *Index) openBackend(name string) (bleveindex.Index, error) {
-	idx, err := newBackend(ix.opts.Backend, ix.subdir(name), ix.queue, ix.opts.BulkLoad)
-	if err == nil || !ix.opts.RebuildCorrupt || !errors.Is(err, ErrCorrupt) || ix.dir == "" {
+	o := backendOptions{bulk: ix.opts.BulkLoad, readOnly: ix.opts.ReadOnly}
+	idx, err := newBackend(ix.opts.Backend, ix.subdir(name), ix.queue, o)
+	if err == nil || !ix.opts.RebuildCorrupt || !errors.Is(err, ErrCorrupt) || ix.dir == "" || ix.opts.ReadOnly {
 		return idx, err
 	}
 	if err := os.RemoveAll(ix.subdir(name)); err != nil {
 		return nil, err
 	}
-	return newBackend(ix.opts.Backend, ix.subdir(name), ix.queue, ix.opts.BulkLoad)
+	return newBackend(ix.opts.Backend, ix.subdir(name), ix.queue, o)
 }
 
 func (ix *Index) subdir(name string) string {
@@ -314,31 +342,35 @@ func (ix *Index) subdir(name string) string {
 	return filepath.Join(ix.dir, name)
 }
 
-// checkSchema returns the schema version of the index's store (this
-// build's for a new store), or ErrNewerSchema.
+// checkSchema returns the schema version the store records, 0 for a new
+// store, or ErrNewerSchema; with Options.ReadOnly, ErrReadOnly for any
+// version but this build's, which only a writer can bring up to date.
 func (ix *Index) checkSchema() (uint64, error) {
-	n := uint64(SchemaVersion)
+	var n uint64
 	err := ix.store.View(func(tx storage.Tx) error {
 		if v := tx.Get(bucketMeta, metaSchema); v != nil {
 			n, _ = binary.Uvarint(v)
 		}
 		return nil
 	})
-	if err == nil && n > SchemaVersion {
+	switch {
+	case err != nil:
+	case n > SchemaVersion:
 		err = fmt.Errorf("%w: index has %d, this build reads up to %d", ErrNewerSchema, n, SchemaVersion)
+	case n < SchemaVersion && ix.opts.ReadOnly:
+		err = fmt.Errorf("%w: the index is new or of schema %d", ErrReadOnly, n)
 	}
 	return n, err
 }
 
-// markSchema records this build's schema version, so that an older build
-// refuses the index.
-func (ix *Index) markSchema() error {
+// writeSchema records SchemaVersion in a store that had version had, once
+// the index is what that version promises. Version 1 records are read as
+// they are; the mark makes a build that reads only version 1 refuse them.
+func (ix *Index) writeSchema(had uint64) error {
+	if had == SchemaVersion {
+		return nil
+	}
 	return ix.store.Update(func(tx storage.Tx) error {
-		if v := tx.Get(bucketMeta, metaSchema); v != nil {
-			if n, _ := binary.Uvarint(v); n == SchemaVersion {
-				return nil
-			}
-		}
 		return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
 	})
 }
@@ -405,7 +437,7 @@ func (ix *Index) storedSeq() (uint64, error) {
 // persists in the background and its Close does not wait for that; a
 // batch with a persisted callback, which scorch calls in order, does.
 func (ix *Index) flush() error {
-	if ix.dir == "" || ix.stale != nil {
+	if ix.dir == "" || ix.stale != nil || !ix.unflushed.Load() {
 		return nil
 	}
 	seq, err := ix.storedSeq()

@@ -300,6 +300,10 @@ type Request struct {
 	// Lines asks for each hit's matching lines (Hit.Lines), as grep
 	// prints them; nil asks for none.
 	Lines *LineOptions
+	// MinSeq, on a cluster (package cluster), makes the search wait until
+	// every shard shows the cluster's writes up to this sequence (an
+	// Applied.Seq): read your writes. An Index ignores it.
+	MinSeq uint64
 }
 
 // LineOptions asks for the lines of a hit's body that hold a match, found

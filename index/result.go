@@ -24,6 +24,10 @@ type Result struct {
 	// Warnings say what the search did in a lesser form: an Embedder or
 	// Reranker that failed, a vector leg with no vectors to search.
 	Warnings []string `json:"warnings,omitempty"`
+	// Partial lists the shards that did not answer a search of shards
+	// (SearchShards): their documents are missing from Hits and Total.
+	// Empty for a complete result.
+	Partial []int `json:"partial,omitempty"`
 }
 
 // Hit is one matching document.

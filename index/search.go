@@ -24,8 +24,11 @@ type scored struct {
 
 func sortScored(l []scored) {
 	slices.SortFunc(l, func(a, b scored) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
-			return c
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
 		}
 		return cmp.Compare(a.id, b.id)
 	})
@@ -62,6 +65,11 @@ type search struct {
 	qvec              []float32        // the query vector of a vector or hybrid search
 	avgTitle, avgBody float64          // average field lengths in tokens, for BM25
 	slots             []*slots.Table   // the text leg's, released when the search ends
+	// g, when set, holds the statistics of the whole collection, of which
+	// this index is a shard: the search scores with them (see Global).
+	// rec, when set, gathers this shard's part of those g lacks.
+	g   *Global
+	rec *recorder
 }
 
 // Search runs a query. It returns ErrEmptyQuery for a query with nothing to
@@ -136,7 +144,7 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 }
 
 func (s *search) run() (*Result, error) {
-	s.n = float64(getUint(s.tx, metaDocs))
+	s.n = float64(s.counter(metaDocs))
 	if err := s.filter.init(s.tx, &s.req); err != nil {
 		return nil, err
 	}
@@ -144,56 +152,10 @@ func (s *search) run() (*Result, error) {
 	if legs == runsVector {
 		return s.runVector()
 	}
-	s.avgTitle = float64(getUint(s.tx, metaTitleTokens)) / max(s.n, 1)
-	s.avgBody = float64(getUint(s.tx, metaBodyTokens)) / max(s.n, 1)
-	var tri []scored
-	var text, tolerant *textList
-	var triErr, textErr error
-	substring := func() {
-		if tri, triErr = s.substringLeg(); triErr != nil {
-			triErr = fmt.Errorf("substring leg: %w", triErr)
-		}
-	}
-	words := func() {
-		// Fuzzy words are read in the same pass as the exact ones.
-		var tol *tolerance
-		if s.req.Fuzzy != FuzzyOff {
-			tol = &tolerance{fuzzy: s.req.Fuzzy}
-		}
-		if text, tolerant, textErr = s.textLeg(tol, nil); textErr != nil {
-			textErr = fmt.Errorf("text leg: %w", textErr)
-		}
-	}
-	switch {
-	case legs&runsText == 0:
-		substring()
-	case legs&runsSubstring == 0:
-		words()
-	case s.ix.opts.Workers > 1 && !s.plan.strict && !s.plan.quoted && !s.filter.byHeader:
-		// The legs at once: the text leg then reads no record (no
-		// filter on stored fields, no phrase to check), so only the
-		// substring leg uses the store's transaction.
-		var wg sync.WaitGroup
-		wg.Go(func() {
-			defer s.ix.guard(&textErr)
-			words()
-		})
-		// A panic (a damaged index) must not leave before the text leg,
-		// which reads what Search closes when it returns.
-		func() {
-			defer s.ix.guard(&triErr)
-			substring()
-		}()
-		wg.Wait()
-	default:
-		substring()
-		words()
-	}
-	err := errors.Join(triErr, textErr)
+	s.avgTitle = float64(s.counter(metaTitleTokens)) / max(s.n, 1)
+	s.avgBody = float64(s.counter(metaBodyTokens)) / max(s.n, 1)
+	tri, text, tolerant, err := s.legs()
 	if err != nil {
-		return nil, err
-	}
-	if err := s.ctx.Err(); err != nil {
 		return nil, err
 	}
 	// The exact hits, to leave out of the tolerant hits: taken before
@@ -250,6 +212,58 @@ func (s *search) run() (*Result, error) {
 		res.Tolerant = true
 	}
 	return s.finish(res, fused, total)
+}
+
+// legs runs the substring and text legs the mode asks for, at once when
+// it can: the substring leg's matches, sorted; the text leg's exact and
+// (with Request.Fuzzy) tolerant lists, unsorted.
+func (s *search) legs() (tri []scored, text, tolerant *textList, err error) {
+	legs := s.req.Mode.legs()
+	var triErr, textErr error
+	substring := func() {
+		if tri, triErr = s.substringLeg(); triErr != nil {
+			triErr = fmt.Errorf("substring leg: %w", triErr)
+		}
+	}
+	words := func() {
+		// Fuzzy words are read in the same pass as the exact ones.
+		var tol *tolerance
+		if s.req.Fuzzy != FuzzyOff {
+			tol = &tolerance{fuzzy: s.req.Fuzzy}
+		}
+		if text, tolerant, textErr = s.textLeg(tol, nil); textErr != nil {
+			textErr = fmt.Errorf("text leg: %w", textErr)
+		}
+	}
+	switch {
+	case legs&runsText == 0:
+		substring()
+	case legs&runsSubstring == 0:
+		words()
+	case s.ix.opts.Workers > 1 && !s.plan.strict && !s.plan.quoted && !s.filter.byHeader:
+		// The legs at once: the text leg then reads no record (no
+		// filter on stored fields, no phrase to check), so only the
+		// substring leg uses the store's transaction.
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			defer s.ix.guard(&textErr)
+			words()
+		})
+		// A panic (a damaged index) must not leave before the text leg,
+		// which reads what Search closes when it returns.
+		func() {
+			defer s.ix.guard(&triErr)
+			substring()
+		}()
+		wg.Wait()
+	default:
+		substring()
+		words()
+	}
+	if err := errors.Join(triErr, textErr); err != nil {
+		return nil, nil, nil, err
+	}
+	return tri, text, tolerant, s.ctx.Err()
 }
 
 // finish expands and boosts the ranked hits, suggests a spelling when
@@ -434,6 +448,7 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 		h.Title = title
 		prefer, floor := s.declarations(h, body, declared[i], qs[i])
 		var at int
+		fd = fd.withMaps(title, body)
 		h.Field, h.Snippet, at = s.snippet(qs[i], title, body, fd, prefer, floor)
 		if at >= 0 {
 			h.Line, h.Column = locate(body, at)

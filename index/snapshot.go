@@ -166,7 +166,7 @@ func (ix *Index) adopt(st storage.Store, snap *snapfile.File) (err error) {
 		(*leg.idx).Close()
 		*leg.idx = idx
 	}
-	version, err := ix.checkSchema()
+	had, err := ix.checkSchema()
 	if err != nil {
 		return fmt.Errorf("open snapshot: %w", err)
 	}
@@ -177,17 +177,25 @@ func (ix *Index) adopt(st storage.Store, snap *snapfile.File) (err error) {
 	if err != nil {
 		return err
 	}
-	if version < rebuildBelow {
+	if had < rebuildBelow {
+		// A snapshot of an older layout: its indexes are made anew from
+		// its store.
 		for _, leg := range []struct {
-			idx bleveindex.Index
+			idx *bleveindex.Index
 			mk  func(*Doc, []byte) bleveindex.Document
-		}{{ix.text, ix.textDoc}, {ix.tri, ix.trigramDoc}} {
-			if err := ix.reindex(context.Background(), leg.idx, leg.mk, seq); err != nil {
-				return fmt.Errorf("open snapshot: rebuild an index of schema %d: %w", version, err)
+		}{{&ix.text, ix.textDoc}, {&ix.tri, ix.trigramDocs(seq)}} {
+			idx, err := openUpsideDown(nil, ix.queue)
+			if err != nil {
+				return err
+			}
+			(*leg.idx).Close()
+			*leg.idx = idx
+			if err := ix.reindex(context.Background(), idx, leg.mk, seq); err != nil {
+				return fmt.Errorf("open snapshot: rebuild an index of schema %d: %w", had, err)
 			}
 		}
 	}
-	if err := ix.markSchema(); err != nil {
+	if err := ix.writeSchema(had); err != nil {
 		return fmt.Errorf("open snapshot: %w", err)
 	}
 	ix.publish(&view{seq: seq})

@@ -332,8 +332,15 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 	}
 	for ti, qt := range terms {
 		if !qt.single {
-			idfs[ti] = idf(s.n, a.df[ti])
+			df, err := s.setDocs(qt, a.df[ti])
+			if err != nil {
+				return nil, nil, err
+			}
+			idfs[ti] = idf(s.n, df)
 		}
+	}
+	if s.rec != nil {
+		return exact, tolerant, nil // a shard gathering statistics needs no more
 	}
 	for k := range a.accs {
 		a.score(k, idfs)

@@ -374,7 +374,16 @@ func (s *search) tolerate(term string, prefixes []string, tol *tolerance) (near,
 	if tol.fuzzy == FuzzyAuto {
 		dist = edits.Auto(utf8.RuneCountInString(term))
 	}
+	dist0 := dist
 	if dist > 0 {
+		if s.rec != nil {
+			// A shard gathering statistics records the word's neighbours
+			// whatever it holds itself: whether the word is known is
+			// the collection's to say.
+			if _, _, err := s.fuzzyCounts(term, min(dist, int(MaxFuzzy))); err != nil {
+				return nil, nil, err
+			}
+		}
 		// A word that many documents hold is taken as spelled right: its
 		// neighbours would be other words, not the one meant.
 		n, err := s.docFreq(term)
@@ -395,6 +404,9 @@ func (s *search) tolerate(term string, prefixes []string, tol *tolerance) (near,
 		} else {
 			far = append(far, e.term)
 		}
+	}
+	if _, global := s.g.term(term); dist0 > 0 && !global {
+		s.rec.taint() // the word was judged known or not by this shard alone
 	}
 	if tol.prefix && utf8.RuneCountInString(term) >= minTypingRunes {
 		more, err := s.expandPrefix(prefixes, typingExpansions)

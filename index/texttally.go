@@ -85,6 +85,13 @@ func (s *search) openTextReaders(tp *textPlan) (readers [][]termReader, idfs []f
 				}
 			}
 		}
+		if qt.single && (s.g != nil || s.rec != nil) {
+			c, err := s.termDocs(qt.dict[0])
+			if err != nil {
+				return readers, nil, 0, err
+			}
+			df = float64(max(c[0], c[1]))
+		}
 		idfs[ti] = idf(s.n, df)
 	}
 	return readers, idfs, min(hint, int(s.n), 2*maxDF), nil

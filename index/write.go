@@ -29,7 +29,8 @@ const replayChunk = 1000
 // an empty batch. Later operations on an ID override earlier ones. A Batch
 // is not safe for concurrent use.
 type Batch struct {
-	ops []op
+	ops   []op
+	marks map[string]uint64 // see Mark
 }
 
 type opKind uint8
@@ -62,7 +63,7 @@ func (b *Batch) Remove(ids ...string) {
 func (b *Batch) Len() int { return len(b.ops) }
 
 // Reset empties the batch for reuse.
-func (b *Batch) Reset() { b.ops = b.ops[:0] }
+func (b *Batch) Reset() { b.ops, b.marks = b.ops[:0], nil }
 
 // Applied tells what a write did.
 type Applied struct {
@@ -71,6 +72,9 @@ type Applied struct {
 	// Warnings say what was written in a lesser form: documents stored
 	// without vectors because the Embedder failed.
 	Warnings []string
+	// Seq is the write's sequence in a cluster's stream (package
+	// cluster), for Request.MinSeq; 0 for an Index.
+	Seq uint64
 }
 
 // Add stores new documents, all or none; it fails with ErrExists if any ID
@@ -208,7 +212,10 @@ func putLinks(tx storage.Tx, from string, links []Link, put bool) error {
 // write or the next Open.
 func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	var a Applied
-	if b.Len() == 0 {
+	if ix.opts.ReadOnly {
+		return a, fmt.Errorf("write: %w", ErrReadOnly)
+	}
+	if b.Len() == 0 && len(b.marks) == 0 {
 		return a, nil
 	}
 	for i := range b.ops {
@@ -321,6 +328,11 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 		if err := tx.Put(bucketLog, seqKey(seq), []byte(strings.Join(order, "\x00"))); err != nil {
 			return err
 		}
+		for name, v := range b.marks {
+			if err := putUint(tx, markKey(name), v); err != nil {
+				return err
+			}
+		}
 		if err := putUint(tx, metaSeq, seq); err != nil {
 			return err
 		}
@@ -420,7 +432,7 @@ func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analy
 	var errText, errTri error
 	var wg sync.WaitGroup
 	textDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.preparedTextDoc(d, hash, analyzed[d]) }
-	trigramDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.preparedTrigramDoc(d, hash, analyzed[d]) }
+	trigramDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.preparedTrigramDoc(d, seq, hash, analyzed[d]) }
 	wg.Go(func() { errText = ix.applyOne(ix.text, textDoc, seq, ids, docs) })
 	wg.Go(func() { errTri = ix.applyHalves(ix.tri, trigramDoc, seq, ids, docs) })
 	wg.Wait()
@@ -435,6 +447,7 @@ func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analy
 
 func (ix *Index) applyOne(idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64, ids []string, docs map[string]*Doc) (err error) {
 	defer ix.guard(&err)
+	ix.unflushed.Store(true)
 	b := bleveindex.NewBatch()
 	for _, id := range ids {
 		if d := docs[id]; d != nil {
