@@ -116,7 +116,7 @@ func (ix *Index) readShard(s *search, fn func() error) error {
 	}()
 	err := ix.read(readsIndexes, func(textR, triR bleveindex.IndexReader, tx storage.Tx) (err error) {
 		defer ix.guard(&err)
-		s.tx, s.allTextR = tx, textR
+		s.tx, s.allTextR, s.allTriR = tx, textR, triR
 		if s.req.Mode.legs()&runsText != 0 {
 			s.textR = textR
 		}
