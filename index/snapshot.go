@@ -177,21 +177,26 @@ func (ix *Index) adopt(st storage.Store, snap *snapfile.File) (err error) {
 	if err != nil {
 		return err
 	}
-	if had < gramsSchema {
-		// A snapshot without the short grams: its trigram index is
-		// made anew from its store.
-		idx, err := openUpsideDown(nil, ix.queue)
-		if err != nil {
-			return err
-		}
-		ix.tri.Close()
-		ix.tri = idx
-		if err := ix.reindex(context.Background(), ix.tri, ix.trigramDocs(seq), seq); err != nil {
-			return fmt.Errorf("open snapshot: trigram index: %w", err)
+	if had < rebuildBelow {
+		// A snapshot of an older layout: its indexes are made anew from
+		// its store.
+		for _, leg := range []struct {
+			idx *bleveindex.Index
+			mk  func(*Doc, []byte) bleveindex.Document
+		}{{&ix.text, ix.textDoc}, {&ix.tri, ix.trigramDocs(seq)}} {
+			idx, err := openUpsideDown(nil, ix.queue)
+			if err != nil {
+				return err
+			}
+			(*leg.idx).Close()
+			*leg.idx = idx
+			if err := ix.reindex(context.Background(), idx, leg.mk, seq); err != nil {
+				return fmt.Errorf("open snapshot: rebuild an index of schema %d: %w", had, err)
+			}
 		}
 	}
 	if err := ix.writeSchema(had); err != nil {
-		return err
+		return fmt.Errorf("open snapshot: %w", err)
 	}
 	ix.publish(&view{seq: seq})
 	return nil

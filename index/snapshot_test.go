@@ -280,6 +280,30 @@ func FuzzOpenSnapshot(f *testing.F) {
 	})
 }
 
+// TestSnapshotOldSchemaRebuilt loads a snapshot written without
+// declarations under schema 2: its indexes are rebuilt from its store.
+func TestSnapshotOldSchemaRebuilt(t *testing.T) {
+	for _, old := range []bool{true, false} {
+		ix, err := index.OpenMemory(index.WithoutDeclarations(&index.Options{Backend: index.UpsideDown}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustUpsert(t, ix, codeCorpus...)
+		if old {
+			if err := index.SetSchema(ix, 2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		data := writeSnapshot(t, ix)
+		ix.Close()
+		loaded := loadSnapshot(t, data)
+		r := search(t, loaded, index.Request{Query: "ReadFile ", Mode: index.ModeSubstring})
+		if got := rankOf(r, "os/file.go") <= 2; got != old {
+			t.Errorf("schema 2: %v: the definer ranks %d of %q", old, rankOf(r, "os/file.go"), ids(r))
+		}
+	}
+}
+
 // TestSnapshotOfSchema2 loads a snapshot written before the trigram index
 // held grams of one and two runes (internal/snapfile's golden file), whose
 // trigram index OpenSnapshot makes anew, and checks short substring
