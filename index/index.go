@@ -23,14 +23,16 @@ import (
 
 // SchemaVersion is the version of the on-disk layout this build writes.
 // Open refuses an index with a higher version.
-// Version 2 added sessions, links and vectors to document records;
-// version 3 the one- and two-rune grams to the trigram index, which Open
-// rebuilds from the store for an index of an earlier version.
+// Version 2 added sessions, links and vectors to document records.
+// Version 3 added the text index's symbols and licence-comment fields, the
+// trigram index's declared names (package decl) and its grams of one and
+// two runes: Open and OpenSnapshot rebuild both bleve indexes of an older
+// index from its store, which version 3 reads as it is.
 const SchemaVersion = 3
 
-// gramsSchema is the first schema version whose trigram index holds the
-// grams of one and two runes.
-const gramsSchema = 3
+// rebuildBelow is the oldest schema whose bleve indexes this build
+// searches as they are; older ones are rebuilt from the store on open.
+const rebuildBelow = 3
 
 // Options configure an Index. A nil *Options means the defaults.
 type Options struct {
@@ -40,6 +42,22 @@ type Options struct {
 	// TitleWeight and BodyWeight weight the fields in both legs' BM25.
 	// 0 means 5 and 1.
 	TitleWeight, BodyWeight float64
+	// SymbolWeight weighs a declaration of a query word (a function,
+	// type, class, constant or variable of a source file, a heading of
+	// a Markdown note; see package decl) in both legs: it adds
+	// SymbolWeight times the word's idf to a document that declares it.
+	// The substring leg adds each field so (the title adds about
+	// TitleWeight times the idf); the text leg adds it apart from the
+	// title's and body's BM25, which saturates at k1+1 = 2.2 times the
+	// idf however often the word occurs. With the default, 6, a document
+	// that defines a word ranks above every document that only mentions
+	// it, in its body or in its title (a file name). Negative turns it
+	// off. Figures in DESIGN.md.
+	SymbolWeight float64
+	// BoilerWeight weighs the licence comment a source file starts with
+	// (decl.File.Boilerplate), repeated in every file of a project,
+	// against BodyWeight for the rest of the body. 0 means 0.1.
+	BoilerWeight float64
 	// K is the RRF constant; 0 means 60.
 	K int
 	// TextWeight and SubstringWeight weight the text and substring legs
@@ -97,6 +115,9 @@ type Options struct {
 	// fault injects storage write errors, for the package's tests
 	// (export_test.go); see storage.FaultFunc.
 	fault storage.FaultFunc
+	// noDecl indexes without declarations and licence comments, as
+	// schema 2 did, for the package's tests.
+	noDecl bool
 }
 
 func (o *Options) withDefaults() Options {
@@ -112,6 +133,15 @@ func (o *Options) withDefaults() Options {
 	}
 	if r.BodyWeight == 0 {
 		r.BodyWeight = 1
+	}
+	switch {
+	case r.SymbolWeight == 0:
+		r.SymbolWeight = 6
+	case r.SymbolWeight < 0:
+		r.SymbolWeight = 0
+	}
+	if r.BoilerWeight == 0 {
+		r.BoilerWeight = 0.1
 	}
 	if r.K <= 0 {
 		r.K = 60
@@ -259,12 +289,14 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if had < gramsSchema && dir != "" {
-		// An index without the short grams: recover rebuilds the trigram
-		// index from the store, and only then is the new version written,
-		// so a crash before that rebuilds it again.
-		if err := os.RemoveAll(ix.subdir(trigramDir)); err != nil {
-			return fail(err)
+	if had < rebuildBelow && dir != "" {
+		// Empty indexes replay the whole store (recover, below), and only
+		// then is the new version written, so a crash before that
+		// rebuilds them again.
+		for _, name := range []string{textDir, trigramDir} {
+			if err := os.RemoveAll(ix.subdir(name)); err != nil {
+				return fail(err)
+			}
 		}
 	}
 	if ix.text, err = ix.openBackend(textDir); err != nil {

@@ -184,21 +184,36 @@ func (ix *Index) adopt(st storage.Store, text bleveindex.Index) (err error) {
 	if applied != seq {
 		return &CorruptError{Path: "snapshot", Err: fmt.Errorf("the text index is at write %d, the store at %d", applied, seq)}
 	}
-	// In batches of replayChunk (1,000) documents, each left a segment of
-	// its own: a batch's build holds its postings twice (as collected and
-	// as laid out), a merge holds them beside the merged segment's, and a
-	// page's memory keeps its highest point. The demo's 3,000 documents in
-	// one batch took the page to 54.8 MiB, in batches of 1,000 to 37.8
-	// MiB, and loaded no slower (before the short grams).
-	if tri, ok := ix.tri.(*compact.Index); ok {
-		tri.HoldMerges(true)
-		defer tri.HoldMerges(false)
+	// Each index is filled in batches of replayChunk (1,000) documents,
+	// each left a segment of its own: a batch's build holds its postings
+	// twice (as collected and as laid out), a merge holds them beside the
+	// merged segment's, and a page's memory keeps its highest point. The
+	// demo's 3,000 documents in one batch took the page to 54.8 MiB, in
+	// batches of 1,000 to 37.8 MiB, and loaded no slower (before the short
+	// grams).
+	fill := func(idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document) error {
+		if c, ok := idx.(*compact.Index); ok {
+			c.HoldMerges(true)
+			defer c.HoldMerges(false)
+		}
+		return ix.reindex(context.Background(), idx, mk, seq)
 	}
-	if err := ix.reindex(context.Background(), ix.tri, ix.trigramDocs(seq), seq); err != nil {
+	if had < rebuildBelow {
+		// A snapshot of an older layout: its text index is made anew
+		// from its store.
+		fresh := compact.New(ix.queue)
+		if err := fill(fresh, ix.textDoc); err != nil {
+			fresh.Close()
+			return fmt.Errorf("open snapshot: rebuild the text index of schema %d: %w", had, err)
+		}
+		ix.text.Close()
+		ix.text = fresh
+	}
+	if err := fill(ix.tri, ix.trigramDocs(seq)); err != nil {
 		return fmt.Errorf("open snapshot: trigram index: %w", err)
 	}
 	if err := ix.writeSchema(had); err != nil {
-		return err
+		return fmt.Errorf("open snapshot: %w", err)
 	}
 	ix.publish(&view{seq: seq})
 	return nil

@@ -286,6 +286,39 @@ func FuzzOpenSnapshot(f *testing.F) {
 	})
 }
 
+// TestSnapshotOldSchemaRebuilt loads a snapshot written without
+// declarations under schema 2: its text index is rebuilt from its store
+// (and its trigram index, as on every load).
+func TestSnapshotOldSchemaRebuilt(t *testing.T) {
+	for _, old := range []bool{true, false} {
+		ix, err := index.OpenMemory(index.WithoutDeclarations(&index.Options{Backend: index.Compact}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustUpsert(t, ix, codeCorpus...)
+		if old {
+			if err := index.SetSchema(ix, 2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		data := writeSnapshot(t, ix)
+		ix.Close()
+		loaded := loadSnapshot(t, data)
+		// The text index is rebuilt from a snapshot of schema 2 only; the
+		// trigram index, which no snapshot holds, is built from the store
+		// on every load, declarations included.
+		for _, c := range []struct {
+			mode index.Mode
+			want bool
+		}{{index.ModeText, old}, {index.ModeSubstring, true}} {
+			r := search(t, loaded, index.Request{Query: "ReadFile ", Mode: c.mode})
+			if got := rankOf(r, "os/file.go") <= 2; got != c.want {
+				t.Errorf("schema 2: %v, %s: the definer ranks %d of %q", old, c.mode, rankOf(r, "os/file.go"), ids(r))
+			}
+		}
+	}
+}
+
 // TestSnapshotOfSchema2 loads a snapshot written before the trigram index
 // held grams of one and two runes (internal/snapfile's golden file, of
 // schema 2), whose trigram index OpenSnapshot makes anew, as it does for

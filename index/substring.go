@@ -20,12 +20,13 @@ import (
 // sleaf is what the substring leg makes of a leaf.
 type sleaf struct {
 	*leaf
-	find   find.Finder
-	grams  []int // indexes into the query's grams, rarest first
-	df     float64
-	verify bool // its candidates do not decide it
-	dup    bool // simple syntax: the same text as an earlier leaf
-	at     int  // its place in the query's leaves
+	find    find.Finder
+	grams   []int // indexes into the query's grams, rarest first
+	df      float64
+	verify  bool                // its candidates do not decide it
+	dup     bool                // simple syntax: the same text as an earlier leaf
+	at      int                 // its place in the query's leaves
+	defines map[string]struct{} // internal IDs of the documents that declare the leaf's text
 }
 
 // substringLeg finds the documents whose title or body contains the
@@ -77,6 +78,13 @@ func (s *search) substringLeg() ([]scored, error) {
 	if err != nil || s.rec != nil {
 		return nil, err // a shard gathering statistics needs no more
 	}
+	defs, err := s.definers()
+	if err != nil {
+		return nil, err
+	}
+	for _, sl := range leaves {
+		sl.defines = defs[sl.leaf]
+	}
 	for _, sl := range leaves {
 		if len(sl.grams) > 0 {
 			slices.SortFunc(sl.grams, func(a, b int) int { return cmp.Compare(counts[a], counts[b]) })
@@ -114,6 +122,11 @@ func (s *search) substringLeg() ([]scored, error) {
 			if v == yes && !l.negated && !sl.dup {
 				w := idf(s.n, sl.df)
 				score += w * (s.ix.opts.BodyWeight*bm25(tf, dl, avgAll) + s.ix.opts.TitleWeight*bm25(ct, float64(len(f.title)), avgTitle))
+				if c != nil {
+					if _, ok := sl.defines[string(c.id)]; ok {
+						score += w * s.ix.opts.SymbolWeight
+					}
+				}
 			}
 			return v
 		}

@@ -16,7 +16,6 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/storage"
-	"github.com/twindex/twindex/tokenize"
 )
 
 // MaxIDBytes is the longest document ID accepted.
@@ -315,7 +314,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 			}
 			changed[d.ID] = d
 			a.Written++
-			titleTokens, bodyTokens := pre[i].title.length, pre[i].body.length
+			titleTokens, bodyTokens := pre[i].title.length, pre[i].bodyTokens()
 			if err := tx.Put(bucketDocs, id, encodeDoc(d, seq, titleTokens, bodyTokens)); err != nil {
 				return err
 			}
@@ -346,7 +345,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	if ix.pause != nil {
 		ix.pause("store")
 	}
-	analyzed := make(map[*Doc]textFields, len(changed))
+	analyzed := make(map[*Doc]prepared, len(changed))
 	for i := range b.ops {
 		if d := &b.ops[i].doc; changed[d.ID] == d {
 			analyzed[d] = pre[i]
@@ -370,20 +369,16 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	return a, nil
 }
 
-// textFields are a document's text-index fields, analyzed before its
-// write: the store records their lengths, the text index their terms.
-type textFields struct{ title, body *analyzedField }
-
 // analyzeDocs analyzes the text of every non-remove op, on all cores.
-func (ix *Index) analyzeDocs(ops []op) []textFields {
-	out := make([]textFields, len(ops))
+func (ix *Index) analyzeDocs(ops []op) []prepared {
+	out := make([]prepared, len(ops))
 	var wg sync.WaitGroup
 	n := ix.opts.Workers
 	for w := range n {
 		wg.Go(func() {
 			for i := w; i < len(ops); i += n {
 				if d := &ops[i].doc; ops[i].kind != opRemove {
-					out[i] = textFields{ix.textField(fieldTitle, d.Title), ix.textField(fieldBody, d.Body)}
+					out[i] = ix.prepare(d, true)
 				}
 			}
 		})
@@ -431,123 +426,15 @@ func contentHash(title, body string) string {
 	return strconv.FormatUint(h.Sum64(), 16)
 }
 
-// Bleve field names.
-const (
-	fieldTitle = "title" // text index
-	fieldBody  = "body"  // text index
-	fieldGrams = "g"     // trigram index: title and body grams together
-	// fieldTitleGrams is the trigram index's grams of the title alone,
-	// whose length is the folded title's in bytes plus one; fieldLength
-	// has one term, lengthTerm, whose length is the folded title's and
-	// body's together plus one and whose frequency is the write sequence
-	// number of the document's stored record, or one after it (see
-	// lengthField): what the substring leg scores a document by when its
-	// grams decide the query, and finds its folded text by in the cache.
-	fieldTitleGrams = "t"
-	fieldLength     = "n"
-	fieldHash       = "h" // both: stored content hash, not indexed
-)
-
-// textDoc is a document of the text index, analyzed when bleve indexes it.
-func (ix *Index) textDoc(d *Doc, hash []byte) bleveindex.Document {
-	return ix.analyzedTextDoc(d, hash, textFields{})
-}
-
-// analyzedTextDoc is textDoc with the fields analyzed beforehand, when
-// tf has them.
-func (ix *Index) analyzedTextDoc(d *Doc, hash []byte, tf textFields) bleveindex.Document {
-	if tf.title == nil {
-		tf = textFields{
-			&analyzedField{name: fieldTitle, text: []byte(d.Title), analyze: ix.textA.Frequencies},
-			&analyzedField{name: fieldBody, text: []byte(d.Body), analyze: ix.textA.Frequencies},
-		}
-	}
-	return newBleveDoc(d.ID, tf.title, tf.body, storedField(fieldHash, hash))
-}
-
-// trigramDocs returns the function that makes a trigram index document of
-// a document whose stored record was written by write seq, or by one
-// before it: the sequence number fieldLength carries, which the fold
-// cache is checked against, may be too high, never too low, so that it
-// can only miss (see lengthField).
-func (ix *Index) trigramDocs(seq uint64) func(*Doc, []byte) bleveindex.Document {
-	return func(d *Doc, hash []byte) bleveindex.Document { return ix.trigramDoc(d, seq, hash) }
-}
-
-func (ix *Index) trigramDoc(d *Doc, seq uint64, hash []byte) bleveindex.Document {
-	// One field for both: the grams that span the joint only add
-	// candidates, which verification removes.
-	text := make([]byte, 0, len(d.Title)+1+len(d.Body))
-	text = append(append(append(text, d.Title...), '\n'), d.Body...)
-	fields := []bleveindex.Field{&analyzedField{name: fieldGrams, text: text, analyze: ix.gramFrequencies, visit: ix.visitGrams}}
-	title := tokenize.FoldLen(d.Title)
-	if d.Title != "" {
-		fields = append(fields, &analyzedField{name: fieldTitleGrams, text: []byte(d.Title),
-			analyze: func(b []byte) (bleveindex.TokenFrequencies, int) {
-				freqs, _ := ix.triA.Frequencies(b)
-				return freqs, title + 1
-			},
-			visit: func(b []byte, fn func([]byte, int)) int {
-				ix.triA.VisitFrequencies(b, fn)
-				return title + 1
-			}})
-	}
-	fields = append(fields, lengthField(title+tokenize.FoldLen(d.Body), seq), storedField(fieldHash, hash))
-	return newBleveDoc(d.ID, fields...)
-}
-
-// lengthTerm is fieldLength's one term.
-const lengthTerm = "l"
-
-// lengthField is fieldLength of a document whose folded title and body
-// have n bytes and whose record was written by write seq. A field's length
-// reaches a search as the norm of each of its postings, 1/sqrt(length)
-// (lengthOf inverts it); the length is n+1 because zap reads a merged
-// segment's term of one posting and a norm of 1/sqrt(0) as no posting.
-// The frequency is seq: a fold cache entry of the document is of its
-// record when their sequence numbers are equal, and a number too high
-// (replay and rebuild write every document with the last write's, as no
-// version of the document has that number unless it is the record's)
-// only misses the cache.
-func lengthField(n int, seq uint64) *analyzedField {
-	tf := &bleveindex.TokenFreq{Term: []byte(lengthTerm)}
-	tf.SetFrequency(int(seq))
-	return &analyzedField{name: fieldLength, analyzed: true, length: n + 1,
-		freqs: bleveindex.TokenFrequencies{lengthTerm: tf}}
-}
-
-// lengthOf is the length n of lengthField(n) (or of a title's grams) from
-// the norm of one of its postings.
-func lengthOf(norm float64) float64 {
-	return math.Round(1/(norm*norm)) - 1
-}
-
-// gramFrequencies is the trigram field's analysis. It reports the field's
-// length as 1, whatever the text: zap (v16) stores a field's length with
-// each of its postings, as a varint in place of a norm, and nothing reads
-// it for this field, so 1 costs one byte a posting where the grams' count
-// costs two or three (the index's size, in DESIGN.md). Not 0: zap takes a
-// zero there to mean that a merged segment's term of one posting has none.
-func (ix *Index) gramFrequencies(text []byte) (bleveindex.TokenFrequencies, int) {
-	freqs, _ := ix.triA.Frequencies(text)
-	return freqs, 1
-}
-
-// visitGrams is gramFrequencies for the compact backend, which takes the
-// grams one by one (compact.TermVisitor) instead of in a map.
-func (ix *Index) visitGrams(text []byte, fn func(gram []byte, freq int)) int {
-	ix.triA.VisitFrequencies(text, fn)
-	return 1
-}
-
 // applyBoth writes the current state of the given documents (nil: removed)
 // to both bleve indexes concurrently, recording seq in each.
-func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analyzed map[*Doc]textFields) error {
+func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analyzed map[*Doc]prepared) error {
 	var errText, errTri error
 	var wg sync.WaitGroup
-	textDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.analyzedTextDoc(d, hash, analyzed[d]) }
+	textDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.preparedTextDoc(d, hash, analyzed[d]) }
+	trigramDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.preparedTrigramDoc(d, seq, hash, analyzed[d]) }
 	wg.Go(func() { errText = ix.applyOne(ix.text, textDoc, seq, ids, docs) })
-	wg.Go(func() { errTri = ix.applyHalves(ix.tri, ix.trigramDocs(seq), seq, ids, docs) })
+	wg.Go(func() { errTri = ix.applyHalves(ix.tri, trigramDoc, seq, ids, docs) })
 	wg.Wait()
 	if errText != nil {
 		errText = fmt.Errorf("text index: %w", errText)

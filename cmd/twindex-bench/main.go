@@ -23,6 +23,8 @@ Commands:
              per mode and score them with shared/eval/score.py
   typos      measure fuzzy matching's precision on title words of a collection
              with one injected typo each
+  symbols    pick symbols of the Go tree that one file defines, or rank the
+             defining file when each is searched
   tail       write the tail query set (short words, common pairs, short
              beside long, phrases) drawn from a bench corpus
   serve-load search latency through the HTTP API while a corpus streams in
@@ -73,6 +75,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = scifactCmd(ctx, args[1:], stdout, stderr)
 	case "typos":
 		err = typosCmd(ctx, args[1:], stdout, stderr)
+	case "symbols":
+		err = symbolsCmd(ctx, args[1:], stdout, stderr)
 	case "tail":
 		err = tailCmd(ctx, args[1:], stdout, stderr)
 	case "serve-load":
