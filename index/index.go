@@ -241,6 +241,10 @@ type Index struct {
 	// textScores, set by the package's tests, makes the substring leg
 	// score every candidate from its text, as indexScores must agree with.
 	textScores bool
+	// analyzeRuns, set by the package's tests, makes the text leg judge
+	// every quoted phrase by its words' positions, as exactRun must agree
+	// with.
+	analyzeRuns bool
 }
 
 // readOnlyMaxSegments is the most segments a bleve index may have to be

@@ -491,6 +491,7 @@ func (s *search) textMatch(tp *textPlan, id string, pres []uint64, nw int) (bool
 func (s *search) phrasesIn(tp *textPlan, id *string, iid string, pres []uint64, nw int) (bool, error) {
 	bits := func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }
 	var pos [2]map[string][]int
+	var fd *folded
 	for _, tl := range tp.required {
 		ok := false
 		for f := range 2 {
@@ -501,13 +502,25 @@ func (s *search) phrasesIn(tp *textPlan, id *string, iid string, pres []uint64, 
 				ok = true
 				break
 			}
-			if pos[f] == nil {
-				if *id == "" {
+			if *id == "" {
+				var err error
+				if *id, err = s.textR.ExternalID(bleveindex.IndexInternalID(iid)); err != nil {
+					return false, err
+				}
+			}
+			if !tl.initial && !s.ix.analyzeRuns {
+				if fd == nil {
 					var err error
-					if *id, err = s.textR.ExternalID(bleveindex.IndexInternalID(iid)); err != nil {
+					if fd, err = s.foldedDoc(*id); err != nil {
 						return false, err
 					}
 				}
+				if exactRun(tl, fd, f) {
+					ok = true
+					break
+				}
+			}
+			if pos[f] == nil {
 				var err error
 				if pos, err = s.positions(*id); err != nil {
 					return false, err
@@ -523,6 +536,20 @@ func (s *search) phrasesIn(tp *textPlan, id *string, iid string, pres []uint64, 
 		}
 	}
 	return true, nil
+}
+
+// foldedDoc returns a document's folded text, from the fold cache or its
+// record.
+func (s *search) foldedDoc(id string) (*folded, error) {
+	rec := s.tx.Get(bucketDocs, []byte(id))
+	if rec == nil {
+		return nil, fmt.Errorf("document %q is in an index but not in the store", id)
+	}
+	seq, err := recordSeq(rec)
+	if err != nil {
+		return nil, fmt.Errorf("document %q: %w", id, err)
+	}
+	return (&checkItem{id: id, rec: rec, seq: seq}).folded(s.ix.fold)
 }
 
 // positions returns the term positions of a document's title and body,
