@@ -131,23 +131,28 @@ func TestRawSyntaxErrors(t *testing.T) {
 	}
 }
 
-// While a word is being typed it also matches as a prefix, below the word
-// itself; a trailing space ends it.
+// With Prefix, while a word is being typed it also matches as a prefix,
+// below the word itself; a trailing space ends it. Without Prefix a word
+// is a whole word, and the fallback completes none.
 func TestSearchAsYouType(t *testing.T) {
 	backends(t, func(t *testing.T, ix *index.Index) {
 		mustUpsert(t, ix,
 			index.Doc{ID: "long", Body: "the configuration file"},
 			index.Doc{ID: "short", Body: "the config file"},
 		)
-		r := search(t, ix, index.Request{Query: "confi", Mode: index.ModeText, Fallback: -1})
+		r := search(t, ix, index.Request{Query: "confi", Prefix: true, Mode: index.ModeText, Fallback: -1})
 		if got := strings.Join(sorted(ids(r)), " "); got != "long short" {
 			t.Fatalf("confi: %s", got)
 		}
-		r = search(t, ix, index.Request{Query: "confi ", Mode: index.ModeText, Fallback: -1})
-		if r.Total != 0 {
-			t.Fatalf("confi + space: %v", ids(r))
+		for _, req := range []index.Request{
+			{Query: "confi ", Prefix: true, Mode: index.ModeText, Fallback: -1},
+			{Query: "confi", Mode: index.ModeText, Fallback: -1},
+		} {
+			if r = search(t, ix, req); r.Total != 0 {
+				t.Fatalf("%q prefix %v: %v", req.Query, req.Prefix, ids(r))
+			}
 		}
-		r = search(t, ix, index.Request{Query: "config", Mode: index.ModeText, Fallback: -1})
+		r = search(t, ix, index.Request{Query: "config", Prefix: true, Mode: index.ModeText, Fallback: -1})
 		if got := ids(r); !slices.Equal(got, []string{"short", "long"}) {
 			t.Fatalf("config: %v, want the whole word first", got)
 		}
@@ -155,7 +160,7 @@ func TestSearchAsYouType(t *testing.T) {
 			t.Errorf("completion not highlighted: %s", r.Hits[1].Snippet)
 		}
 		// A quoted phrase is never being typed.
-		r = search(t, ix, index.Request{Query: `"confi`, Mode: index.ModeText, Fallback: -1})
+		r = search(t, ix, index.Request{Query: `"confi`, Prefix: true, Mode: index.ModeText, Fallback: -1})
 		if r.Total != 0 {
 			t.Fatalf(`"confi: %v`, ids(r))
 		}
@@ -242,8 +247,12 @@ func TestFallback(t *testing.T) {
 		)
 		// In the text leg "lemon" finds exact and typo2 ("lemons" stems to
 		// "lemon"): two, fewer than three. The tolerant pass adds typo1
-		// (one edit) and prefix (a completion).
+		// (one edit) and, as typed into a search box, prefix (a completion).
 		r := search(t, ix, index.Request{Query: "lemon ", Mode: index.ModeText})
+		if got := ids(r); !r.Tolerant || len(got) != 3 || got[2] != "typo1" {
+			t.Fatalf("lemon without Prefix: %v (tolerant %v), want typo1 after the exact hits", got, r.Tolerant)
+		}
+		r = search(t, ix, index.Request{Query: "lemon ", Prefix: true, Mode: index.ModeText})
 		got := ids(r)
 		if !r.Tolerant || len(got) != 4 || strings.Join(sorted(got[:2]), " ") != "exact typo2" ||
 			strings.Join(sorted(got[2:]), " ") != "prefix typo1" {
@@ -262,7 +271,7 @@ func TestFallback(t *testing.T) {
 			}
 		}
 		// Filters hold inside the tolerant pass.
-		r = search(t, ix, index.Request{Query: "lemon ", Kinds: []string{"note"}, Mode: index.ModeText})
+		r = search(t, ix, index.Request{Query: "lemon ", Prefix: true, Kinds: []string{"note"}, Mode: index.ModeText})
 		if got := ids(r); len(got) != 3 || got[0] != "exact" || strings.Join(sorted(got[1:]), " ") != "prefix typo1" {
 			t.Fatalf("kind note: %v", got)
 		}
@@ -272,13 +281,13 @@ func TestFallback(t *testing.T) {
 			t.Fatalf("fallback 1: %v tolerant %v", ids(r), r.Tolerant)
 		}
 		// Paging through exact and tolerant hits.
-		all := search(t, ix, index.Request{Query: "lemon ", Fallback: 4})
+		all := search(t, ix, index.Request{Query: "lemon ", Prefix: true, Fallback: 4})
 		if !all.Tolerant || all.Total != 4 {
 			t.Fatalf("auto, fallback 4: %v", ids(all))
 		}
 		var paged []string
 		for off := 0; off < all.Total; off++ {
-			p := search(t, ix, index.Request{Query: "lemon ", Fallback: 4, Limit: 1, Offset: off})
+			p := search(t, ix, index.Request{Query: "lemon ", Prefix: true, Fallback: 4, Limit: 1, Offset: off})
 			paged = append(paged, ids(p)...)
 			if p.Total != all.Total {
 				t.Fatalf("total %d on page %d, want %d", p.Total, off, all.Total)

@@ -178,7 +178,8 @@ type Syntax string
 const (
 	// SyntaxSimple reads a query typed into a search box (the default):
 	// never a syntax error, every character literal, "quotes" make a
-	// phrase; the last word is also a prefix while it is being typed.
+	// phrase; with Request.Prefix the last word is also a prefix while it
+	// is being typed.
 	SyntaxSimple Syntax = "simple"
 	// SyntaxRaw reads SQLite FTS5's query syntax (query.Raw): AND, OR,
 	// NOT, NEAR, "phrases", prefix*, column filters and ^initial, with a
@@ -262,11 +263,18 @@ type Request struct {
 	// Fuzzy adds, after the exact hits, the documents that match the
 	// query's words within this edit distance (text leg). See Fuzzy.
 	Fuzzy Fuzzy
+	// Prefix reads a simple-syntax query as typed into a search box:
+	// its last word, unless a space follows it, also matches as a prefix
+	// (its most frequent completions, at half a word's weight), and the
+	// fallback completes every word. Off, a word matches whole words
+	// only, as a command line or an agent means it. Raw syntax's word* is
+	// a prefix either way.
+	Prefix bool
 	// Fallback: when the exact search finds fewer hits than this, the
-	// tolerant pass runs (fuzzy auto, and every word also a prefix) and
-	// its hits are appended. 0 means DefaultFallback; negative turns it
-	// off. Not without the text leg: the substring leg asks for exact
-	// substrings.
+	// tolerant pass runs (fuzzy auto, and with Prefix every word also a
+	// prefix) and its hits are appended. 0 means DefaultFallback;
+	// negative turns it off. Not without the text leg: the substring leg
+	// asks for exact substrings.
 	Fallback int
 	Kinds    []string // any of
 	Projects []string // any of

@@ -221,8 +221,9 @@ func (s *search) run() (*Result, error) {
 	}
 	res := &Result{Mode: s.req.Mode}
 	if legs&runsText != 0 && total < s.req.Fallback {
-		// The fallback: fuzzy (auto unless asked otherwise) and prefixes.
-		tol := &tolerance{fuzzy: s.req.Fuzzy, prefix: true}
+		// The fallback: fuzzy (auto unless asked otherwise) and, as typed
+		// into a search box, prefixes.
+		tol := &tolerance{fuzzy: s.req.Fuzzy, prefix: s.req.Prefix}
 		if tol.fuzzy == FuzzyOff {
 			tol.fuzzy = FuzzyAuto
 		}

@@ -125,7 +125,8 @@ func (in *searchInput) request(reranker bool) (index.Request, error) {
 	if strings.TrimSpace(in.Query) == "" {
 		return index.Request{}, badArg(tool, `query is empty: %s`, searchArgs["query"].fix)
 	}
-	req := index.Request{Query: in.Query, Kinds: in.Kinds, Projects: in.Projects, Tags: in.Tags,
+	// Prefix: an agent's query often ends in a partial identifier.
+	req := index.Request{Query: in.Query, Prefix: true, Kinds: in.Kinds, Projects: in.Projects, Tags: in.Tags,
 		Role: in.Role, IDs: in.IDs, Under: strings.TrimSuffix(in.Under, "/"),
 		Limit: in.Limit, Offset: in.Offset, Explain: in.Explain}
 	var err error
