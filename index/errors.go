@@ -34,6 +34,11 @@ var (
 	// version of twindex.
 	ErrNewerSchema = errors.New("index: written by a newer twindex (schema version)")
 
+	// ErrOlderSchema is returned by OpenSnapshot for a snapshot written
+	// by an older twindex, whose text index lacks what this build
+	// searches (Open rebuilds such an index from its store instead).
+	ErrOlderSchema = errors.New("index: written by an older twindex (schema version)")
+
 	// ErrClosed is returned by every method called after Close.
 	ErrClosed = errors.New("index: closed")
 

@@ -9,12 +9,13 @@ import (
 // analyzes itself instead of through a bleve analyzer: the trigram field
 // counts its trigrams without a token per window (Trigram.Frequencies),
 // and a write analyzes its text fields once, for both the store's length
-// counters and the text index. Analyze runs analyze unless the field came
-// analyzed.
+// counters and the text index. Analyze runs analyze, which sets freqs and
+// length and marks the field analyzed (the text fields of a document are
+// analyzed together), unless the field came analyzed.
 type analyzedField struct {
 	name     string
 	text     []byte
-	analyze  func([]byte) (bleveindex.TokenFrequencies, int)
+	analyze  func()
 	analyzed bool
 	freqs    bleveindex.TokenFrequencies
 	length   int
@@ -43,14 +44,39 @@ func (f *analyzedField) Size() int {
 
 func (f *analyzedField) Analyze() {
 	if !f.analyzed {
-		f.freqs, f.length = f.analyze(f.text)
-		f.analyzed = true
+		f.analyze()
 	}
 }
 
-// textField returns a text-index field of the given text, analyzed now.
-func (ix *Index) textField(name, text string) *analyzedField {
-	f := &analyzedField{name: name, text: []byte(text), analyze: ix.textA.Frequencies}
-	f.Analyze()
+// textFields are a document's text-index fields: its title and body, and
+// its words as written where stemming changed them (fieldWords), which
+// fuzzy matching compares typos with. The three are analyzed together, by
+// the first Analyze of any of them, since the words come of both texts.
+type textFields struct{ title, body, words *analyzedField }
+
+func (ix *Index) textFields(d *Doc) textFields {
+	tf := textFields{
+		title: &analyzedField{name: fieldTitle, text: []byte(d.Title)},
+		body:  &analyzedField{name: fieldBody, text: []byte(d.Body)},
+		words: &analyzedField{name: fieldWords},
+	}
+	all := func() {
+		words := bleveindex.TokenFrequencies{}
+		tf.title.freqs, tf.title.length = ix.textA.Count(tf.title.text, words)
+		tf.body.freqs, tf.body.length = ix.textA.Count(tf.body.text, words)
+		tf.words.freqs, tf.words.length = words, len(words)
+		tf.title.analyzed, tf.body.analyzed, tf.words.analyzed = true, true, true
+	}
+	tf.title.analyze, tf.body.analyze, tf.words.analyze = all, all, all
+	return tf
+}
+
+// trigramField returns the trigram index's field of text.
+func (ix *Index) trigramField(text []byte) *analyzedField {
+	f := &analyzedField{name: fieldGrams, text: text}
+	f.analyze = func() {
+		f.freqs, f.length = ix.triA.Frequencies(f.text)
+		f.analyzed = true
+	}
 	return f
 }

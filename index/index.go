@@ -23,8 +23,13 @@ import (
 
 // SchemaVersion is the version of the on-disk layout this build writes.
 // Open refuses an index with a higher version.
-// Version 2 added sessions, links and vectors to document records.
-const SchemaVersion = 2
+// Version 2 added sessions, links and vectors to document records;
+// version 3 the words as written to the text index (fieldWords), so Open
+// rebuilds the text index of an older index from the store.
+const SchemaVersion = 3
+
+// wordsSchema is the first SchemaVersion whose text index has fieldWords.
+const wordsSchema = 3
 
 // Options configure an Index. A nil *Options means the defaults.
 type Options struct {
@@ -229,10 +234,16 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 		}
 		return nil, fmt.Errorf("open: %w", err)
 	}
-	if err := ix.checkSchema(); err != nil {
+	old, err := ix.checkSchema()
+	if err != nil {
 		return fail(err)
 	}
-	var err error
+	if old < wordsSchema && dir != "" {
+		// recover fills the new text index from the store.
+		if err := os.RemoveAll(ix.subdir(textDir)); err != nil {
+			return fail(fmt.Errorf("text index of schema %d: %w", old, err))
+		}
+	}
 	if ix.text, err = ix.openBackend(textDir); err != nil {
 		return fail(fmt.Errorf("text index: %w", err))
 	}
@@ -266,23 +277,28 @@ func (ix *Index) subdir(name string) string {
 	return filepath.Join(ix.dir, name)
 }
 
-func (ix *Index) checkSchema() error {
-	return ix.store.Update(func(tx storage.Tx) error {
+// checkSchema refuses a store of a newer schema and marks an older one
+// (or a new one) as of SchemaVersion, returning the version it had
+// (SchemaVersion for a new store).
+func (ix *Index) checkSchema() (uint64, error) {
+	old := uint64(SchemaVersion)
+	err := ix.store.Update(func(tx storage.Tx) error {
 		v := tx.Get(bucketMeta, metaSchema)
 		if v == nil {
 			return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
 		}
-		n, _ := binary.Uvarint(v)
-		if n > SchemaVersion {
-			return fmt.Errorf("%w: index has %d, this build reads up to %d", ErrNewerSchema, n, SchemaVersion)
+		old, _ = binary.Uvarint(v)
+		if old > SchemaVersion {
+			return fmt.Errorf("%w: index has %d, this build reads up to %d", ErrNewerSchema, old, SchemaVersion)
 		}
-		if n < SchemaVersion {
-			// Version 1 records are read as they are; mark the index so
-			// that a build that reads only version 1 refuses it.
+		if old < SchemaVersion {
+			// Older records are read as they are; mark the index so
+			// that an older build refuses it.
 			return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
 		}
 		return nil
 	})
+	return old, err
 }
 
 func (ix *Index) closeBackends() error {

@@ -152,6 +152,11 @@ func TestSearchAsYouType(t *testing.T) {
 				t.Fatalf("%q prefix %v: %v", req.Query, req.Prefix, ids(r))
 			}
 		}
+		// A completion of the word as written, past its stem "configur".
+		r = search(t, ix, index.Request{Query: "configurat", Prefix: true, Mode: index.ModeText, Fallback: -1})
+		if got := ids(r); !slices.Equal(got, []string{"long"}) {
+			t.Fatalf("configurat: %v", got)
+		}
 		r = search(t, ix, index.Request{Query: "config", Prefix: true, Mode: index.ModeText, Fallback: -1})
 		if got := ids(r); !slices.Equal(got, []string{"short", "long"}) {
 			t.Fatalf("config: %v, want the whole word first", got)
@@ -213,6 +218,9 @@ func TestFuzzy(t *testing.T) {
 		}{
 			{"cnofiguration", index.FuzzyAuto, "en"}, // a transposition is one edit
 			{"cnofgiuration", index.FuzzyAuto, "en"}, // two edits for a long word
+			{"configuraton", 1, "en"},                // where the stemmer cuts: compared as written
+			{"configurashun", index.FuzzyAuto, ""},   // three edits
+			{"raeds", 1, "en"},
 			{"parsre", 1, "en"},
 			{"parsre", index.FuzzyOff, ""},
 			{"превет", 1, "ru"},            // one edit, two bytes

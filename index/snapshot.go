@@ -165,8 +165,12 @@ func (ix *Index) adopt(st storage.Store, snap *snapfile.File) (err error) {
 		(*leg.idx).Close()
 		*leg.idx = idx
 	}
-	if err := ix.checkSchema(); err != nil {
+	schema, err := ix.checkSchema()
+	if err != nil {
 		return fmt.Errorf("open snapshot: %w", err)
+	}
+	if schema < wordsSchema {
+		return fmt.Errorf("open snapshot: %w: %d, this build reads %d and up; write it again", ErrOlderSchema, schema, wordsSchema)
 	}
 	if err := ix.checkSnapshotSeq(); err != nil {
 		return &CorruptError{Path: "snapshot", Err: err}

@@ -265,8 +265,8 @@ func FuzzOpenSnapshot(f *testing.F) {
 		for _, in := range [][]byte{data, withCRC(data)} {
 			ix, err := index.OpenSnapshot(bytes.NewReader(in), nil)
 			if err != nil {
-				if !errors.Is(err, index.ErrCorrupt) && !errors.Is(err, index.ErrNewerSchema) {
-					t.Fatalf("error %v matches neither ErrCorrupt nor ErrNewerSchema", err)
+				if !errors.Is(err, index.ErrCorrupt) && !errors.Is(err, index.ErrNewerSchema) && !errors.Is(err, index.ErrOlderSchema) {
+					t.Fatalf("error %v matches none of ErrCorrupt, ErrNewerSchema, ErrOlderSchema", err)
 				}
 				continue
 			}

@@ -251,7 +251,7 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 				}
 			}
 			if tol != nil && !l.negated && !(l.prefix && last) {
-				near, far, err := s.tolerate(term, prefixes(), tol)
+				near, far, err := s.tolerate(term, tokenize.Fold(l.text[tok.Start:tok.End]), tol)
 				if err != nil {
 					return nil, err
 				}
@@ -323,14 +323,15 @@ const maxTextTerms = 256
 // query word known: the tolerant pass does not fuzz it.
 const knownWordDocs = 3
 
-// tolerate returns the indexed terms a query word also stands for in the
-// tolerant pass: near, those one edit away and, with tol.prefix, its
-// completions; far, those two edits away, weighed much lower so that
-// they rank below the near ones.
-func (s *search) tolerate(term string, prefixes []string, tol *tolerance) (near, far []string, err error) {
+// tolerate returns the indexed terms a query word (its term, and its
+// folded spelling) also stands for in the tolerant pass: near, those
+// whose words are one edit from the word as written and, with
+// tol.prefix, its completions; far, those two edits away, weighed much
+// lower so that they rank below the near ones.
+func (s *search) tolerate(term, word string, tol *tolerance) (near, far []string, err error) {
 	dist := int(tol.fuzzy)
 	if tol.fuzzy == FuzzyAuto {
-		dist = edits.Auto(utf8.RuneCountInString(term))
+		dist = edits.Auto(utf8.RuneCountInString(word))
 	}
 	if dist > 0 {
 		// A word that many documents hold is taken as spelled right: its
@@ -343,7 +344,7 @@ func (s *search) tolerate(term string, prefixes []string, tol *tolerance) (near,
 			dist = 0
 		}
 	}
-	fz, err := s.expandFuzzy(term, dist)
+	fz, err := s.expandFuzzy(word, term, dist)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -355,7 +356,7 @@ func (s *search) tolerate(term string, prefixes []string, tol *tolerance) (near,
 		}
 	}
 	if tol.prefix && utf8.RuneCountInString(term) >= minTypingRunes {
-		more, err := s.expandPrefix(prefixes, typingExpansions)
+		more, err := s.expandPrefix([]string{term, word}, typingExpansions)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -6,6 +6,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/tokenize"
 )
 
 // exactIIDs returns the text index's internal IDs of the exact pass's
@@ -92,16 +93,18 @@ func (s *search) didYouMean() (string, error) {
 				}
 				continue
 			}
-			fz, err := s.expandFuzzy(term, int(MaxFuzzy))
+			fz, err := s.expandFuzzy(tokenize.Fold(l.text[tok.Start:tok.End]), term, int(MaxFuzzy))
 			if err != nil || len(fz) == 0 {
 				if err != nil {
 					return "", err
 				}
 				continue
 			}
-			word, err := s.surface(fz[0].term)
-			if err != nil {
-				return "", err
+			word := fz[0].word
+			if word == "" {
+				if word, err = s.surface(fz[0].term); err != nil {
+					return "", err
+				}
 			}
 			if word != "" {
 				edits = append(edits, edit{n.pos + tok.Start, n.pos + tok.End, word})

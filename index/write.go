@@ -358,11 +358,9 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	return a, nil
 }
 
-// textFields are a document's text-index fields, analyzed before its
-// write: the store records their lengths, the text index their terms.
-type textFields struct{ title, body *analyzedField }
-
-// analyzeDocs analyzes the text of every non-remove op, on all cores.
+// analyzeDocs analyzes the text of every non-remove op, on all cores,
+// before its write: the store records the fields' lengths, the text index
+// their terms.
 func (ix *Index) analyzeDocs(ops []op) []textFields {
 	out := make([]textFields, len(ops))
 	var wg sync.WaitGroup
@@ -371,7 +369,8 @@ func (ix *Index) analyzeDocs(ops []op) []textFields {
 		wg.Go(func() {
 			for i := w; i < len(ops); i += n {
 				if d := &ops[i].doc; ops[i].kind != opRemove {
-					out[i] = textFields{ix.textField(fieldTitle, d.Title), ix.textField(fieldBody, d.Body)}
+					out[i] = ix.textFields(d)
+					out[i].title.Analyze()
 				}
 			}
 		})
@@ -423,6 +422,7 @@ func contentHash(title, body string) string {
 const (
 	fieldTitle = "title" // text index
 	fieldBody  = "body"  // text index
+	fieldWords = "w"     // text index: words as written where stemming changed them (textFields)
 	fieldGrams = "g"     // trigram index: title and body grams together
 	fieldHash  = "h"     // both: stored content hash, not indexed
 )
@@ -436,14 +436,12 @@ func (ix *Index) textDoc(d *Doc, hash []byte) bleveindex.Document {
 // tf has them.
 func (ix *Index) analyzedTextDoc(d *Doc, hash []byte, tf textFields) bleveindex.Document {
 	if tf.title == nil {
-		tf = textFields{
-			&analyzedField{name: fieldTitle, text: []byte(d.Title), analyze: ix.textA.Frequencies},
-			&analyzedField{name: fieldBody, text: []byte(d.Body), analyze: ix.textA.Frequencies},
-		}
+		tf = ix.textFields(d)
 	}
 	bd := document.NewDocument(d.ID)
 	bd.AddField(tf.title)
 	bd.AddField(tf.body)
+	bd.AddField(tf.words)
 	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
 	return bd
 }
@@ -454,7 +452,7 @@ func (ix *Index) trigramDoc(d *Doc, hash []byte) bleveindex.Document {
 	// candidates, which verification removes.
 	text := make([]byte, 0, len(d.Title)+1+len(d.Body))
 	text = append(append(append(text, d.Title...), '\n'), d.Body...)
-	bd.AddField(&analyzedField{name: fieldGrams, text: text, analyze: ix.triA.Frequencies})
+	bd.AddField(ix.trigramField(text))
 	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
 	return bd
 }
