@@ -167,3 +167,21 @@ func TestOpenOlderSchemaRebuildsText(t *testing.T) {
 		}
 	}
 }
+
+// Did-you-mean takes the most frequent of the nearest words, counted from
+// their posting lists: after a merge, scorch's dictionaries report 1 for
+// every term read after one that a single document holds once (zapx#445),
+// which would make "jan" (one document) win over "json" (three).
+func TestDidYouMeanCountsAfterMerge(t *testing.T) {
+	ix := mustOpen(t, t.TempDir(), nil)
+	// Two writes, two segments, for Optimize to merge.
+	mustUpsert(t, ix, index.Doc{ID: "1", Body: "jan"}, index.Doc{ID: "2", Body: "json"})
+	mustUpsert(t, ix, index.Doc{ID: "3", Body: "json"}, index.Doc{ID: "4", Body: "json"})
+	if err := ix.Optimize(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := search(t, ix, index.Request{Query: "jsn", Fallback: -1})
+	if r.Total != 0 || r.DidYouMean != "json" {
+		t.Fatalf("jsn: %d hits, did you mean %q, want json", r.Total, r.DidYouMean)
+	}
+}

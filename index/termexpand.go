@@ -158,8 +158,16 @@ func (s *search) expandFuzzy(word, own string, dist int) ([]expansion, error) {
 			}
 		}
 	}
+	// Scorch's dictionary iterators count wrong once they have read a
+	// term that one document holds once (zapx#445: every later term then
+	// reports 1), so the counts come from the terms' own posting lists.
 	out := make([]expansion, 0, len(found))
 	for _, e := range found {
+		n, err := s.docFreq(e.term)
+		if err != nil {
+			return nil, err
+		}
+		e.count = n
 		out = append(out, e)
 	}
 	return best(out, fuzzyExpansions), nil
