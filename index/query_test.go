@@ -330,3 +330,50 @@ func TestDidYouMean(t *testing.T) {
 		}
 	})
 }
+
+// When a word of the query is in no document, the fallback runs even with
+// many exact hits, and ranks the text leg again with approximate words
+// counted as matched: the documents with every word, some approximately,
+// come before those with fewer words, however often those hold them.
+func TestTolerantRanksAllWordsFirst(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix,
+			index.Doc{ID: "json-only", Body: "json json json json json encoder"},
+			index.Doc{ID: "json-short", Body: "json"},
+			index.Doc{ID: "both", Body: "how to unmarshal a long json document with many other words in it"},
+			index.Doc{ID: "other", Body: "unrelated text"},
+		)
+		for _, mode := range []index.Mode{index.ModeText, index.ModeAuto} {
+			r := search(t, ix, index.Request{Query: "unmarshl json", Mode: mode})
+			got := ids(r)
+			if !r.Tolerant || len(got) != 3 || got[0] != "both" {
+				t.Fatalf("%s: %v (tolerant %v), want both first", mode, got, r.Tolerant)
+			}
+			if !slices.Equal(r.Hits[0].MatchedIn, []string{index.LegFuzzy}) || !slices.Equal(r.Hits[1].MatchedIn, []string{index.LegText}) {
+				t.Errorf("%s: marked %v and %v", mode, r.Hits[0].MatchedIn, r.Hits[1].MatchedIn)
+			}
+			if !strings.Contains(r.Hits[0].Snippet, "<mark>unmarshal</mark>") {
+				t.Errorf("%s: approximate word not marked: %s", mode, r.Hits[0].Snippet)
+			}
+		}
+		// Ordered by date, the same hits and marks.
+		r := search(t, ix, index.Request{Query: "unmarshl json", Order: index.OrderDateDesc})
+		for _, h := range r.Hits {
+			if want := index.LegText; h.ID == "both" {
+				want = index.LegFuzzy
+				if !slices.Equal(h.MatchedIn, []string{want}) {
+					t.Errorf("by date: %s marked %v", h.ID, h.MatchedIn)
+				}
+			} else if !slices.Contains(h.MatchedIn, want) {
+				t.Errorf("by date: %s marked %v", h.ID, h.MatchedIn)
+			}
+		}
+		if r.Total != 3 || !r.Tolerant {
+			t.Errorf("by date: %v (tolerant %v)", ids(r), r.Tolerant)
+		}
+		// Without the fallback, "json" alone ranks them.
+		if r := search(t, ix, index.Request{Query: "unmarshl json", Fallback: -1}); r.Tolerant || ids(r)[2] != "both" {
+			t.Fatalf("no fallback: %v (tolerant %v)", ids(r), r.Tolerant)
+		}
+	})
+}

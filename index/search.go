@@ -139,20 +139,20 @@ func (s *search) run() (*Result, error) {
 	s.avgTitle = float64(getUint(s.tx, metaTitleTokens)) / max(s.n, 1)
 	s.avgBody = float64(getUint(s.tx, metaBodyTokens)) / max(s.n, 1)
 	var tri []scored
-	var text, tolerant *textList
+	var text *textList
 	var triErr, textErr error
 	substring := func() {
 		if tri, triErr = s.substringLeg(); triErr != nil {
 			triErr = fmt.Errorf("substring leg: %w", triErr)
 		}
 	}
+	// Fuzzy words are read in the same pass as the exact ones.
+	var tol *tolerance
+	if s.req.Fuzzy != FuzzyOff {
+		tol = &tolerance{fuzzy: s.req.Fuzzy}
+	}
 	words := func() {
-		// Fuzzy words are read in the same pass as the exact ones.
-		var tol *tolerance
-		if s.req.Fuzzy != FuzzyOff {
-			tol = &tolerance{fuzzy: s.req.Fuzzy}
-		}
-		if text, tolerant, textErr = s.textLeg(tol, nil); textErr != nil {
+		if text, textErr = s.textLeg(tol); textErr != nil {
 			textErr = fmt.Errorf("text leg: %w", textErr)
 		}
 	}
@@ -188,61 +188,54 @@ func (s *search) run() (*Result, error) {
 	if err := s.ctx.Err(); err != nil {
 		return nil, err
 	}
-	// The exact hits, to leave out of the tolerant hits: taken before
-	// fusion cuts the text list, when the substring leg matched or there
-	// may be fewer hits than the fallback's threshold.
-	var skip map[string]bool
-	if legs&runsText != 0 && (tolerant != nil || len(tri)+len(text.hits) < 2*s.req.Fallback) {
-		if skip, err = s.exactIIDs(tri, text); err != nil {
-			return nil, err
-		}
-	}
 
 	need := s.req.Offset + s.req.Limit
-	var fused []fusion.Hit
-	var total int
 	var vec []scored
 	if legs&runsVector != 0 {
 		if vec, err = s.vectorLeg(max(need, vectorDepth)); err != nil {
 			return nil, fmt.Errorf("vector leg: %w", err)
 		}
 	}
-	if s.req.Order == OrderScore {
-		fused, total, err = s.fuseTop(tri, text, vec, need)
-	} else {
-		fused, err = s.fuseAll(tri, text, vec)
-		if err == nil && s.req.Order != OrderScore {
-			err = s.sortByDate(fused)
-		}
-		total = len(fused)
-	}
+	fused, total, err := s.fuse(tri, text, vec, need)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Mode: s.req.Mode}
-	if legs&runsText != 0 && total < s.req.Fallback {
-		// The fallback: fuzzy (auto unless asked otherwise) and, as typed
-		// into a search box, prefixes.
-		tol := &tolerance{fuzzy: s.req.Fuzzy, prefix: s.req.Prefix}
-		if tol.fuzzy == FuzzyOff {
-			tol.fuzzy = FuzzyAuto
-		}
-		if _, tolerant, err = s.textLeg(tol, skip); err != nil {
+	// The fallback, when few documents match: the tolerant pass (fuzzy,
+	// auto unless asked otherwise, and, as typed into a search box,
+	// prefixes) ranks the text leg again. When a word matches nothing
+	// but others match enough, only that word is tolerated.
+	fallback := tolerance{fuzzy: s.req.Fuzzy, prefix: s.req.Prefix}
+	if fallback.fuzzy == FuzzyOff {
+		fallback.fuzzy = FuzzyAuto
+	}
+	again := total < s.req.Fallback && (tol == nil || *tol != fallback)
+	if !again && s.req.Fallback > 0 && tol == nil && text != nil && text.unknown {
+		fallback.unknown, again = true, true
+	}
+	if legs&runsText != 0 && again {
+		tol = &fallback
+		if text, err = s.textLeg(tol); err != nil {
 			return nil, fmt.Errorf("tolerant pass: %w", err)
 		}
-	}
-	if tolerant != nil {
-		tolerant.hits = slices.DeleteFunc(tolerant.hits, func(h textHit) bool { return skip[tolerant.iid(&h)] })
-		matches := len(tolerant.hits)
-		more, err := s.tolerantHits(tolerant, total, need-len(fused))
-		if err != nil {
-			return nil, fmt.Errorf("tolerant pass: %w", err)
+		if fused, total, err = s.fuse(tri, text, vec, need); err != nil {
+			return nil, err
 		}
-		fused = append(fused, more...)
-		total += matches
-		res.Tolerant = true
 	}
-	return s.finish(res, fused, total)
+	return s.finish(&Result{Mode: s.req.Mode, Tolerant: tol != nil}, fused, total)
+}
+
+// fuse returns the first need hits of the legs' fused ranking in the
+// request's order (all of them, unless by score), and the number of
+// matching documents.
+func (s *search) fuse(tri []scored, text *textList, vec []scored, need int) ([]fusion.Hit, int, error) {
+	if s.req.Order == OrderScore {
+		return s.fuseTop(tri, text, vec, need)
+	}
+	fused, err := s.fuseAll(tri, text, vec)
+	if err == nil {
+		err = s.sortByDate(fused)
+	}
+	return fused, len(fused), err
 }
 
 // finish expands and boosts the ranked hits, suggests a spelling when

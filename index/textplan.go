@@ -56,16 +56,20 @@ type tcover struct {
 
 // textPlan is the text leg's view of a query.
 type textPlan struct {
-	terms  []tterm
-	leaves []*tleaf
-	byLeaf map[*leaf]*tleaf
-	words  int // positive leaves with terms
+	terms      []tterm
+	leaves     []*tleaf
+	byLeaf     map[*leaf]*tleaf
+	words      int    // positive leaves with terms
+	wordLeaves uint64 // bit i: leaf i of the plan is one of them
 }
 
 // tolerance is what the tolerant pass adds to each query word.
 type tolerance struct {
 	fuzzy  Fuzzy
 	prefix bool
+	// unknown: only the words no document holds are tolerated (the
+	// fallback for such a word among others that match).
+	unknown bool
 }
 
 // needsPositions reports whether matching l takes its words' positions.
@@ -307,6 +311,9 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 		tp.byLeaf[l] = tl
 		if !l.negated {
 			tp.words++
+			if li < 64 {
+				tp.wordLeaves |= 1 << li
+			}
 		}
 	}
 	if len(tp.terms) > maxTextTerms {
@@ -333,12 +340,15 @@ func (s *search) tolerate(term, word string, tol *tolerance) (near, far []string
 	if tol.fuzzy == FuzzyAuto {
 		dist = edits.Auto(utf8.RuneCountInString(word))
 	}
-	if dist > 0 {
+	if dist > 0 || tol.unknown {
 		// A word that many documents hold is taken as spelled right: its
 		// neighbours would be other words, not the one meant.
 		n, err := s.docFreq(term)
 		if err != nil {
 			return nil, nil, err
+		}
+		if tol.unknown && n > 0 {
+			return nil, nil, nil
 		}
 		if float64(n) >= max(knownWordDocs, s.n/1000) {
 			dist = 0

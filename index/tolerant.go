@@ -5,66 +5,8 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
-	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/tokenize"
 )
-
-// exactIIDs returns the text index's internal IDs of the exact pass's
-// matches in both legs.
-func (s *search) exactIIDs(tri []scored, text *textList) (map[string]bool, error) {
-	skip := make(map[string]bool, len(tri)+len(text.hits))
-	for i := range text.hits {
-		skip[text.iid(&text.hits[i])] = true
-	}
-	for _, t := range tri {
-		iid, err := s.textR.InternalID(t.id)
-		if err != nil {
-			return nil, err
-		}
-		if iid != nil {
-			skip[string(iid)] = true
-		}
-	}
-	return skip, nil
-}
-
-// tolerantHits returns the first n of the tolerant list's hits, ranked
-// after the exact search's exactTotal hits. A tolerant hit's score
-// continues the exact ranking: 1/(K + exactTotal + its rank), times the
-// smaller leg weight, below every exact hit's fused score.
-func (s *search) tolerantHits(list *textList, exactTotal, n int) ([]fusion.Hit, error) {
-	if n <= 0 {
-		return nil, nil
-	}
-	if s.req.Order != OrderScore {
-		n = len(list.hits)
-	}
-	if err := list.top(n); err != nil {
-		return nil, err
-	}
-	rank := ranks(list.scores())
-	w := min(s.ix.opts.TextWeight, s.ix.opts.SubstringWeight)
-	k := float64(s.ix.opts.K)
-	out := make([]fusion.Hit, 0, min(n, len(list.hits)))
-	for i := range min(n, len(list.hits)) {
-		id, err := list.resolve(i)
-		if err != nil {
-			return nil, err
-		}
-		sc := list.hits[i].score
-		out = append(out, fusion.Hit{
-			ID:    id,
-			Score: w / (k + float64(exactTotal+rank[i])),
-			Legs:  []fusion.LegRank{{Leg: LegFuzzy, Rank: rank[i], Score: sc}},
-		})
-	}
-	if s.req.Order != OrderScore {
-		if err := s.sortByDate(out); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
 
 // didYouMean returns the query with each word that no document holds
 // replaced by the nearest indexed word (at most two edits, the most
