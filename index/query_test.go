@@ -377,3 +377,31 @@ func TestTolerantRanksAllWordsFirst(t *testing.T) {
 		}
 	})
 }
+
+// A query of five words or more gets feedback: the words its best
+// document holds rerank the other matches, and match nothing themselves.
+func TestFeedback(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix,
+			index.Doc{ID: "top", Body: "alpha beta gamma delta epsilon zeta theta"},
+			index.Doc{ID: "kin", Body: "alpha zeta theta other words here"},
+			index.Doc{ID: "short", Body: "alpha kappa"},
+			index.Doc{ID: "only-feedback", Body: "zeta theta"},
+			index.Doc{ID: "more", Body: "zeta theta and more"},
+		)
+		r := search(t, ix, index.Request{Query: "alpha beta gamma delta epsilon", Mode: index.ModeText})
+		if got := ids(r); !slices.Equal(got, []string{"top", "kin", "short"}) {
+			t.Errorf("five words: %v, want kin (which shares zeta and theta with top) before short", got)
+		}
+		// Four words: no feedback; the shorter document first.
+		r = search(t, ix, index.Request{Query: "alpha beta gamma delta", Mode: index.ModeText})
+		if got := ids(r); !slices.Equal(got, []string{"top", "short", "kin"}) {
+			t.Errorf("four words: %v", got)
+		}
+		// A raw query keeps its own terms.
+		r = search(t, ix, index.Request{Query: "alpha OR beta OR gamma OR delta OR epsilon", Syntax: index.SyntaxRaw, Mode: index.ModeText})
+		if got := ids(r); !slices.Equal(got, []string{"top", "short", "kin"}) {
+			t.Errorf("raw: %v", got)
+		}
+	})
+}

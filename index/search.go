@@ -54,6 +54,7 @@ type search struct {
 	qvec               []float32        // the query vector of a vector or hybrid search
 	avgTitle, avgBody  float64          // average field lengths in tokens, for BM25
 	slots              []*slots.Table   // the text leg's, released when the search ends
+	added              []feedbackTerm   // the terms feedback added to the text leg
 }
 
 // Search runs a query. It returns ErrEmptyQuery for a query with nothing to
@@ -187,6 +188,17 @@ func (s *search) run() (*Result, error) {
 	}
 	if err := s.ctx.Err(); err != nil {
 		return nil, err
+	}
+	if text != nil {
+		// Feedback reads the store, so not beside the substring leg.
+		if s.added, err = s.feedback(text); err != nil {
+			return nil, fmt.Errorf("feedback: %w", err)
+		}
+		if len(s.added) > 0 {
+			if text, err = s.textLeg(tol); err != nil {
+				return nil, fmt.Errorf("text leg: %w", err)
+			}
+		}
 	}
 
 	need := s.req.Offset + s.req.Limit

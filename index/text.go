@@ -62,6 +62,7 @@ type textList struct {
 	// unknown: some word of the query is in no document (the fallback
 	// then runs).
 	unknown bool
+	plan    *textPlan // the terms it was ranked by
 }
 
 // leg names the leg of hit p in a fused hit: LegFuzzy when the tolerant
@@ -302,7 +303,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		s.tolPlan = tp
 	}
 	terms := tp.terms
-	list := &textList{r: s.textR}
+	list := &textList{r: s.textR, plan: tp}
 	if len(terms) == 0 {
 		return list, nil
 	}
@@ -325,11 +326,11 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 	list.unknown = tp.wordLeaves&^known != 0
 	a := s.newTextTally(tp, hint)
 	var tfd bleveindex.TermFieldDoc
-	// Terms that score create matches; those only under a NOT are read
-	// afterwards, onto the matches there are.
+	// Terms that score create matches; those only under a NOT, and those
+	// feedback added, are read afterwards, onto the matches there are.
 	for _, pass := range []bool{true, false} {
 		for ti, qt := range terms {
-			if qt.positive != pass {
+			if (qt.positive && !qt.added) != pass {
 				continue
 			}
 			for _, rd := range readers[ti] {

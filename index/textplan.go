@@ -31,6 +31,7 @@ type tterm struct {
 	tolerant bool   // a tolerant pass's expansion: its matches are not exact
 	single   bool   // the term of one query word: its df is its posting lists' count
 	leaves   uint64 // bit i: leaf i of the plan uses it (for coordination)
+	added    bool   // added by feedback: scores the matches, makes none
 }
 
 // tleaf is what the text leg makes of a leaf: its tokens grouped by
@@ -315,6 +316,9 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 				tp.wordLeaves |= 1 << li
 			}
 		}
+	}
+	for _, f := range s.added {
+		tp.terms = append(tp.terms, tterm{dict: []string{f.term}, weight: f.weight, positive: true, single: true, added: true})
 	}
 	if len(tp.terms) > maxTextTerms {
 		return nil, fmt.Errorf("%w: the query's words make %d terms, the limit is %d", ErrInvalidRequest, len(tp.terms), maxTextTerms)
