@@ -10,8 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 	"github.com/twindex/twindex/query"
+	"github.com/twindex/twindex/server"
 )
 
 // searchFlags are the flags of `twindex search`.
@@ -127,60 +129,78 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	abs, _ := filepath.Abs(path)
-	doSync := !f.noSync && (!loc.explicit || loc.root != "" || pathGiven)
+	doSync := !f.noSync && (!loc.Explicit || loc.Root != "" || pathGiven)
 	if doSync {
 		if _, err := os.Stat(abs); err != nil {
 			return usageErr("", "%w", err)
 		}
-		if loc.root == "" {
-			loc.root = abs
+		if loc.Root == "" {
+			loc.Root = abs
 			if !isDirPath(abs) {
-				loc.root = filepath.Dir(abs)
+				loc.Root = filepath.Dir(abs)
 			}
 		}
 	}
-	opts := &index.Options{MaxDocBytes: docLimit(f.maxSize)}
+	// Read-only, a search writes nothing to the bleve indexes (scorch would
+	// persist a snapshot on Open, with fsyncs); a sync that finds changes
+	// opens the index again for writing.
+	opts := &index.Options{MaxDocBytes: folder.DocLimit(f.maxSize), ReadOnly: true}
 	if err := emb.options(e, opts); err != nil {
 		return err
 	}
 	if err := rr.options(e, opts); err != nil {
 		return err
 	}
-	var ix *index.Index
+	mode := openExisting
 	if doSync {
-		var filled func(context.Context) error
-		if ix, filled, err = loc.fill(opts); err != nil {
-			return err
+		mode = openFill
+		if !loc.Exists {
+			limitMemory(e) // the first search builds the index
 		}
-		defer ix.Close()
-		if err := loc.recordRoot(loc.root); err != nil {
-			return err
+	}
+	eng, filled, err := loc.engine(e, opts, mode, f.maxSize)
+	if err != nil {
+		return err
+	}
+	defer func() { eng.Close() }()
+	if doSync {
+		if _, owned := eng.(*server.Client); !owned {
+			if err := loc.RecordRoot(loc.Root); err != nil {
+				return err
+			}
 		}
-		_, err := syncFolder(ctx, e, ix, syncOptions{root: loc.root, scope: abs, indexDir: loc.dir, maxSize: f.maxSize, quiet: f.quiet})
+		_, err := syncFolder(ctx, e, eng, abs, syncOptions{quiet: f.quiet})
+		if errors.Is(err, index.ErrReadOnly) {
+			// The folder changed: write it in.
+			if err := eng.Close(); err != nil {
+				return indexErr(err, loc.Dir)
+			}
+			o := *opts
+			o.ReadOnly = false
+			if eng, filled, err = loc.engine(e, &o, mode, f.maxSize); err != nil {
+				return err
+			}
+			_, err = syncFolder(ctx, e, eng, abs, syncOptions{quiet: f.quiet})
+		}
 		if err != nil {
 			return err
 		}
 		if err := filled(ctx); err != nil {
 			return err
 		}
-	} else {
-		if ix, err = loc.open(opts, false); err != nil {
-			return err
-		}
-		defer ix.Close()
 	}
-	if req.Under == "" && loc.root != "" {
-		if id, ok := relID(loc.root, abs); ok {
+	if root := eng.Info().Root; req.Under == "" && root != "" {
+		if id, ok := folder.RelID(root, abs); ok {
 			req.Under = id
 		}
 	}
 	out := &output{e: e, format: f.format, color: useColor(e), batch: f.queries != ""}
 	if f.queries != "" {
-		return runQueries(ctx, e, ix, out, f.queries, req)
+		return runQueries(ctx, e, eng, out, f.queries, req)
 	}
 	req.Query = q
 	start := time.Now()
-	res, err := ix.Search(ctx, req)
+	res, err := eng.Search(ctx, req)
 	if err != nil {
 		return searchErr(err, q)
 	}
@@ -248,12 +268,12 @@ func (f *searchFlags) request(reranker bool) (index.Request, error) {
 		req.Rerank = f.limit
 	}
 	if f.since != "" {
-		if req.Since, err = parseTime(f.since); err != nil {
+		if req.Since, err = server.ParseTime(f.since); err != nil {
 			return req, usageErr(hint, "--since: %w", err)
 		}
 	}
 	if f.until != "" {
-		if req.Until, err = parseTime(f.until); err != nil {
+		if req.Until, err = server.ParseTime(f.until); err != nil {
 			return req, usageErr(hint, "--until: %w", err)
 		}
 	}
@@ -293,7 +313,7 @@ type batchQuery struct {
 
 // runQueries runs every query of a --queries file. Exit status: 2 if a
 // line was bad, else 1 if no query found anything, else 0.
-func runQueries(ctx context.Context, e *env, ix *index.Index, out *output, name string, base index.Request) error {
+func runQueries(ctx context.Context, e *env, eng server.Engine, out *output, name string, base index.Request) error {
 	var r io.Reader = e.stdin
 	if name != "-" {
 		fh, err := os.Open(name)
@@ -334,7 +354,7 @@ func runQueries(ctx context.Context, e *env, ix *index.Index, out *output, name 
 		req := base
 		req.Query = text
 		start := time.Now()
-		res, err := ix.Search(ctx, req)
+		res, err := eng.Search(ctx, req)
 		if err != nil {
 			xe := searchErr(err, text)
 			var ee *exitError
