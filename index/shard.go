@@ -443,18 +443,7 @@ func (ix *Index) RenderShard(ctx context.Context, req Request, g *Global, o Rend
 	var out []Hit
 	err = ix.readShard(s, func() error {
 		if s.req.Mode.legs()&runsText != 0 {
-			// The term tables the snippets mark, as Search made them.
-			tol := requestTolerance(&s.req)
-			var err error
-			if tol == nil {
-				s.exactPlan, err = s.textPlan(nil)
-			} else {
-				s.tolPlan, err = s.textPlan(tol)
-			}
-			if err == nil && o.Fallback {
-				s.tolPlan, err = s.textPlan(s.shardTolerance(ShardOptions{Fallback: true, Unknown: o.Unknown}))
-			}
-			if err != nil {
+			if err := s.renderPlans(o); err != nil {
 				return err
 			}
 		}
@@ -472,4 +461,38 @@ func (ix *Index) RenderShard(ctx context.Context, req Request, g *Global, o Rend
 		return s.texts(out, recs)
 	})
 	return out, err
+}
+
+// renderPlans makes the text leg's term tables that the snippets mark, as
+// Search made them; with Explain, by running the text leg's passes again
+// (with the terms feedback added), whose tallies split a hit's text
+// score by field (Explain.Text), scored with the collection's statistics
+// as SearchShard scored them. Cost: nothing of the index without
+// Explain; with it, the text leg once more (twice after the fallback).
+func (s *search) renderPlans(o RenderOptions) error {
+	plan := func(tol *tolerance) error {
+		if s.req.Explain {
+			_, err := s.textLeg(tol)
+			return err
+		}
+		tp, err := s.textPlan(tol)
+		if tol == nil {
+			s.exactPlan = tp
+		} else {
+			s.tolPlan = tp
+		}
+		return err
+	}
+	if s.req.Explain {
+		if err := s.shardFeedback(o.Feedback); err != nil {
+			return err
+		}
+	}
+	if err := plan(requestTolerance(&s.req)); err != nil {
+		return err
+	}
+	if o.Fallback {
+		return plan(s.shardTolerance(ShardOptions{Fallback: true, Unknown: o.Unknown}))
+	}
+	return nil
 }

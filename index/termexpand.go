@@ -179,7 +179,7 @@ func (s *search) expandFuzzy(word, own string, dist int) ([]expansion, error) {
 	}
 	out := make([]expansion, 0, len(found))
 	for _, e := range found {
-		var c [2]uint64
+		var c [3]uint64
 		if local {
 			// Other shards found other words: this pass's counts are
 			// not the collection's and are not recorded.
@@ -193,7 +193,7 @@ func (s *search) expandFuzzy(word, own string, dist int) ([]expansion, error) {
 		if err != nil {
 			return nil, err
 		}
-		e.count = max(c[0], c[1])
+		e.count = max(c[tfTitle], c[tfBody]) // as docFreq counts
 		out = append(out, e)
 	}
 	if local {
