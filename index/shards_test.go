@@ -150,7 +150,7 @@ func TestShardsRankAsOneIndex(t *testing.T) {
 	}
 	// Search as you type, and typos in what stemming cuts, matched by
 	// the words as written.
-	for _, q := range []string{"bufio.Scan", "read fil", "scannr", "bufferd writting", "readng", "unmarshl json"} {
+	for _, q := range []string{"bufio.Scan", "read fil", "implementati", "scannr", "bufferd writting", "readng", "unmarshl json"} {
 		vs = append(vs,
 			variant{fmt.Sprintf("prefix/%q", q), index.Request{Query: q, Prefix: true, Limit: 10}},
 			variant{fmt.Sprintf("prefix-fuzzy/%q", q), index.Request{Query: q, Prefix: true, Fuzzy: index.FuzzyAuto, Limit: 10}},
