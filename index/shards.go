@@ -56,8 +56,9 @@ var firstDepth = func(need int) int { return max(2*need, 50) }
 // Cost: two to four calls to every shard (statistics, legs, and more
 // statistics passes when a word stands for its completions or its
 // neighbours), one more per deepening, as many again for feedback (a
-// query of five words or more) and for the fallback, one to each shard
-// on the page.
+// query of five words or more, whose statistics then carry the term
+// counts of its 10 best documents' first 16 KiB of title and body) and
+// for the fallback, one to each shard on the page.
 func SearchShards(ctx context.Context, sh Shards, req Request, opts *Options) (*Result, error) {
 	req, err := req.normalized()
 	if err != nil {
