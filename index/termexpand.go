@@ -41,7 +41,7 @@ func (s *search) expandPrefix(prefixes []string, n int) ([]string, error) {
 		return nil, err
 	}
 	found := map[string]uint64{}
-	ws := make([]expansion, 0)
+	var ws []expansion
 	for t, c := range counts {
 		if c[0] > 0 || c[1] > 0 {
 			found[t] = max(c[0], c[1])
