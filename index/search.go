@@ -192,7 +192,7 @@ func (s *search) run() (*Result, error) {
 			return nil, err
 		}
 	}
-	return s.finish(&Result{Mode: s.req.Mode, Tolerant: tol != nil}, fused, total)
+	return s.finish(&Result{Mode: s.req.Mode, Tolerant: tol != nil && legs&runsText != 0}, fused, total)
 }
 
 // fuse returns the first need hits of the legs' fused ranking in the

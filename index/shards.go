@@ -187,7 +187,7 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
-	res.Tolerant = c.req.Fuzzy != FuzzyOff || fb != nil
+	res.Tolerant = fb != nil || requestTolerance(&c.req) != nil && c.req.Mode.legs()&runsText != 0
 	if b := c.req.Boost; b != nil && c.req.Order == OrderScore {
 		fb := *b
 		if fb.Now.IsZero() {

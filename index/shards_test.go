@@ -139,6 +139,7 @@ func TestShardsRankAsOneIndex(t *testing.T) {
 		variant{"boost", index.Request{Query: "reader", Boost: &index.Boost{Project: "bufio"}, Limit: 10}},
 		variant{"since", index.Request{Query: "error", Since: time.Date(2025, 1, 5, 0, 0, 0, 0, time.UTC), Limit: 10}},
 		variant{"deep", index.Request{Query: "the", Limit: 20, Offset: 80}},
+		variant{"fuzzy-substring", index.Request{Query: "netwrok", Mode: index.ModeSubstring, Fuzzy: index.FuzzyAuto, Limit: 10}},
 	)
 	// Queries of five words or more get feedback.
 	for _, q := range []string{"read the whole file into a byte slice", "split a string around each instance of a separator"} {
