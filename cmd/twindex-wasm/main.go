@@ -13,7 +13,9 @@
 // docs is an array of documents ({id, kind, title, body, ...}, the fields
 // of index.Doc), one document, or a string holding either as JSON (the
 // fastest way to hand over a big corpus). opts is {mode, kinds, limit,
-// offset, explain}. A result is the CLI's --json result: {query, mode,
+// offset, explain, prefix}; prefix (default true: the page searches as
+// the user types) makes the last word also match as a prefix, which
+// `twindex search` does not do. A result is the CLI's --json result: {query, mode,
 // hits: [{id, kind, title, field, snippet, score, matchedIn, explain}],
 // total, nextOffset, truncated, tookMs}, plus any field the engine's Result
 // gains later. Snippets are HTML-escaped with <mark> around matches.
@@ -247,6 +249,7 @@ type searchOptions struct {
 	Limit   int        `json:"limit"`
 	Offset  int        `json:"offset"`
 	Explain bool       `json:"explain"`
+	Prefix  *bool      `json:"prefix"` // nil: true
 }
 
 // result is the CLI's --json result. Result is embedded so that a field
@@ -271,7 +274,7 @@ func (a *api) search(args []js.Value) (func() (any, error), error) {
 	}
 	return func() (any, error) {
 		start := time.Now()
-		res, err := a.ix.Load().Search(context.Background(), index.Request{Query: q, Mode: o.Mode, Kinds: o.Kinds,
+		res, err := a.ix.Load().Search(context.Background(), index.Request{Query: q, Prefix: o.Prefix == nil || *o.Prefix, Mode: o.Mode, Kinds: o.Kinds,
 			Limit: o.Limit, Offset: o.Offset, Explain: o.Explain})
 		if err != nil {
 			return nil, err

@@ -32,16 +32,17 @@ const searchHelp = `  twindex search "open file"                    search the c
   twindex search --syntax raw 'title:config* NOT (test OR mock)'
   twindex search cofnig --fuzzy auto
 
-Syntax: simple (default) takes every character literally, "quotes" make a
-phrase, and the last word also matches as a prefix unless the query ends
-with a space. raw is SQLite FTS5's query syntax: AND OR NOT (uppercase),
+Syntax: simple (default) takes every character literally and "quotes" make
+a phrase; a word matches whole words, not as a prefix. raw is SQLite FTS5's query syntax: AND OR NOT (uppercase),
 (groups), "phrases", prefix*, NEAR(a b, N), title:word, {title body}:word,
 -title:word, ^initial; a malformed query exits 2 pointing at the error.
 
-Tolerance: --fuzzy auto|1|2 adds, after the exact hits, the documents that
-match the words within that many edits (auto: 0 up to 2 letters, 1 up to 5,
-2 beyond). When fewer than --fallback hits (default 3) match exactly, the
-fuzzy and prefix matches are added anyway; a search that finds nothing
+Tolerance: --fuzzy auto|1|2 lets the words also match the indexed words
+within that many edits (auto: 0 up to 2 letters, 1 up to 5, 2 beyond), at a
+lower weight, in one ranking with the exact matches; hits matched only
+approximately are marked fuzzy. When fewer than --fallback hits (default 3)
+match, the search ranks again with the words fuzzy (auto), and when a word
+is in no document, with that word fuzzy; a search that finds nothing
 suggests the nearest indexed words ("did you mean").
   twindex search --queries queries.jsonl --format trec > run.txt
 
@@ -67,8 +68,8 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.index, "index", "", "index directory (default: .twindex/ at the root found by walking up; env TWINDEX_INDEX)")
 	fs.StringVar(&f.mode, "mode", "auto", "the legs that run: substring (exact, case-insensitive), text (stemmed words, BM25), vector (nearest embeddings; needs --embed-url), or legs joined with + and fused: auto = substring+text, hybrid = all three")
 	fs.StringVar(&f.syntax, "syntax", "simple", "simple (every character literal) or raw (SQLite FTS5 syntax: AND OR NOT NEAR ( ) \"phrase\" prefix* title: ^)")
-	fs.StringVar(&f.fuzzy, "fuzzy", "off", "off, auto, 1 or 2: also match words within that many edits, ranked after the exact hits")
-	fs.IntVar(&f.fallback, "fallback", index.DefaultFallback, "when fewer hits than this match exactly, add fuzzy and prefix matches; 0 turns it off")
+	fs.StringVar(&f.fuzzy, "fuzzy", "off", "off, auto, 1 or 2: also match words within that many edits, at a lower weight")
+	fs.IntVar(&f.fallback, "fallback", index.DefaultFallback, "when fewer hits than this match exactly, add fuzzy matches; 0 turns it off")
 	fs.IntVar(&f.expand, "expand", 0, "add the documents linked to the top 5 hits, up to `N` hops away (JSONL \"links\")")
 	fs.StringVar(&f.boostProject, "boost-project", "", "rank hits from this `project` higher (x1.5)")
 	fs.StringVar(&f.boostSession, "boost-session", "", "rank hits from this `session` higher (x1.2)")

@@ -108,8 +108,9 @@ test('the engine and the index as served: sizes raw and gzipped', async () => {
 });
 
 // The page answers as the native CLI does: for every query of
-// parity-queries.txt in each mode, the same total and the same first 10
-// IDs in the same order as `twindex search --format jsonl` over the same
+// parity-queries.txt in each mode, asked as the CLI asks (prefix: false;
+// the page itself searches as the user types), the same total and the
+// same first 10 IDs in the same order as `twindex search --format jsonl` over the same
 // corpus (run.sh writes $E2E_OUT/cli-<mode>.jsonl), both on the index the
 // page loaded and on one a second tab builds itself from corpus.json. It
 // runs before the tests that add documents to the page.
@@ -127,7 +128,7 @@ test('parity with the native CLI: totals and ordered top 10 in every mode, loade
   const answers = (p) => p.evaluate(async (want) => {
     const got = [];
     for (const w of want) {
-      const r = await twindex.search(w.query, { mode: w.mode, limit: 10 });
+      const r = await twindex.search(w.query, { mode: w.mode, limit: 10, prefix: false });
       got.push({ total: r.total, ids: r.hits.map((h) => h.id) });
     }
     return got;
