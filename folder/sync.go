@@ -71,7 +71,8 @@ type known struct {
 // Sync brings the index up to date with the files under each scope, an
 // absolute folder or file under the root (the root itself when none is
 // given): new and changed files (size or mtime differ, then the content
-// hash; a scope that is a file is always hashed) are indexed, files that
+// hash; a scope that is a file is always hashed) are indexed, a file
+// whose mtime alone changed is written again to store it, files that
 // vanished or are now ignored are removed, and so are the documents under
 // a scope that no longer exists. Each folder is a document too (kind
 // "dir", no text), so that the engine's Under filter, which follows
@@ -215,10 +216,13 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 		sum := sha256.Sum256(data)
 		sha := hex.EncodeToString(sum[:])
 		seen[f.id] = true
-		if k, ok := have[f.id]; ok && k.sha == sha {
-			rep.Unchanged++ // touched, same content: no re-index
+		if k, ok := have[f.id]; ok && k.sha == sha && k.size == f.size && k.mtime == f.mtime {
+			rep.Unchanged++ // a scope named by itself: always hashed
 			continue
 		}
+		// A touched file is written again with its new mtime (its Time,
+		// which --since filters on, changes too), else it would be read
+		// and hashed at every sync from then on.
 		if err := bt.Upsert(ctx, fileDoc(f, data, sha), f.id); err != nil {
 			return rep, err
 		}

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/twindex/twindex/index"
 )
@@ -89,6 +91,45 @@ func TestSyncScopes(t *testing.T) {
 	}
 	if _, err := Sync(ctx, ix, o, t.TempDir()); !errors.Is(err, ErrOutsideRoot) {
 		t.Errorf("a scope outside the root: %v", err)
+	}
+}
+
+// A touched file (new mtime, same content) is written once with its new
+// mtime and Time, then left alone: before, its mtime was never stored and
+// every sync read and hashed it again.
+func TestSyncStoresTouch(t *testing.T) {
+	root := t.TempDir()
+	ix, err := index.Open(filepath.Join(root, IndexDirName), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	ctx := context.Background()
+	o := &Options{Root: root, IndexDir: filepath.Join(root, IndexDirName)}
+	p := filepath.Join(root, "notes.txt")
+	writeFile(t, p, "pelican")
+	if _, err := Sync(ctx, ix, o); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(p, later, later); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []Report{{Written: 1}, {Unchanged: 1}} {
+		rep, err := Sync(ctx, ix, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Written != want.Written || rep.Unchanged != want.Unchanged {
+			t.Errorf("sync %d after the touch: %d written, %d unchanged; want %d, %d", i+1, rep.Written, rep.Unchanged, want.Written, want.Unchanged)
+		}
+	}
+	d, err := ix.Get("notes.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Meta[metaMtime] != strconv.FormatInt(later.UnixNano(), 10) || !d.Time.Equal(later) {
+		t.Errorf("stored mtime %s, time %s; want %d, %s", d.Meta[metaMtime], d.Time, later.UnixNano(), later)
 	}
 }
 
