@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/twindex/twindex/extract"
 	"github.com/twindex/twindex/index"
 )
 
@@ -47,10 +49,11 @@ type Report struct {
 	Removed   int `json:"removed"`   // documents of files gone or now ignored
 	Unchanged int `json:"unchanged"` // files as indexed
 	Binary    int `json:"binary"`    // binary files skipped
-	// Invalid are the files the index refused, in the order met.
+	// Invalid are the files the index refused, or that could not be
+	// read as what their name says (a bad .gz), in the order met.
 	Invalid  []Refusal     `json:"invalid,omitempty"`
 	Warnings []string      `json:"warnings,omitempty"` // writes done in a lesser form
-	Oversize []string      `json:"oversize,omitempty"` // IDs of files over MaxSize
+	Oversize []string      `json:"oversize,omitempty"` // IDs of files over MaxSize (a .gz file: its text)
 	BadNames []string      `json:"badNames,omitempty"` // paths whose names are not valid UTF-8
 	Elapsed  time.Duration `json:"elapsed"`
 }
@@ -209,7 +212,15 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 		if err != nil {
 			continue // vanished or unreadable: treated as gone
 		}
-		if isBinary(data) {
+		x, err := extract.Read(f.id, data, int(maxSize))
+		switch {
+		case errors.Is(err, extract.ErrTooLarge):
+			w.res.oversize = append(w.res.oversize, f.id)
+			continue
+		case err != nil:
+			rep.Invalid = append(rep.Invalid, Refusal{ID: f.id, Reason: err.Error()})
+			continue
+		case isBinary(x.Text):
 			rep.Binary++
 			continue
 		}
@@ -223,7 +234,7 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 		// A touched file is written again with its new mtime (its Time,
 		// which --since filters on, changes too), else it would be read
 		// and hashed at every sync from then on.
-		if err := bt.Upsert(ctx, fileDoc(f, data, sha), f.id); err != nil {
+		if err := bt.Upsert(ctx, fileDoc(f, x, sha), f.id); err != nil {
 			return rep, err
 		}
 	}
@@ -296,12 +307,19 @@ func dirDoc(id string) index.Doc {
 	return index.Doc{ID: id, Kind: kindDir, Parent: parentOf(id), Source: id, Meta: map[string]string{metaDir: "1"}}
 }
 
-func fileDoc(f fileEntry, data []byte, sha string) index.Doc {
+// fileDoc is a file's document: its text as extract reads it (a .gz
+// file's decompressed text, an HTML page's text), its kind from its name
+// less .gz, and its title the page's own or the file's name.
+func fileDoc(f fileEntry, x extract.File, sha string) index.Doc {
+	title := x.Title
+	if title == "" {
+		title = path.Base(f.id)
+	}
 	return index.Doc{
 		ID:     f.id,
-		Kind:   kindOf(f.id),
-		Title:  path.Base(f.id),
-		Body:   strings.ToValidUTF8(string(data), "\uFFFD"),
+		Kind:   kindOf(x.Name),
+		Title:  title,
+		Body:   strings.ToValidUTF8(string(x.Text), "\uFFFD"),
 		Parent: parentOf(f.id),
 		Source: f.id,
 		Time:   time.Unix(0, f.mtime).UTC(),
