@@ -153,9 +153,6 @@ func (o *output) text(w *bufio.Writer, res *index.Result) {
 		}
 		fmt.Fprintln(o.e.stderr, footer)
 	}
-	if res.DidYouMean != "" {
-		fmt.Fprintf(o.e.stderr, "no results; did you mean: %s\n", clean(res.DidYouMean))
-	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(o.e.stderr, "warning: %s\n", clean(w))
 	}

@@ -64,7 +64,7 @@ Exit status: 0 results, 1 no results, 2 usage or query error, 3 index error.`
 func runSearch(ctx context.Context, e *env, args []string) error {
 	var f searchFlags
 	fs := newFlagSet(e, "search", "twindex search QUERY [PATH] [flags]", searchHelp)
-	fs.StringVar(&f.index, "index", "", "index directory (default: .twindex/ at the root found by walking up; env TWINDEX_INDEX)")
+	fs.StringVar(&f.index, "index", "", fs.indexFlagUsage())
 	fs.StringVar(&f.mode, "mode", "auto", "the legs that run: substring (exact, case-insensitive), text (stemmed words, BM25), vector (nearest embeddings; needs --embed-url), or legs joined with + and fused: auto = substring+text, hybrid = all three")
 	fs.StringVar(&f.syntax, "syntax", "simple", "simple (every character literal) or raw (SQLite FTS5 syntax: AND OR NOT NEAR ( ) \"phrase\" prefix* title: ^)")
 	fs.StringVar(&f.fuzzy, "fuzzy", "off", "off, auto, 1 or 2: also match words within that many edits, ranked after the exact hits")
@@ -72,10 +72,15 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	fs.IntVar(&f.expand, "expand", 0, "add the documents linked to the top 5 hits, up to `N` hops away (JSONL \"links\")")
 	fs.StringVar(&f.boostProject, "boost-project", "", "rank hits from this `project` higher (x1.5)")
 	fs.StringVar(&f.boostSession, "boost-session", "", "rank hits from this `session` higher (x1.2)")
+	fs.oneOf("mode", "auto", "substring", "text", "vector", "hybrid", "substring+text", "text+vector", "substring+vector")
+	fs.oneOf("syntax", "simple", "raw")
+	fs.oneOf("fuzzy", "off", "auto", "1", "2")
 	emb := fs.embedFlags(e)
 	rr := fs.rerankFlags(e)
 	fs.IntVar(&f.rerank, "rerank", -1, "with --rerank-url, reorder the first `N` hits of the first page by the reranker's scores (default: the whole page; 0 turns it off)")
 	fs.Var(&f.kinds, "kind", "only documents of this `kind` (code, test, doc, config, other, ...); repeatable")
+	fs.alias("t", "kind")
+	fs.oneOf("kind", "code", "test", "doc", "config", "other")
 	fs.Var(&f.projects, "project", "only this `project`; repeatable")
 	fs.Var(&f.tags, "tag", "only documents with this `tag`; repeatable (any of)")
 	fs.StringVar(&f.role, "role", "", "only documents with this `role`")
@@ -83,10 +88,13 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.since, "since", "", "only documents at or after this ISO-8601 `date` or datetime (files: modification time)")
 	fs.StringVar(&f.until, "until", "", "only documents before this ISO-8601 `date` or datetime")
 	fs.StringVar(&f.order, "order", "score", "score, date_asc or date_desc")
+	fs.oneOf("order", "score", "date_asc", "date_desc")
 	fs.IntVar(&f.limit, "limit", index.DefaultLimit, fmt.Sprintf("hits per page, 1..%d", index.MaxLimit))
+	fs.alias("m", "limit")
 	fs.IntVar(&f.offset, "offset", 0, "skip this many hits (the nextOffset of the previous page)")
 	fs.BoolVar(&f.explain, "explain", false, "show how each hit was ranked")
 	fs.StringVar(&f.format, "format", "text", "text, json, jsonl or trec")
+	fs.oneOf("format", "text", "json", "jsonl", "trec")
 	fs.BoolVar(&f.json, "json", false, "short for --format json")
 	fs.StringVar(&f.queries, "queries", "", "run every query in `FILE` (- for stdin): JSON {\"id\",\"text\"} or plain lines")
 	fs.BoolVar(&f.noSync, "no-sync", false, "search the index as it is, without bringing it up to date first")
@@ -118,6 +126,11 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		}
 	default:
 		return usageErr("run 'twindex search --help'", "want QUERY [PATH] (or --queries FILE [PATH]), got %d arguments", len(pos))
+	}
+	if q == "-" && f.queries == "" {
+		if q, err = readQuery(e); err != nil {
+			return err
+		}
 	}
 	req, err := f.request(rr.url != "")
 	if err != nil {
@@ -189,10 +202,25 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err := out.result("1", q, res, time.Since(start)); err != nil {
 		return err
 	}
-	if res.Total == 0 {
+	if len(res.Hits) == 0 {
+		explainEmpty(ctx, e, eng, req, res, f.under != "")
 		return errNoResults
 	}
 	return nil
+}
+
+// readQuery reads the query from stdin: all of it, less the final
+// newline.
+func readQuery(e *env) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(e.stdin, index.MaxQueryBytes+2))
+	if err != nil {
+		return "", usageErr("", "read the query from stdin: %w", err)
+	}
+	q := strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+	if len(q) > index.MaxQueryBytes {
+		return "", usageErr("", "the query on stdin is over %d bytes", index.MaxQueryBytes)
+	}
+	return q, nil
 }
 
 // request builds the engine request from the flags, checking what the
