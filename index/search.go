@@ -11,6 +11,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/index/internal/slots"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/storage"
 )
@@ -52,7 +53,7 @@ type search struct {
 	probed             bool             // probeDicts has run
 	qvec               []float32        // the query vector of a vector or hybrid search
 	avgTitle, avgBody  float64          // average field lengths in tokens, for BM25
-	slots              []*slots         // the text leg's, released when the search ends
+	slots              []*slots.Table   // the text leg's, released when the search ends
 }
 
 // Search runs a query. It returns ErrEmptyQuery for a query with nothing to
@@ -97,7 +98,7 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	s := &search{ix: ix, ctx: ctx, req: req, plan: p, qvec: qvec}
 	defer func() {
 		for _, sl := range s.slots {
-			sl.release()
+			sl.Release()
 		}
 	}()
 

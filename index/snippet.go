@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/twindex/twindex/index/internal/find"
 )
 
 // Snippet geometry: a window of about 32 words of prose.
@@ -43,13 +45,13 @@ func (s *search) snippet(q *snippetQuery, title, body string, f *folded) (field,
 // substrings (keys 0..n-1) and its analyzed terms (keys n..), each with a
 // probe, its first three characters.
 type snippetQuery struct {
-	subs   []finder
+	subs   []find.Finder
 	terms  map[string]int
 	probes []probe
 }
 
 type probe struct {
-	find finder
+	find find.Finder
 	key  int
 }
 
@@ -72,7 +74,7 @@ func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 	// Exact substrings, unless only words were searched for.
 	if legs := s.req.Mode.legs(); legs&runsSubstring != 0 || legs&runsText == 0 {
 		for _, l := range leaves {
-			q.subs = append(q.subs, newFinder(l.folded))
+			q.subs = append(q.subs, find.New(l.folded))
 		}
 	}
 	key := map[*leaf]int{}
@@ -100,8 +102,8 @@ func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 						q.terms[t] = k
 						// A prefix's completions share their probe.
 						p := t[:runePrefix(t, 3)]
-						if !slices.ContainsFunc(q.probes, func(o probe) bool { return o.find.needle == p && o.key == k }) {
-							q.probes = append(q.probes, probe{newFinder(p), k})
+						if !slices.ContainsFunc(q.probes, func(o probe) bool { return o.find.Needle() == p && o.key == k }) {
+							q.probes = append(q.probes, probe{find.New(p), k})
 						}
 					}
 				}
@@ -125,12 +127,12 @@ func (s *search) render(q *snippetQuery, text, ftext string, fmap []int) string 
 	}
 	var exact, guess []span
 	for key, sub := range q.subs {
-		n := len(sub.needle)
+		n := len(sub.Needle())
 		if n == 0 {
 			continue
 		}
 		for i, k := 0, 0; k < snippetSpans; k++ {
-			j := sub.index(ftext[i:])
+			j := sub.Index(ftext[i:])
 			if j < 0 {
 				break
 			}
@@ -139,9 +141,9 @@ func (s *search) render(q *snippetQuery, text, ftext string, fmap []int) string 
 		}
 	}
 	for _, p := range q.probes {
-		n := len(p.find.needle)
+		n := len(p.find.Needle())
 		for i, k := 0, 0; k < snippetSpans; {
-			j := p.find.index(ftext[i:])
+			j := p.find.Index(ftext[i:])
 			if j < 0 {
 				break
 			}

@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/tokenize"
 )
@@ -18,7 +19,7 @@ import (
 // sleaf is what the substring leg makes of a leaf.
 type sleaf struct {
 	*leaf
-	find   finder
+	find   find.Finder
 	grams  []int // indexes into the query's grams, rarest first
 	df     float64
 	verify bool // its candidates do not decide it
@@ -46,7 +47,7 @@ func (s *search) substringLeg() ([]scored, error) {
 	var leaves []*sleaf
 	byLeaf := map[*leaf]*sleaf{}
 	for _, l := range s.plan.leaves {
-		sl := &sleaf{leaf: l, find: newFinder(l.folded), df: s.n, verify: true} // a short leaf gets the lowest idf
+		sl := &sleaf{leaf: l, find: find.New(l.folded), df: s.n, verify: true} // a short leaf gets the lowest idf
 		for _, o := range leaves {
 			if !s.plan.strict && o.folded == l.folded {
 				sl.dup = true
@@ -314,19 +315,19 @@ func (s *search) substringIn(sl *sleaf, f *folded, c *candidate) (v verdict, tf,
 		if !in(title) && !in(body) {
 			return no, 0, 0
 		}
-		return yes, 1, float64(count(title, sl.folded))
+		return yes, 1, float64(find.Count(title, sl.folded))
 	}
-	ct = float64(count(title, sl.folded))
+	ct = float64(find.Count(title, sl.folded))
 	if c == nil {
 		// A scan: counting the body also decides it.
-		tf = ct + float64(count(body, sl.folded))
+		tf = ct + float64(find.Count(body, sl.folded))
 		if tf == 0 {
 			return no, 0, 0
 		}
 		return yes, tf, ct
 	}
 	decided := !sl.verify && c.freq[sl.grams[0]] > 0
-	if ct == 0 && !decided && !sl.find.in(body) {
+	if ct == 0 && !decided && !sl.find.In(body) {
 		return no, 0, 0
 	}
 	tf = ct
@@ -339,7 +340,7 @@ func (s *search) substringIn(sl *sleaf, f *folded, c *candidate) (v verdict, tf,
 			}
 		}
 	case len(sl.grams) == 0:
-		tf += float64(count(body, sl.folded))
+		tf += float64(find.Count(body, sl.folded))
 	default:
 		tf = max(tf, 1)
 	}

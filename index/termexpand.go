@@ -4,9 +4,10 @@ import (
 	"cmp"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/edits"
 )
 
 // MaxExpansions bounds the indexed terms one prefix or one fuzzy word
@@ -79,7 +80,7 @@ func (s *search) expandFuzzy(term string, dist int) ([]expansion, error) {
 		if e.Term == term {
 			return
 		}
-		d := editDistance(q, e.Term, dist)
+		d := edits.Distance(q, e.Term, dist)
 		if d > dist || (d > 1 && !strings.HasPrefix(e.Term, first)) {
 			return
 		}
@@ -178,54 +179,4 @@ func drain(d bleveindex.FieldDict, fn func(*bleveindex.DictEntry)) error {
 		}
 		fn(e)
 	}
-}
-
-// autoFuzzy is the edit distance FuzzyAuto allows for a word of n
-// characters.
-func autoFuzzy(n int) int {
-	switch {
-	case n <= 2:
-		return 0
-	case n <= 5:
-		return 1
-	}
-	return 2
-}
-
-// editDistance is the optimal string alignment distance between a and b
-// in runes (insertions, deletions, substitutions, and transpositions of
-// neighbours, each one edit), or limit+1 when it exceeds limit.
-func editDistance(a []rune, bs string, limit int) int {
-	if n := utf8.RuneCountInString(bs); n-len(a) > limit || len(a)-n > limit {
-		return limit + 1
-	}
-	b := []rune(bs)
-	// Three rows of the dynamic programme: two back for transpositions.
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				v = min(v, prev2[j-2]+1)
-			}
-			cur[j] = v
-			rowMin = min(rowMin, v)
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return min(prev[len(b)], limit+1)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/slots"
 )
 
 // BM25 parameters of both legs.
@@ -55,7 +57,7 @@ type textList struct {
 	// slot maps internal IDs to accumulators, shared by the lists of one
 	// pass; byAcc maps accumulators to indexes in hits, built on first
 	// use by hitIndex.
-	slot  *slots
+	slot  *slots.Table
 	byAcc []int32
 }
 
@@ -66,7 +68,7 @@ type textHit struct {
 }
 
 // iid returns a hit's bleve internal ID.
-func (l *textList) iid(h *textHit) string { return l.slot.id(h.acc) }
+func (l *textList) iid(h *textHit) string { return l.slot.ID(h.acc) }
 
 func (l *textList) resolve(i int) (string, error) {
 	h := &l.hits[i]
@@ -224,12 +226,12 @@ func (l *textList) settleTies(n int) error {
 // iid, or false. It reuses the text leg's map of matches instead of
 // building another one per search.
 func (l *textList) hitIndex(iid []byte) (int, bool) {
-	k, ok := l.slot.get(iid)
+	k, ok := l.slot.Get(iid)
 	if !ok {
 		return 0, false
 	}
 	if l.byAcc == nil {
-		l.byAcc = make([]int32, l.slot.len())
+		l.byAcc = make([]int32, l.slot.Len())
 		for i := range l.byAcc {
 			l.byAcc[i] = -1
 		}
@@ -312,7 +314,7 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 					if d == nil {
 						break
 					}
-					k, ok := a.slot.get(d.ID)
+					k, ok := a.slot.Get(d.ID)
 					if !ok {
 						if !pass {
 							continue
@@ -353,7 +355,7 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 			}
 		}
 	}
-	slot.freeze()
+	slot.Freeze()
 	exact.slot = slot
 	if tolerant != nil {
 		tolerant.slot = slot
@@ -361,7 +363,7 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 	masked := make([]uint64, 2*nw)
 	exact.hits = make([]textHit, 0, len(accs))
 	for k, a := range accs {
-		iid := slot.id(int32(k))
+		iid := slot.ID(int32(k))
 		var id string
 		if s.filter.active || positional {
 			var err error

@@ -9,6 +9,7 @@ import (
 
 	"github.com/blevesearch/bleve/v2/analysis"
 
+	"github.com/twindex/twindex/index/internal/edits"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/tokenize"
 )
@@ -329,7 +330,7 @@ const knownWordDocs = 3
 func (s *search) tolerate(term string, prefixes []string, tol *tolerance) (near, far []string, err error) {
 	dist := int(tol.fuzzy)
 	if tol.fuzzy == FuzzyAuto {
-		dist = autoFuzzy(utf8.RuneCountInString(term))
+		dist = edits.Auto(utf8.RuneCountInString(term))
 	}
 	if dist > 0 {
 		// A word that many documents hold is taken as spelled right: its

@@ -2,6 +2,8 @@ package index
 
 import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/slots"
 )
 
 // termReader is the posting list of one of a term's indexed words in one
@@ -64,7 +66,7 @@ type textTally struct {
 	tp     *textPlan
 	fields [2]textFieldInfo
 	nw     int // words of a term bit set
-	slot   *slots
+	slot   *slots.Table
 	accs   []docScore
 	tfw    []float64 // weighted term frequency, by slot*len(terms)+term
 	lens   []float64 // field lengths seen, by slot*2+field; 0 unknown
@@ -77,13 +79,17 @@ type textTally struct {
 func (s *search) newTextTally(tp *textPlan, hint int) *textTally {
 	n := len(tp.terms)
 	nw := (n + 63) / 64
+	newSlots := slots.New
+	if s.ix.opts.Backend == Scorch {
+		newSlots = slots.NewDocNumbers
+	}
 	a := &textTally{
 		tp: tp, nw: nw,
 		fields: [2]textFieldInfo{
 			{fieldTitle, s.ix.opts.TitleWeight, s.avgTitle},
 			{fieldBody, s.ix.opts.BodyWeight, s.avgBody},
 		},
-		slot: newSlots(s.ix.opts.Backend == Scorch, hint),
+		slot: newSlots(hint),
 		accs: make([]docScore, 0, hint),
 		tfw:  make([]float64, 0, hint*n),
 		lens: make([]float64, 0, hint*2),
@@ -96,7 +102,7 @@ func (s *search) newTextTally(tp *textPlan, hint int) *textTally {
 
 // add gives the document with internal ID iid a slot.
 func (a *textTally) add(iid []byte) int32 {
-	k := a.slot.add(iid)
+	k := a.slot.Add(iid)
 	a.accs = append(a.accs, docScore{})
 	a.tfw = append(a.tfw, make([]float64, len(a.tp.terms))...)
 	a.lens = append(a.lens, 0, 0)

@@ -1,4 +1,4 @@
-package index
+package find
 
 import (
 	"math/rand/v2"
@@ -21,8 +21,8 @@ func TestFinderAgreesWithContains(t *testing.T) {
 		if rng.IntN(3) == 0 && len(h) > 10 {
 			n = h[3:min(len(h), 3+1+rng.IntN(7))] // a needle that occurs
 		}
-		if got, want := newFinder(n).in(h), strings.Contains(h, n); got != want {
-			t.Fatalf("finder(%q).in(%q) = %v, want %v", n, h, got, want)
+		if got, want := New(n).In(h), strings.Contains(h, n); got != want {
+			t.Fatalf("New(%q).In(%q) = %v, want %v", n, h, got, want)
 		}
 	}
 }
@@ -32,8 +32,8 @@ func FuzzFinder(f *testing.F) {
 	f.Add("zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz", "zza")
 	f.Add(strings.Repeat("ab", 100)+"abz", "abz")
 	f.Fuzz(func(t *testing.T, hay, needle string) {
-		if got, want := newFinder(needle).in(hay), strings.Contains(hay, needle); got != want {
-			t.Fatalf("finder(%q).in(%q) = %v, want %v", needle, hay, got, want)
+		if got, want := New(needle).In(hay), strings.Contains(hay, needle); got != want {
+			t.Fatalf("New(%q).In(%q) = %v, want %v", needle, hay, got, want)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package index
+package find
 
 import (
 	"math/rand/v2"
@@ -7,7 +7,7 @@ import (
 )
 
 // TestCountAgreesWithStringsCount checks the word-at-a-time counts
-// directly, as native builds of count do not use them.
+// directly, as native builds of Count do not use them.
 func TestCountAgreesWithStringsCount(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	alphabet := "abz \x00\x7f\x80\xff日"
@@ -27,8 +27,8 @@ func TestCountAgreesWithStringsCount(t *testing.T) {
 		if got, want := countPair(h, a, b), strings.Count(h, string([]byte{a, b})); got != want {
 			t.Fatalf("countPair(%q, %q, %q) = %d, want %d", h, a, b, got, want)
 		}
-		if got, want := count(h, string([]byte{a, b})), strings.Count(h, string([]byte{a, b})); got != want {
-			t.Fatalf("count(%q, %q) = %d, want %d", h, []byte{a, b}, got, want)
+		if got, want := Count(h, string([]byte{a, b})), strings.Count(h, string([]byte{a, b})); got != want {
+			t.Fatalf("Count(%q, %q) = %d, want %d", h, []byte{a, b}, got, want)
 		}
 	}
 }
@@ -39,8 +39,8 @@ func FuzzCount(f *testing.F) {
 	f.Add("\x80\x80\x00\x00\xff\x7f\x01\x80\x80", "\x80")
 	f.Fuzz(func(t *testing.T, hay, needle string) {
 		want := strings.Count(hay, needle)
-		if got := count(hay, needle); got != want {
-			t.Fatalf("count(%q, %q) = %d, want %d", hay, needle, got, want)
+		if got := Count(hay, needle); got != want {
+			t.Fatalf("Count(%q, %q) = %d, want %d", hay, needle, got, want)
 		}
 		switch {
 		case len(needle) == 1:

@@ -1,4 +1,4 @@
-package index
+package find
 
 import (
 	"math/bits"
@@ -7,13 +7,13 @@ import (
 	"unsafe"
 )
 
-// count returns strings.Count(s, needle). In js/wasm, which has no
+// Count returns strings.Count(s, needle). In js/wasm, which has no
 // vector instructions for it, a needle of one byte, or of two different
 // bytes, is counted eight bytes at a time instead: the substring leg
 // counts such a needle in every document's folded text when a query
 // has nothing longer (DESIGN.md has the figures, measured in wasm under
-// node). Native strings.Count is faster than either.
-func count(s, needle string) int {
+// node). Native strings.Count is faster than either. Cost: O(len(s)).
+func Count(s, needle string) int {
 	if runtime.GOARCH == "wasm" {
 		switch {
 		case len(needle) == 1:
