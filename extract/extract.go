@@ -29,7 +29,7 @@ type File struct {
 // Cost: linear in the size of data and of the text.
 func Read(name string, data []byte, limit int) (File, error) {
 	f := File{Name: name, Text: data}
-	if inner, ok := cutSuffixFold(name, ".gz"); ok && inner != "" && !strings.HasSuffix(inner, "/") {
+	if inner, ok := gzipName(name); ok {
 		text, err := Gunzip(data, limit)
 		if err != nil {
 			return f, err
@@ -41,6 +41,19 @@ func Read(name string, data []byte, limit int) (File, error) {
 		f.Title, f.Text = title, []byte(text)
 	}
 	return f, nil
+}
+
+// Compressed reports whether Read decompresses the file named name: its
+// bytes are not its text, so a NUL byte in them says nothing of it.
+func Compressed(name string) bool {
+	_, ok := gzipName(name)
+	return ok
+}
+
+// gzipName is name less a .gz suffix, and whether it had one.
+func gzipName(name string) (string, bool) {
+	inner, ok := cutSuffixFold(name, ".gz")
+	return inner, ok && inner != "" && !strings.HasSuffix(inner, "/")
 }
 
 // Gunzip decompresses data, every member of a multi-member file, up to

@@ -6,12 +6,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/twindex/twindex/extract"
@@ -85,9 +87,10 @@ type known struct {
 // when a scope cannot be read; the report holds what was done before an
 // error.
 //
-// Cost: one metadata scan of the index, a walk of each scope with a stat
-// of every file, and a read and hash of each file whose size or mtime
-// changed.
+// Cost: one metadata scan of the index, beside a walk of each scope with
+// a stat of every file (on GOMAXPROCS goroutines), and a read and hash of
+// each file whose size or mtime changed; binary files are read once per
+// size and mtime (binaryFile).
 func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*Report, error) {
 	start := time.Now()
 	rep := &Report{}
@@ -117,30 +120,40 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 	}
 
 	// What the index holds under the scopes (metadata only: no text is
-	// read).
+	// read), read while the scopes are walked: neither waits for the
+	// other.
 	have := map[string]known{}
-	err := ix.WalkMeta(ctx, func(d *index.Doc) error {
-		if !inScope(d.ID) {
+	var haveErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		haveErr = ix.WalkMeta(ctx, func(d *index.Doc) error {
+			if !inScope(d.ID) {
+				return nil
+			}
+			if d.Meta[metaDir] != "" {
+				have[d.ID] = known{dir: true}
+			} else if sha := d.Meta[metaSHA]; sha != "" {
+				size, _ := strconv.ParseInt(d.Meta[metaSize], 10, 64)
+				mtime, _ := strconv.ParseInt(d.Meta[metaMtime], 10, 64)
+				have[d.ID] = known{size: size, mtime: mtime, sha: sha}
+			}
 			return nil
-		}
-		if d.Meta[metaDir] != "" {
-			have[d.ID] = known{dir: true}
-		} else if sha := d.Meta[metaSHA]; sha != "" {
-			size, _ := strconv.ParseInt(d.Meta[metaSize], 10, 64)
-			mtime, _ := strconv.ParseInt(d.Meta[metaMtime], 10, 64)
-			have[d.ID] = known{size: size, mtime: mtime, sha: sha}
-		}
-		return nil
+		})
 	})
-	if err != nil {
-		return rep, fmt.Errorf("read index: %w", err)
-	}
-
 	w := &walker{root: o.Root, indexDir: o.IndexDir, maxSize: maxSize}
+	var walkErr error
 	for _, scope := range scopes {
 		if err := w.walk(scope); err != nil {
-			return rep, &WalkError{Path: scope, Err: err}
+			walkErr = &WalkError{Path: scope, Err: err}
+			break
 		}
+	}
+	wg.Wait()
+	if haveErr != nil {
+		return rep, fmt.Errorf("read index: %w", haveErr)
+	}
+	if walkErr != nil {
+		return rep, walkErr
 	}
 	seen := map[string]bool{}
 	bt := &Writer{Write: Apply(ix),
@@ -189,11 +202,22 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 		}
 	}
 
+	// Binary files noted under the scopes are noted again as they are
+	// met; those outside stay noted.
+	oldBins := loadBinaries(o.IndexDir)
+	bins := maps.Clone(oldBins)
+	maps.DeleteFunc(bins, func(id string, _ [2]int64) bool { return inScope(id) })
+	defer func() { bins.save(o.IndexDir, oldBins) }()
 	var todo []fileEntry
 	for _, f := range w.res.files {
 		if k, ok := have[f.id]; ok && !k.dir && !f.named && k.size == f.size && k.mtime == f.mtime {
 			seen[f.id] = true
 			rep.Unchanged++
+			continue
+		}
+		if b, ok := oldBins[f.id]; ok && !f.named && b == [2]int64{f.size, f.mtime} {
+			bins[f.id] = b
+			rep.Binary++
 			continue
 		}
 		todo = append(todo, f)
@@ -208,19 +232,27 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 	for i, f := range todo {
 		cur = i
 		update(i)
-		data, err := os.ReadFile(f.abs)
+		// A .gz file's bytes are not its text: it is sniffed once
+		// decompressed.
+		data, binary, err := readText(f.abs, !extract.Compressed(f.id))
 		if err != nil {
 			continue // vanished or unreadable: treated as gone
 		}
-		x, err := extract.Read(f.id, data, int(maxSize))
-		switch {
-		case errors.Is(err, extract.ErrTooLarge):
-			w.res.oversize = append(w.res.oversize, f.id)
-			continue
-		case err != nil:
-			rep.Invalid = append(rep.Invalid, Refusal{ID: f.id, Reason: err.Error()})
-			continue
-		case isBinary(x.Text):
+		var x extract.File
+		if !binary {
+			x, err = extract.Read(f.id, data, int(maxSize))
+			switch {
+			case errors.Is(err, extract.ErrTooLarge):
+				w.res.oversize = append(w.res.oversize, f.id)
+				continue
+			case err != nil:
+				rep.Invalid = append(rep.Invalid, Refusal{ID: f.id, Reason: err.Error()})
+				continue
+			}
+			binary = isBinary(x.Text)
+		}
+		if binary {
+			bins[f.id] = [2]int64{f.size, f.mtime}
 			rep.Binary++
 			continue
 		}

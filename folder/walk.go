@@ -6,8 +6,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -36,6 +38,7 @@ type walker struct {
 	maxSize  int64
 	dirsOnly bool // list folders only (Folders): no file is looked at
 	res      walkResult
+	met      []metFile // files walkDir met and statMet has yet to stat
 }
 
 // walk walks scope, an absolute path at or below the root (a folder or a
@@ -60,7 +63,11 @@ func (w *walker) walk(scope string) error {
 		}
 		return nil
 	}
-	return w.walkDir(scope, scopeID, ig)
+	if err := w.walkDir(scope, scopeID, ig); err != nil {
+		return err
+	}
+	w.statMet()
+	return nil
 }
 
 // above returns the ignore rules of the folders from the root down to
@@ -80,7 +87,7 @@ func (w *walker) above(id string) (*ignorer, bool) {
 		if i > 0 && (w.never(parts[i-1], abs) || ig.ignored(dirID, true)) {
 			out = true
 		}
-		ig = loadIgnores(ig, abs, dirID)
+		ig = loadIgnores(ig, abs, dirID, nil)
 	}
 	return ig, out
 }
@@ -90,8 +97,16 @@ func (w *walker) never(name, abs string) bool {
 	return name == ".git" || name == IndexDirName || abs == w.indexDir
 }
 
-func loadIgnores(ig *ignorer, dir, dirID string) *ignorer {
-	for _, name := range []string{".gitignore", ".twindexignore"} {
+// ignoreFiles are the files whose rules apply to their folder and below.
+var ignoreFiles = []string{".gitignore", ".twindexignore"}
+
+// loadIgnores adds the rules of dir's ignore files to ig. has, when not
+// nil, says which names dir holds, so that absent files cost nothing.
+func loadIgnores(ig *ignorer, dir, dirID string, has func(name string) bool) *ignorer {
+	for _, name := range ignoreFiles {
+		if has != nil && !has(name) {
+			continue
+		}
 		if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
 			ig = ig.with(dirID, data)
 		}
@@ -104,8 +119,11 @@ func (w *walker) walkDir(dir, dirID string, ig *ignorer) error {
 	if err != nil {
 		return err
 	}
-	ig = loadIgnores(ig, dir, dirID)
-	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	// ReadDir sorts by name.
+	ig = loadIgnores(ig, dir, dirID, func(name string) bool {
+		_, found := slices.BinarySearchFunc(ents, name, func(de os.DirEntry, name string) int { return strings.Compare(de.Name(), name) })
+		return found
+	})
 	for _, de := range ents {
 		name := de.Name()
 		abs := filepath.Join(dir, name)
@@ -136,13 +154,41 @@ func (w *walker) walkDir(dir, dirID string, ig *ignorer) error {
 		if !de.Type().IsRegular() || w.dirsOnly {
 			continue
 		}
-		fi, err := de.Info()
-		if err != nil {
-			continue // vanished since ReadDir
-		}
-		w.addFile(id, abs, fi, false)
+		w.met = append(w.met, metFile{id, abs, de})
 	}
 	return nil
+}
+
+// metFile is a file walkDir met, to stat.
+type metFile struct {
+	id, abs string
+	de      os.DirEntry
+}
+
+// statsPerWorker is the fewest files each goroutine of statMet stats.
+const statsPerWorker = 256
+
+// statMet stats the files walkDir met and adds them in the order met.
+// A stat per file is most of a walk's time (12,000 files in the Go
+// tree), so the stats are spread over GOMAXPROCS goroutines.
+func (w *walker) statMet() {
+	infos := make([]os.FileInfo, len(w.met))
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(w.met)/statsPerWorker))
+	var wg sync.WaitGroup
+	for k := range workers {
+		wg.Go(func() {
+			for i := k * len(w.met) / workers; i < (k+1)*len(w.met)/workers; i++ {
+				infos[i], _ = w.met[i].de.Info() // nil: vanished since ReadDir
+			}
+		})
+	}
+	wg.Wait()
+	for i, m := range w.met {
+		if infos[i] != nil {
+			w.addFile(m.id, m.abs, infos[i], false)
+		}
+	}
+	w.met = w.met[:0]
 }
 
 func (w *walker) addFile(id, abs string, fi os.FileInfo, named bool) {

@@ -24,8 +24,11 @@ type scored struct {
 
 func sortScored(l []scored) {
 	slices.SortFunc(l, func(a, b scored) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
-			return c
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
 		}
 		return cmp.Compare(a.id, b.id)
 	})
@@ -37,23 +40,36 @@ type search struct {
 	ctx context.Context
 	req Request
 	tx  storage.Tx // reads the state of the store the readers show
-	// allTextR is the text index's reader whatever the mode, for
-	// did-you-mean; textR is nil when the mode runs no text leg.
+	// allTextR and allTriR are the indexes' readers whatever the mode,
+	// for did-you-mean and declarations; textR and triR are nil when the
+	// mode does not run their leg.
 	allTextR bleveindex.IndexReader
+	allTriR  bleveindex.IndexReader
 	textR    bleveindex.IndexReader
 	triR     bleveindex.IndexReader
 	plan     *plan
 	// The text leg's term tables of the exact and the tolerant pass, for
 	// snippets.
 	exactPlan, tolPlan *textPlan
-	filter             filter
-	n                  float64          // documents in the index
-	snip               [2]*snippetQuery // what snippets look for in exact and tolerant hits, made on first use
-	best               float64          // the first hit's score, for Hit.Norm
-	probed             bool             // probeDicts has run
-	qvec               []float32        // the query vector of a vector or hybrid search
-	avgTitle, avgBody  float64          // average field lengths in tokens, for BM25
-	slots              []*slots.Table   // the text leg's, released when the search ends
+	// The text leg's tallies of the exact and the tolerant hits, kept
+	// for Explain.
+	explained [2]*tallied
+	// defines holds, by positive leaf, the trigram index's internal IDs
+	// of the documents that declare its text; made on first use.
+	defines           map[*leaf]map[string]struct{}
+	filter            filter
+	n                 float64          // documents in the index
+	snip              [2]*snippetQuery // what snippets look for in exact and tolerant hits, made on first use
+	best              float64          // the first hit's score, for Hit.Norm
+	probed            bool             // probeDicts has run
+	qvec              []float32        // the query vector of a vector or hybrid search
+	avgTitle, avgBody float64          // average field lengths in tokens, for BM25
+	slots             []*slots.Table   // the text leg's, released when the search ends
+	// g, when set, holds the statistics of the whole collection, of which
+	// this index is a shard: the search scores with them (see Global).
+	// rec, when set, gathers this shard's part of those g lacks.
+	g   *Global
+	rec *recorder
 }
 
 // Search runs a query. It returns ErrEmptyQuery for a query with nothing to
@@ -105,7 +121,7 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	var res *Result
 	err = ix.read(readsIndexes, func(textR, triR bleveindex.IndexReader, tx storage.Tx) (err error) {
 		defer ix.guard(&err)
-		s.tx, s.allTextR = tx, textR
+		s.tx, s.allTextR, s.allTriR = tx, textR, triR
 		if req.Mode.legs()&runsText != 0 {
 			s.textR = textR
 		}
@@ -128,7 +144,7 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 }
 
 func (s *search) run() (*Result, error) {
-	s.n = float64(getUint(s.tx, metaDocs))
+	s.n = float64(s.counter(metaDocs))
 	if err := s.filter.init(s.tx, &s.req); err != nil {
 		return nil, err
 	}
@@ -136,56 +152,10 @@ func (s *search) run() (*Result, error) {
 	if legs == runsVector {
 		return s.runVector()
 	}
-	s.avgTitle = float64(getUint(s.tx, metaTitleTokens)) / max(s.n, 1)
-	s.avgBody = float64(getUint(s.tx, metaBodyTokens)) / max(s.n, 1)
-	var tri []scored
-	var text, tolerant *textList
-	var triErr, textErr error
-	substring := func() {
-		if tri, triErr = s.substringLeg(); triErr != nil {
-			triErr = fmt.Errorf("substring leg: %w", triErr)
-		}
-	}
-	words := func() {
-		// Fuzzy words are read in the same pass as the exact ones.
-		var tol *tolerance
-		if s.req.Fuzzy != FuzzyOff {
-			tol = &tolerance{fuzzy: s.req.Fuzzy}
-		}
-		if text, tolerant, textErr = s.textLeg(tol, nil); textErr != nil {
-			textErr = fmt.Errorf("text leg: %w", textErr)
-		}
-	}
-	switch {
-	case legs&runsText == 0:
-		substring()
-	case legs&runsSubstring == 0:
-		words()
-	case s.ix.opts.Workers > 1 && !s.plan.strict && !s.filter.byHeader:
-		// The legs at once: the text leg then reads no record (no
-		// filter on stored fields, no phrase to check), so only the
-		// substring leg uses the store's transaction.
-		var wg sync.WaitGroup
-		wg.Go(func() {
-			defer s.ix.guard(&textErr)
-			words()
-		})
-		// A panic (a damaged index) must not leave before the text leg,
-		// which reads what Search closes when it returns.
-		func() {
-			defer s.ix.guard(&triErr)
-			substring()
-		}()
-		wg.Wait()
-	default:
-		substring()
-		words()
-	}
-	err := errors.Join(triErr, textErr)
+	s.avgTitle = float64(s.counter(metaTitleTokens)) / max(s.n, 1)
+	s.avgBody = float64(s.counter(metaBodyTokens)) / max(s.n, 1)
+	tri, text, tolerant, err := s.legs()
 	if err != nil {
-		return nil, err
-	}
-	if err := s.ctx.Err(); err != nil {
 		return nil, err
 	}
 	// The exact hits, to leave out of the tolerant hits: taken before
@@ -242,6 +212,58 @@ func (s *search) run() (*Result, error) {
 		res.Tolerant = true
 	}
 	return s.finish(res, fused, total)
+}
+
+// legs runs the substring and text legs the mode asks for, at once when
+// it can: the substring leg's matches, sorted; the text leg's exact and
+// (with Request.Fuzzy) tolerant lists, unsorted.
+func (s *search) legs() (tri []scored, text, tolerant *textList, err error) {
+	legs := s.req.Mode.legs()
+	var triErr, textErr error
+	substring := func() {
+		if tri, triErr = s.substringLeg(); triErr != nil {
+			triErr = fmt.Errorf("substring leg: %w", triErr)
+		}
+	}
+	words := func() {
+		// Fuzzy words are read in the same pass as the exact ones.
+		var tol *tolerance
+		if s.req.Fuzzy != FuzzyOff {
+			tol = &tolerance{fuzzy: s.req.Fuzzy}
+		}
+		if text, tolerant, textErr = s.textLeg(tol, nil); textErr != nil {
+			textErr = fmt.Errorf("text leg: %w", textErr)
+		}
+	}
+	switch {
+	case legs&runsText == 0:
+		substring()
+	case legs&runsSubstring == 0:
+		words()
+	case s.ix.opts.Workers > 1 && !s.plan.strict && !s.plan.quoted && !s.filter.byHeader:
+		// The legs at once: the text leg then reads no record (no
+		// filter on stored fields, no phrase to check), so only the
+		// substring leg uses the store's transaction.
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			defer s.ix.guard(&textErr)
+			words()
+		})
+		// A panic (a damaged index) must not leave before the text leg,
+		// which reads what Search closes when it returns.
+		func() {
+			defer s.ix.guard(&triErr)
+			substring()
+		}()
+		wg.Wait()
+	default:
+		substring()
+		words()
+	}
+	if err := errors.Join(triErr, textErr); err != nil {
+		return nil, nil, nil, err
+	}
+	return tri, text, tolerant, s.ctx.Err()
 }
 
 // finish expands and boosts the ranked hits, suggests a spelling when
@@ -353,8 +375,32 @@ func (s *search) hit(f fusion.Hit) (Hit, hitRecord, error) {
 	h.Via = f.Via
 	if s.req.Explain {
 		h.Explain = &Explain{K: s.ix.opts.K, Legs: slices.Clone(f.Legs), Boost: f.Boosted}
+		if err := s.explainText(h.Explain, f); err != nil {
+			return Hit{}, hitRecord{}, err
+		}
 	}
 	return h, hitRecord{hd.Seq, rest}, nil
+}
+
+// explainText splits the hit's text-leg score by field.
+func (s *search) explainText(e *Explain, f fusion.Hit) error {
+	for _, l := range f.Legs {
+		t := s.explained[0]
+		if l.Leg == LegFuzzy {
+			t = s.explained[1]
+		}
+		if t == nil || l.Leg != LegText && l.Leg != LegFuzzy {
+			continue
+		}
+		iid, err := s.allTextR.InternalID(f.ID)
+		if err != nil {
+			return err
+		}
+		if iid != nil {
+			e.Text = t.fieldScores(iid, l.Leg == LegText, l.Score)
+		}
+	}
+	return nil
 }
 
 // texts sets each hit's title and snippet from its record, on up to
@@ -362,10 +408,16 @@ func (s *search) hit(f fusion.Hit) (Hit, hitRecord, error) {
 // need only the fold cache, which is safe for concurrent use, and the
 // records, which nothing writes.
 func (s *search) texts(hits []Hit, recs []hitRecord) error {
-	// The snippets' queries are made first, once.
+	// The snippets' queries and what each hit declares are found first,
+	// on this goroutine.
 	qs := make([]*snippetQuery, len(hits))
+	declared := make([][]string, len(hits))
 	for i := range hits {
 		qs[i] = s.snippetQuery(slices.Contains(hits[i].MatchedIn, LegFuzzy))
+		var err error
+		if declared[i], err = s.declared(hits[i].ID); err != nil {
+			return err
+		}
 	}
 	text := func(i int) error {
 		h, rec := &hits[i], recs[i]
@@ -394,7 +446,19 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 			title, body = string(t), string(b)
 		}
 		h.Title = title
-		h.Field, h.Snippet = s.snippet(qs[i], title, body, fd)
+		prefer, floor := s.declarations(h, body, declared[i], qs[i])
+		var at int
+		fd = fd.withMaps(title, body)
+		h.Field, h.Snippet, at = s.snippet(qs[i], title, body, fd, prefer, floor)
+		if at >= 0 {
+			h.Line, h.Column = locate(body, at)
+		}
+		if s.req.Lines != nil {
+			h.Lines, h.MatchingLines = s.lines(qs[i], body, fd, s.req.Lines)
+		}
+		if h.Explain != nil {
+			h.Explain.Defines = declared[i]
+		}
 		return nil
 	}
 	workers := min(s.ix.opts.Workers, len(hits)/parallelTexts)

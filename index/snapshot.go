@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 
@@ -165,7 +166,8 @@ func (ix *Index) adopt(st storage.Store, snap *snapfile.File) (err error) {
 		(*leg.idx).Close()
 		*leg.idx = idx
 	}
-	if err := ix.checkSchema(); err != nil {
+	had, err := ix.checkSchema()
+	if err != nil {
 		return fmt.Errorf("open snapshot: %w", err)
 	}
 	if err := ix.checkSnapshotSeq(); err != nil {
@@ -174,6 +176,27 @@ func (ix *Index) adopt(st storage.Store, snap *snapfile.File) (err error) {
 	seq, err := ix.storedSeq()
 	if err != nil {
 		return err
+	}
+	if had < rebuildBelow {
+		// A snapshot of an older layout: its indexes are made anew from
+		// its store.
+		for _, leg := range []struct {
+			idx *bleveindex.Index
+			mk  func(*Doc, []byte) bleveindex.Document
+		}{{&ix.text, ix.textDoc}, {&ix.tri, ix.trigramDocs(seq)}} {
+			idx, err := openUpsideDown(nil, ix.queue)
+			if err != nil {
+				return err
+			}
+			(*leg.idx).Close()
+			*leg.idx = idx
+			if err := ix.reindex(context.Background(), idx, leg.mk, seq); err != nil {
+				return fmt.Errorf("open snapshot: rebuild an index of schema %d: %w", had, err)
+			}
+		}
+	}
+	if err := ix.writeSchema(had); err != nil {
+		return fmt.Errorf("open snapshot: %w", err)
 	}
 	ix.publish(&view{seq: seq})
 	return nil

@@ -202,6 +202,7 @@ type upsertInput struct {
 type upsertOutput struct {
 	IDs      []string `json:"ids" jsonschema:"IDs written, in the order given"`
 	Warnings []string `json:"warnings,omitempty" jsonschema:"what was written in a lesser form, e.g. without vectors because the embedding server failed"`
+	Seq      uint64   `json:"seq,omitempty" jsonschema:"on a cluster: the write's sequence in the cluster's log; search with minSeq to read it"`
 }
 
 var upsertArgs = map[string]arg{
@@ -264,7 +265,7 @@ func (s *Service) write(ctx context.Context, in upsertInput, add bool) (*mcp.Cal
 		s.log.Error("upsert failed", "docs", len(docs), "error", err)
 		return nil, upsertOutput{}, fmt.Errorf("upsert failed, nothing was written: %w", err)
 	}
-	out.Warnings = a.Warnings
+	out.Warnings, out.Seq = a.Warnings, a.Seq
 	text := fmt.Sprintf("Wrote %d document(s): %s", len(out.IDs), quoteAll(out.IDs))
 	for _, w := range a.Warnings {
 		text += "\nWarning: " + w
@@ -277,8 +278,9 @@ type removeInput struct {
 }
 
 type removeOutput struct {
-	Removed   int `json:"removed" jsonschema:"documents that existed and were removed"`
-	Requested int `json:"requested" jsonschema:"IDs asked for"`
+	Removed   int    `json:"removed" jsonschema:"documents that existed and were removed"`
+	Requested int    `json:"requested" jsonschema:"IDs asked for"`
+	Seq       uint64 `json:"seq,omitempty" jsonschema:"on a cluster: the write's sequence in the cluster's log; search with minSeq to read it"`
 }
 
 var removeArgs = map[string]arg{
@@ -306,7 +308,7 @@ func (s *Service) remove(ctx context.Context, _ *mcp.CallToolRequest, in removeI
 		s.log.Error("remove failed", "ids", len(in.IDs), "error", err)
 		return nil, removeOutput{}, fmt.Errorf("remove failed, nothing was removed: %w", err)
 	}
-	out := removeOutput{Removed: n, Requested: len(in.IDs)}
+	out := removeOutput{Removed: n, Requested: len(in.IDs), Seq: a.Seq}
 	text := fmt.Sprintf("Removed %d of %d.", n, len(in.IDs))
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
 }

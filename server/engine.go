@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
@@ -76,6 +77,10 @@ type Host struct {
 	info Info
 
 	syncMu sync.Mutex // held for the whole of a sync
+	// writes counts the calls of Write: writes other than a sync's,
+	// which may leave the index unlike the folder (a removed file's
+	// document while the file stays) until a walk of it.
+	writes atomic.Uint64
 }
 
 // NewHost makes the Engine of ix, which it owns from now on: Close
@@ -115,6 +120,7 @@ func (h *Host) Stats() (*index.Stats, error) { return h.ix.Stats() }
 
 // Write applies w as one batch.
 func (h *Host) Write(ctx context.Context, w *Writes) (index.Applied, error) {
+	h.writes.Add(1)
 	var b index.Batch
 	for _, d := range w.Add {
 		b.Add(d)

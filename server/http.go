@@ -325,3 +325,8 @@ func httpServer(h http.Handler, log *slog.Logger) *http.Server {
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 	}
 }
+
+// HTTPServer returns a server of h with the HTTP API's timeouts and
+// limits, for a program that serves a Service's Handler on a listener of
+// its own (a cluster node); Own makes its own.
+func HTTPServer(h http.Handler, log *slog.Logger) *http.Server { return httpServer(h, log) }

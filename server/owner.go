@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -98,8 +99,19 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 	ow.ep = ep
 	// The local endpoint serves the Engine to Clients and, like HTTP, the
 	// API and MCP, without a token: only this user may reach it.
+	var eng Engine = h
+	info := h.Info()
+	var w *watcher
+	if !o.NoWatch && info.Root != "" {
+		w = &watcher{host: h, log: ow.log, root: info.Root, indexDir: info.Dir, poll: o.Poll,
+			freshCh: make(chan freshReq), unwatched: make(chan struct{})}
+		if ordered {
+			w.barrier = filepath.Join(info.Dir, endpointDir, barrierFile)
+		}
+		eng = watchedHost{h, w}
+	}
 	local := http.NewServeMux()
-	local.Handle("/engine/", localHandler(h, ow.checkReady))
+	local.Handle("/engine/", localHandler(eng, ow.checkReady))
 	local.Handle("/", ow.svc.Handler(nil))
 	ow.local = &http.Server{
 		Handler:           local,
@@ -128,12 +140,10 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 		return nil, err
 	}
 	ow.log.Info("serving the index to this machine", "index", owned.Dir, "socket", owned.Socket)
-	info := h.Info()
-	if o.NoWatch || info.Root == "" {
+	if w == nil {
 		close(ow.ready)
 		return ow, nil
 	}
-	w := &watcher{host: h, log: ow.log, root: info.Root, indexDir: info.Dir, poll: o.Poll}
 	ctx, stop := context.WithCancel(context.Background())
 	ow.stop = stop
 	ow.wg.Go(func() { w.run(ctx, func() { close(ow.ready) }) })

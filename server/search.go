@@ -43,6 +43,7 @@ type searchInput struct {
 	Offset       int      `json:"offset,omitempty" jsonschema:"hits to skip: the nextOffset of the previous page"`
 	Explain      bool     `json:"explain,omitempty" jsonschema:"add to each hit how it was ranked in each leg"`
 	Rerank       *int     `json:"rerank,omitempty" jsonschema:"reorder the first N hits of the first page by the server's cross-encoder reranker (default: the whole page when the server was started with --rerank-url; 0 turns it off)"`
+	MinSeq       uint64   `json:"minSeq,omitempty" jsonschema:"on a cluster: answer once every shard shows the writes up to this seq (an upsert's or remove's seq), to read your own writes"`
 }
 
 type searchOutput struct {
@@ -53,6 +54,7 @@ type searchOutput struct {
 	Tolerant   bool     `json:"tolerant,omitempty" jsonschema:"true when fuzzy or prefix matches were added after the exact hits (fuzzy, or fewer exact hits than fallback)"`
 	DidYouMean string   `json:"didYouMean,omitempty" jsonschema:"when nothing matched: the query with its words replaced by the nearest indexed words"`
 	Warnings   []string `json:"warnings,omitempty" jsonschema:"what the search did in a lesser form, e.g. keywords only because embedding the query failed"`
+	Partial    []int    `json:"partial,omitempty" jsonschema:"on a cluster: the shards no node answered; their documents are missing from hits and total"`
 }
 
 var searchArgs = map[string]arg{
@@ -104,7 +106,7 @@ func (s *Service) search(ctx context.Context, _ *mcp.CallToolRequest, in searchI
 		return nil, searchOutput{}, s.searchErr(err, in.Query)
 	}
 	out := searchOutput{Hits: []Hit{}, Total: res.Total, NextOffset: res.NextOffset, Truncated: res.NextOffset != nil,
-		Tolerant: res.Tolerant, DidYouMean: res.DidYouMean, Warnings: res.Warnings}
+		Tolerant: res.Tolerant, DidYouMean: res.DidYouMean, Warnings: res.Warnings, Partial: res.Partial}
 	snippets := 0
 	for _, h := range res.Hits {
 		out.Hits = append(out.Hits, NewHit(h))
@@ -127,7 +129,7 @@ func (in *searchInput) request(reranker bool) (index.Request, error) {
 	}
 	req := index.Request{Query: in.Query, Kinds: in.Kinds, Projects: in.Projects, Tags: in.Tags,
 		Role: in.Role, IDs: in.IDs, Under: strings.TrimSuffix(in.Under, "/"),
-		Limit: in.Limit, Offset: in.Offset, Explain: in.Explain}
+		Limit: in.Limit, Offset: in.Offset, Explain: in.Explain, MinSeq: in.MinSeq}
 	var err error
 	if req.Syntax, err = index.ParseSyntax(in.Syntax); err != nil {
 		return req, badArg(tool, "%s: %s", err, searchArgs["syntax"].fix)

@@ -170,6 +170,7 @@ func TestMCPListTools(t *testing.T) {
 			{name: "kinds"}, {name: "projects"}, {name: "tags"}, {name: "role"}, {name: "under"}, {name: "ids"},
 			{name: "since"}, {name: "until"}, {name: "explain"},
 			{name: "rerank", min: num(0), max: num(50)},
+			{name: "minSeq", min: num(0)},
 		}},
 		{"get", true, []string{"ids"}, []prop{
 			{name: "ids", minItems: count(1)},

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -46,6 +47,16 @@ type watcher struct {
 	fsw            *fsnotify.Watcher
 	add            func(string) error // fsw.Add; tests make watches run out
 	watched        int                // folders watched
+	// barrier is the file whose event shows the watcher has seen every
+	// change before it (fresh.go); "" where events carry no order.
+	barrier string
+	// freshCh takes clients' requests to sync what changed; unwatched is
+	// closed once the watch loop no longer takes them.
+	freshCh   chan freshReq
+	unwatched chan struct{}
+	// walked is the Host's count of writes when a client's sync last
+	// walked the root (watchedHost.Sync).
+	walked atomic.Uint64
 }
 
 // run brings the index up to date, calls ready, then keeps it so until
@@ -60,6 +71,9 @@ func (w *watcher) run(ctx context.Context, ready func()) {
 	ready()
 	if w.fsw != nil {
 		w.watch(ctx)
+	}
+	if w.unwatched != nil {
+		close(w.unwatched)
 	}
 	if ctx.Err() == nil {
 		w.pollEvery(ctx)
@@ -79,6 +93,7 @@ func (w *watcher) start() error {
 	if err := w.addTree(w.root); err != nil {
 		return err
 	}
+	w.watchBarrier()
 	w.log.Info("watching", "root", w.root, "folders", w.watched)
 	return nil
 }
@@ -165,6 +180,17 @@ func (w *watcher) watch(ctx context.Context) {
 			}
 			pending, first = map[string]bool{}, time.Time{}
 			w.sync(ctx, "changes", scopes...)
+		case req := <-w.freshCh:
+			r, err := w.freshen(ctx, pending)
+			req.reply <- r
+			if err != nil {
+				w.fallBack(err)
+				return
+			}
+			if len(pending) == 0 {
+				first = time.Time{}
+				timer.Stop()
+			}
 		}
 	}
 }
@@ -172,7 +198,7 @@ func (w *watcher) watch(ctx context.Context) {
 // event records in pending the path an event says changed, and watches a
 // new folder at once, so that what is made in it right after is seen.
 func (w *watcher) event(ev fsnotify.Event, pending map[string]bool) error {
-	if ev.Op == fsnotify.Chmod {
+	if ev.Op == fsnotify.Chmod || w.isBarrier(ev) {
 		return nil // permissions or times: the content is the same
 	}
 	p := ev.Name
@@ -216,7 +242,7 @@ func (w *watcher) pollEvery(ctx context.Context) {
 }
 
 // sync syncs scopes (the root when none) and logs what changed.
-func (w *watcher) sync(ctx context.Context, why string, scopes ...string) {
+func (w *watcher) sync(ctx context.Context, why string, scopes ...string) (*folder.Report, error) {
 	rep, err := w.host.sync(ctx, nil, scopes...)
 	switch {
 	case ctx.Err() != nil:
@@ -236,4 +262,5 @@ func (w *watcher) sync(ctx context.Context, why string, scopes ...string) {
 			w.log.Debug("skipped files over the size limit", "files", n, "max", rep.Oversize[:min(n, 5)])
 		}
 	}
+	return rep, err
 }

@@ -24,7 +24,7 @@ import (
 // must be in the store and both indexes; and once a filler file is
 // deleted, `twindex check` passes and the same command finishes the job.
 func TestDiskFullCLIIngest(t *testing.T) {
-	const size, free = 20 << 20, 2 << 20
+	const size, free = 32 << 20, 2 << 20
 	disk := damage.SmallDisk(t, size)
 	filler := filepath.Join(disk, "filler")
 	if err := os.WriteFile(filler, make([]byte, size-free), 0o600); err != nil {

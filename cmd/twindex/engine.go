@@ -37,6 +37,9 @@ func dialed(e *env, c *server.Client) *server.Client {
 // programs share one index; else the index opened in this process, after
 // removing the endpoint files a killed server left. filled is as for
 // location.fill, a no-op unless mode is openFill and the index is new.
+// With opts.ReadOnly an existing index is opened read-only, unless it
+// must be written first (index.ErrReadOnly): then it is opened for
+// writing.
 func (l *location) engine(e *env, opts *index.Options, mode openMode, maxSize int64) (eng server.Engine, filled func(context.Context) error, err error) {
 	noop := func(context.Context) error { return nil }
 	if l.Exists {
@@ -50,9 +53,21 @@ func (l *location) engine(e *env, opts *index.Options, mode openMode, maxSize in
 	}
 	var ix *index.Index
 	filled = noop
-	if mode == openFill {
+	if opts != nil && opts.ReadOnly {
+		if l.Exists {
+			ix, err = l.open(opts, false)
+		}
+		if !l.Exists || errors.Is(err, index.ErrReadOnly) {
+			o := *opts
+			o.ReadOnly = false
+			opts, ix, err = &o, nil, nil
+		}
+	}
+	switch {
+	case ix != nil || err != nil:
+	case mode == openFill:
 		ix, filled, err = l.fill(opts)
-	} else {
+	default:
 		ix, err = l.open(opts, mode == openCreate)
 	}
 	if errors.Is(err, index.ErrLocked) {

@@ -24,6 +24,7 @@ index that 'twindex check' found out of step or whose files are damaged.`)
 	if err := loc.notOwned(); err != nil {
 		return err
 	}
+	limitMemory(e)
 	// A bleve index too damaged to open is rebuilt from the store as it
 	// opens; Rebuild then redoes both from scratch.
 	ix, err := loc.open(&index.Options{RebuildCorrupt: true}, false)

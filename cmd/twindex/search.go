@@ -155,7 +155,10 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 			}
 		}
 	}
-	opts := &index.Options{MaxDocBytes: folder.DocLimit(f.maxSize)}
+	// Read-only, a search writes nothing to the bleve indexes (scorch would
+	// persist a snapshot on Open, with fsyncs); a sync that finds changes
+	// opens the index again for writing.
+	opts := &index.Options{MaxDocBytes: folder.DocLimit(f.maxSize), ReadOnly: true}
 	if err := emb.options(e, opts); err != nil {
 		return err
 	}
@@ -165,19 +168,35 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	mode := openExisting
 	if doSync {
 		mode = openFill
+		if !loc.Exists {
+			limitMemory(e) // the first search builds the index
+		}
 	}
 	eng, filled, err := loc.engine(e, opts, mode, f.maxSize)
 	if err != nil {
 		return err
 	}
-	defer eng.Close()
+	defer func() { eng.Close() }()
 	if doSync {
 		if _, owned := eng.(*server.Client); !owned {
 			if err := loc.RecordRoot(loc.Root); err != nil {
 				return err
 			}
 		}
-		if _, err := syncFolder(ctx, e, eng, abs, syncOptions{quiet: f.quiet}); err != nil {
+		_, err := syncFolder(ctx, e, eng, abs, syncOptions{quiet: f.quiet})
+		if errors.Is(err, index.ErrReadOnly) {
+			// The folder changed: write it in.
+			if err := eng.Close(); err != nil {
+				return indexErr(err, loc.Dir)
+			}
+			o := *opts
+			o.ReadOnly = false
+			if eng, filled, err = loc.engine(e, &o, mode, f.maxSize); err != nil {
+				return err
+			}
+			_, err = syncFolder(ctx, e, eng, abs, syncOptions{quiet: f.quiet})
+		}
+		if err != nil {
 			return err
 		}
 		if err := filled(ctx); err != nil {

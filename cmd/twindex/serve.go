@@ -30,6 +30,13 @@ deleted is found, or no longer found, within about a second. Where the
 system runs out of file watches it walks the folder every 2 s instead and
 says so in its log; --poll does that from the start.
 
+A cluster (--node): several 'twindex serve --node NAME --index DIR' on one
+or more machines hold the documents written to any of them between them,
+on NATS JetStream (embedded, or --nats-url): every node answers the same
+HTTP API as one server with all the documents would. See README, Cluster.
+  twindex serve --node a --index /data/a --http 127.0.0.1:7701 \
+    --cluster-listen 127.0.0.1:6201 --cluster-peers 127.0.0.1:6202,127.0.0.1:6203
+
 HTTP API (--http), JSON in and out, the MCP tools' arguments and results:
   POST /v1/search, GET /v1/docs/{id}, POST /v1/docs/get, PUT /v1/docs,
   POST /v1/docs (new only), DELETE /v1/docs/{id}, POST /v1/docs/delete,
@@ -52,6 +59,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	cors := fs.String("cors", "", "let web pages from this `origin` (https://app.example) call the HTTP API")
 	emb := fs.embedFlags(e)
 	rr := fs.rerankFlags(e)
+	cf := fs.clusterFlags()
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -59,6 +67,15 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	log, err := logger(e, *level)
 	if err != nil {
 		return err
+	}
+	if cf.node != "" {
+		if len(pos) > 0 {
+			return usageErr("a node serves the documents written to the cluster, not a folder", "--node takes no PATH")
+		}
+		return runNode(ctx, e, cf, *idx, *httpAddr, *cors, log)
+	}
+	if cf.used() {
+		return usageErr("run 'twindex serve --help'", "--cluster-listen, --cluster-peers, --nats-url and --shards need --node")
 	}
 	if *maxSize <= 0 {
 		return usageErr("", "--max-size must be positive")
