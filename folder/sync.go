@@ -66,6 +66,10 @@ type Refusal struct {
 	Reason string `json:"reason"`
 }
 
+// IsFile reports whether a document with this Meta is a file's, as Sync
+// writes them.
+func IsFile(meta map[string]string) bool { return meta[metaSHA] != "" }
+
 // known is the state of an indexed file or folder, from its Meta.
 type known struct {
 	size, mtime int64

@@ -24,13 +24,36 @@ type searchFlags struct {
 	limit, offset, fallback, expand, rerank                        int
 	explain, json, noSync, quiet                                   bool
 	maxSize                                                        int64
+	// ripgrep's
+	filesOnly, count, lineNumber, noLineNumber, heading, noHeading bool
+	context, after, before, maxCount                               int
+	color                                                          string
+	emb                                                            *embedFlags
+	rr                                                             *rerankFlags
 }
 
 const searchHelp = `  twindex search "open file"                    search the current folder (indexed on first use)
-  twindex search "open file" "$(go env GOROOT)/src" --kind code --limit 5
+  twindex search "open file" "$(go env GOROOT)/src" -t code -k 5
+  twindex search OpenStore -C 2                 matching lines with two lines of context
+  twindex search -l pelican | xargs wc -l       the paths of the hits, best first
   twindex search Reader --mode substring --json | jq '.hits[].id'
   twindex search --syntax raw 'title:config* NOT (test OR mock)'
   twindex search cofnig --fuzzy auto
+  twindex search -- -race                       a query that starts with -
+  echo "open file" | twindex search -           the query from stdin
+  twindex search --queries queries.jsonl --format trec > run.txt
+
+Output (text) is ripgrep's: each hit's matching lines, best hit first;
+on a terminal a heading with the path, then line:text, matches in color;
+in a pipe path:text (path:line:text with -n). -l prints the paths only,
+-c path:N, the lines of each hit with a match. Context lines use - where
+matches use :, and -- separates groups that are not contiguous. A hit
+found by its title (or vector, or links) has no such line: under a
+heading it shows its snippet, in a pipe its path alone. Paths of files
+are relative to the current folder. Matching folds case and
+accents in both legs, so there is no smart case: the substring leg and
+the trigram index hold folded text, as FTS5's trigram tokenizer does
+with case_sensitive 0.
 
 Syntax: simple (default) takes every character literally, "quotes" make a
 phrase, and the last word also matches as a prefix unless the query ends
@@ -41,19 +64,20 @@ with a space. raw is SQLite FTS5's query syntax: AND OR NOT (uppercase),
 Tolerance: --fuzzy auto|1|2 adds, after the exact hits, the documents that
 match the words within that many edits (auto: 0 up to 2 letters, 1 up to 5,
 2 beyond). When fewer than --fallback hits (default 3) match exactly, the
-fuzzy and prefix matches are added anyway; a search that finds nothing
-suggests the nearest indexed words ("did you mean").
-  twindex search --queries queries.jsonl --format trec > run.txt
+fuzzy and prefix matches are added anyway; a search that finds nothing says "no
+results" on stderr, suggests the nearest indexed words ("did you mean"),
+and names the filter (--kind, --under, --offset, ...) that left nothing.
 
 PATH (default ".") is a folder or file under the index root; results are
 limited to it. Before searching, the index is brought up to date with PATH:
 new and changed files (size or mtime differ, then content hash) are indexed
-and deleted ones removed; --no-sync skips this.
+and deleted ones removed; --no-sync skips this. .gz files are searched by
+their decompressed text, HTML and document XML by their text.
 
-Formats: text (snippets with matches in color on a terminal, plain in a
-pipe or with NO_COLOR), json ({"query","mode","hits":[...],"total",
-"nextOffset","truncated","tookMs"}; snippets are HTML-escaped with <mark>),
-jsonl (one hit per line), trec ("qid Q0 docid rank score twindex").
+Formats: text (above), json ({"query","mode","hits":[...],"total",
+"nextOffset","truncated","tookMs"}; each hit with its "line" and "column",
+and its "lines" with -A, -B, -C or -m; snippets are HTML-escaped with
+<mark>), jsonl (one hit per line), trec ("qid Q0 docid rank score twindex").
 
 --queries FILE runs one query per line: {"id","text"} JSON or plain text
 (id = line number); output is one JSON result per query (with "id" and
@@ -61,8 +85,10 @@ jsonl (one hit per line), trec ("qid Q0 docid rank score twindex").
 
 Exit status: 0 results, 1 no results, 2 usage or query error, 3 index error.`
 
-func runSearch(ctx context.Context, e *env, args []string) error {
-	var f searchFlags
+// parseSearch reads search's flags and checks those that depend on each
+// other; pos are the arguments left.
+func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error) {
+	f = &searchFlags{}
 	fs := newFlagSet(e, "search", "twindex search QUERY [PATH] [flags]", searchHelp)
 	fs.StringVar(&f.index, "index", "", fs.indexFlagUsage())
 	fs.StringVar(&f.mode, "mode", "auto", "the legs that run: substring (exact, case-insensitive), text (stemmed words, BM25), vector (nearest embeddings; needs --embed-url), or legs joined with + and fused: auto = substring+text, hybrid = all three")
@@ -75,8 +101,8 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	fs.oneOf("mode", "auto", "substring", "text", "vector", "hybrid", "substring+text", "text+vector", "substring+vector")
 	fs.oneOf("syntax", "simple", "raw")
 	fs.oneOf("fuzzy", "off", "auto", "1", "2")
-	emb := fs.embedFlags(e)
-	rr := fs.rerankFlags(e)
+	f.emb = fs.embedFlags(e)
+	f.rr = fs.rerankFlags(e)
 	fs.IntVar(&f.rerank, "rerank", -1, "with --rerank-url, reorder the first `N` hits of the first page by the reranker's scores (default: the whole page; 0 turns it off)")
 	fs.Var(&f.kinds, "kind", "only documents of this `kind` (code, test, doc, config, other, ...); repeatable")
 	fs.alias("t", "kind")
@@ -89,20 +115,39 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.until, "until", "", "only documents before this ISO-8601 `date` or datetime")
 	fs.StringVar(&f.order, "order", "score", "score, date_asc or date_desc")
 	fs.oneOf("order", "score", "date_asc", "date_desc")
-	fs.IntVar(&f.limit, "limit", index.DefaultLimit, fmt.Sprintf("hits per page, 1..%d", index.MaxLimit))
-	fs.alias("m", "limit")
+	fs.IntVar(&f.limit, "limit", index.DefaultLimit, fmt.Sprintf("hits per page, 1..%d (top k)", index.MaxLimit))
+	fs.alias("k", "limit")
 	fs.IntVar(&f.offset, "offset", 0, "skip this many hits (the nextOffset of the previous page)")
 	fs.BoolVar(&f.explain, "explain", false, "show how each hit was ranked")
-	fs.StringVar(&f.format, "format", "text", "text, json, jsonl or trec")
+	fs.StringVar(&f.format, "format", "text", "text (as ripgrep prints matches), json, jsonl or trec")
 	fs.oneOf("format", "text", "json", "jsonl", "trec")
+	fs.BoolVar(&f.filesOnly, "files-with-matches", false, "print only the paths of the hits, best first")
+	fs.alias("l", "files-with-matches")
+	fs.BoolVar(&f.count, "count", false, "print each hit's path and how many of its lines hold a match (path:N)")
+	fs.alias("c", "count")
+	fs.BoolVar(&f.lineNumber, "line-number", false, "print line numbers (the default on a terminal)")
+	fs.alias("n", "line-number")
+	fs.BoolVar(&f.noLineNumber, "no-line-number", false, "no line numbers")
+	fs.alias("N", "no-line-number")
+	fs.IntVar(&f.context, "context", 0, fmt.Sprintf("show `N` lines before and after each matching line (at most %d)", index.MaxContext))
+	fs.alias("C", "context")
+	fs.IntVar(&f.after, "after-context", 0, "show `N` lines after each matching line")
+	fs.alias("A", "after-context")
+	fs.IntVar(&f.before, "before-context", 0, "show `N` lines before each matching line")
+	fs.alias("B", "before-context")
+	fs.IntVar(&f.maxCount, "max-count", 0, fmt.Sprintf("show at most `N` matching lines of each hit (default %d)", index.DefaultMaxLines))
+	fs.alias("m", "max-count")
+	fs.BoolVar(&f.heading, "heading", false, "print each hit's path above its lines (the default on a terminal)")
+	fs.BoolVar(&f.noHeading, "no-heading", false, "start every line with its path (the default in a pipe)")
+	fs.StringVar(&f.color, "color", "auto", "auto (on a terminal, without NO_COLOR), always or never")
+	fs.oneOf("color", "auto", "always", "never")
 	fs.BoolVar(&f.json, "json", false, "short for --format json")
 	fs.StringVar(&f.queries, "queries", "", "run every query in `FILE` (- for stdin): JSON {\"id\",\"text\"} or plain lines")
 	fs.BoolVar(&f.noSync, "no-sync", false, "search the index as it is, without bringing it up to date first")
 	fs.Int64Var(&f.maxSize, "max-size", defaultMaxSize, "when syncing, skip files larger than this many `bytes`")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress or summary on stderr")
-	pos, err := fs.parse(args)
-	if err != nil {
-		return err
+	if pos, err = fs.parse(args); err != nil {
+		return nil, nil, err
 	}
 	if f.json {
 		f.format = "json"
@@ -110,7 +155,18 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	switch f.format {
 	case "text", "json", "jsonl", "trec":
 	default:
-		return usageErr("run 'twindex search --help'", "unknown --format %q (want text, json, jsonl or trec)", f.format)
+		return nil, nil, usageErr("run 'twindex search --help'", "unknown --format %q (want text, json, jsonl or trec)", f.format)
+	}
+	if err := f.checkGrep(); err != nil {
+		return nil, nil, err
+	}
+	return f, pos, nil
+}
+
+func runSearch(ctx context.Context, e *env, args []string) error {
+	f, pos, err := parseSearch(e, args)
+	if err != nil {
+		return err
 	}
 	var q, path string
 	switch {
@@ -132,7 +188,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	req, err := f.request(rr.url != "")
+	req, err := f.request(f.rr.url != "")
 	if err != nil {
 		return err
 	}
@@ -159,10 +215,10 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	// persist a snapshot on Open, with fsyncs); a sync that finds changes
 	// opens the index again for writing.
 	opts := &index.Options{MaxDocBytes: folder.DocLimit(f.maxSize), ReadOnly: true}
-	if err := emb.options(e, opts); err != nil {
+	if err := f.emb.options(e, opts); err != nil {
 		return err
 	}
-	if err := rr.options(e, opts); err != nil {
+	if err := f.rr.options(e, opts); err != nil {
 		return err
 	}
 	mode := openExisting
@@ -208,7 +264,10 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 			req.Under = id
 		}
 	}
-	out := &output{e: e, format: f.format, color: useColor(e), batch: f.queries != ""}
+	out := &output{e: e, format: f.format, color: f.useColor(e), batch: f.queries != ""}
+	if f.format == "text" {
+		out.grepOpts = f.grepOptions(isTerminal(e.stdout), eng.Info().Root)
+	}
 	if f.queries != "" {
 		return runQueries(ctx, e, eng, out, f.queries, req)
 	}
@@ -247,6 +306,7 @@ func readQuery(e *env) (string, error) {
 // whether --rerank-url is set.
 func (f *searchFlags) request(reranker bool) (index.Request, error) {
 	req := index.Request{
+		Lines:    f.lineOptions(),
 		Fallback: f.fallback, Kinds: f.kinds, Projects: f.projects, Tags: f.tags, Role: f.role,
 		Under: strings.TrimSuffix(filepath.ToSlash(f.under), "/"), Limit: f.limit, Offset: f.offset,
 		Explain: f.explain,
