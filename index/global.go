@@ -25,8 +25,10 @@ type Global struct {
 	BodyTokens  uint64 `json:"bodyTokens"`
 	TitleBytes  uint64 `json:"titleBytes"`
 	BodyBytes   uint64 `json:"bodyBytes"`
-	// Terms: documents holding the term in the title and in the body.
-	Terms map[string][2]uint64 `json:"terms,omitempty"`
+	// Terms: documents holding the term in the title, in the body and
+	// in the licence comment a body starts with (by tfTitle, tfBody,
+	// tfBoiler): a word's idf is of the largest.
+	Terms map[string][3]uint64 `json:"terms,omitempty"`
 	// Grams: documents holding the trigram.
 	Grams map[string]uint64 `json:"grams,omitempty"`
 	// Prefixes: by prefixes, the indexed terms starting with one of them
@@ -85,23 +87,26 @@ func (g *Global) Keys() int {
 // The readers return false when g (nil: none) lacks the statistic; the
 // writers add to it, and do nothing on a nil g.
 
-func (g *Global) term(t string) ([2]uint64, bool) {
+func (g *Global) term(t string) ([3]uint64, bool) {
 	if g == nil {
-		return [2]uint64{}, false
+		return [3]uint64{}, false
 	}
 	c, ok := g.Terms[t]
 	return c, ok
 }
 
-func (g *Global) putTerm(t string, c [2]uint64) {
+func (g *Global) putTerm(t string, c [3]uint64) {
 	if g == nil {
 		return
 	}
 	if g.Terms == nil {
-		g.Terms = map[string][2]uint64{}
+		g.Terms = map[string][3]uint64{}
 	}
 	o := g.Terms[t]
-	g.Terms[t] = [2]uint64{o[0] + c[0], o[1] + c[1]}
+	for f := range o {
+		o[f] += c[f]
+	}
+	g.Terms[t] = o
 }
 
 func (g *Global) gram(t string) (uint64, bool) {
@@ -252,7 +257,7 @@ type recorder struct {
 // not gathering) and record each statistic once: a search may read one
 // twice.
 
-func (r *recorder) putTerm(t string, c [2]uint64) {
+func (r *recorder) putTerm(t string, c [3]uint64) {
 	if r != nil {
 		r.mu.Lock()
 		if _, ok := r.g.term(t); !ok {

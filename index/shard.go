@@ -418,17 +418,7 @@ func (ix *Index) RenderShard(ctx context.Context, req Request, g *Global, o Rend
 	var out []Hit
 	err = ix.readShard(s, func() error {
 		if s.req.Mode.legs()&runsText != 0 {
-			// The term tables the snippets mark, as Search made them.
-			var err error
-			if s.req.Fuzzy == FuzzyOff {
-				s.exactPlan, err = s.textPlan(nil)
-			} else {
-				s.tolPlan, err = s.textPlan(&tolerance{fuzzy: s.req.Fuzzy})
-			}
-			if err == nil && o.Fallback {
-				s.tolPlan, err = s.textPlan(s.fallbackTolerance())
-			}
-			if err != nil {
+			if err := s.renderPlans(o.Fallback); err != nil {
 				return err
 			}
 		}
@@ -446,4 +436,36 @@ func (ix *Index) RenderShard(ctx context.Context, req Request, g *Global, o Rend
 		return s.texts(out, recs)
 	})
 	return out, err
+}
+
+// renderPlans makes the text leg's term tables that the snippets mark, as
+// Search made them; with Explain, by running the text leg's passes again,
+// whose tallies split a hit's text score by field (Explain.Text), scored
+// with the collection's statistics as SearchShard scored them. Cost:
+// nothing of the index without Explain; with it, the text leg once more.
+func (s *search) renderPlans(fallback bool) error {
+	plan := func(tol *tolerance) error {
+		if s.req.Explain {
+			_, _, err := s.textLeg(tol, nil)
+			return err
+		}
+		tp, err := s.textPlan(tol)
+		if tol == nil {
+			s.exactPlan = tp
+		} else {
+			s.tolPlan = tp
+		}
+		return err
+	}
+	var tol *tolerance
+	if s.req.Fuzzy != FuzzyOff {
+		tol = &tolerance{fuzzy: s.req.Fuzzy}
+	}
+	if err := plan(tol); err != nil {
+		return err
+	}
+	if fallback {
+		return plan(s.fallbackTolerance())
+	}
+	return nil
 }

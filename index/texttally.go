@@ -90,7 +90,7 @@ func (s *search) openTextReaders(tp *textPlan) (readers [][]termReader, idfs []f
 			if err != nil {
 				return readers, nil, 0, err
 			}
-			df = float64(max(c[0], c[1]))
+			df = float64(max(c[tfTitle], c[tfBody], c[tfBoiler]))
 		}
 		idfs[ti] = idf(s.n, df)
 	}

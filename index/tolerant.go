@@ -126,23 +126,24 @@ func (s *search) didYouMean() (string, error) {
 }
 
 // docFreq is the number of documents holding term in the larger of the
-// text fields.
+// title and the body.
 func (s *search) docFreq(term string) (uint64, error) {
 	c, err := s.termDocs(term)
-	return max(c[0], c[1]), err
+	return max(c[tfTitle], c[tfBody]), err
 }
 
-// termDocs returns the number of documents holding term in the title and
-// in the body.
-func (s *search) termDocs(term string) ([2]uint64, error) {
+// termDocs returns the number of documents holding term in the title, in
+// the body and in the licence comment (by tfTitle, tfBody, tfBoiler): the
+// collection's on a shard.
+func (s *search) termDocs(term string) ([3]uint64, error) {
 	if c, ok := s.g.term(term); ok {
 		return c, nil
 	}
 	if err := s.missing("term %q", term); err != nil {
-		return [2]uint64{}, err
+		return [3]uint64{}, err
 	}
-	var c [2]uint64
-	for i, f := range []string{fieldTitle, fieldBody} {
+	var c [3]uint64
+	for i, f := range [3]string{tfTitle: fieldTitle, tfBody: fieldBody, tfBoiler: fieldBoiler} {
 		r, err := s.textR.TermFieldReader(s.ctx, []byte(term), f, false, false, false)
 		if err != nil {
 			return c, err
