@@ -36,6 +36,9 @@ func TestOutputGolden(t *testing.T) {
 		{"color", "", []string{"heron", "--heading", "-n", "--color", "always"}},
 		{"subfolder", "docs", []string{"pelican", "-n"}},
 		{"subfolder-files-up", "docs", []string{"OpenStore", "-l", ".."}},
+		{"path-dot", "", []string{"pelican", "-l", "."}},
+		{"path-absolute", "", []string{"pelican", "-n", "$DIR/docs/"}},
+		{"path-file", "", []string{"pelican", "-c", "docs/guide.md"}},
 		{"title-only", "", []string{"friends", "--heading"}},
 		{"substring", "", []string{"ican sle", "--mode", "substring", "-n"}},
 		{"json", "", []string{"OpenStore", "--json", "--limit", "2"}},
@@ -47,9 +50,13 @@ func TestOutputGolden(t *testing.T) {
 	took := regexp.MustCompile(`"tookMs": ?[0-9.e-]+`)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := twindex(t, filepath.Join(dir, tt.in), append([]string{"search", "--no-sync"}, tt.args...)...)
+			args := []string{"search", "--no-sync"}
+			for _, a := range tt.args {
+				args = append(args, strings.ReplaceAll(a, "$DIR", dir))
+			}
+			r := twindex(t, filepath.Join(dir, tt.in), args...)
 			got := "exit " + strconv.Itoa(r.code) + "\n-- stdout\n" + r.stdout + "-- stderr\n" + r.stderr
-			got = took.ReplaceAllString(got, `"tookMs": 0`)
+			got = took.ReplaceAllString(strings.ReplaceAll(got, dir, "$DIR"), `"tookMs": 0`)
 			golden := filepath.Join("testdata", "grep", "golden", tt.name+".txt")
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {

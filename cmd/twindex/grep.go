@@ -23,10 +23,11 @@ type grepOptions struct {
 	// it every line starts with the path (in a pipe).
 	heading bool
 	context bool // -A, -B or -C asked for context: groups apart by "--"
-	// root and cwd make the paths of files relative to the current
-	// folder, as ripgrep prints them; IDs of other documents are printed
-	// as they are.
-	root, cwd string
+	// root is the folder the index mirrors, abs the searched PATH made
+	// absolute, and arg PATH as given ("" when none was): a file's path
+	// is printed as ripgrep prints it, arg joined with the file's path
+	// below PATH. IDs of other documents are printed as they are.
+	root, abs, arg string
 }
 
 // checkGrep checks the flags of the text format.
@@ -74,11 +75,11 @@ func (f *searchFlags) lineOptions() *index.LineOptions {
 }
 
 // grepOptions picks ripgrep's defaults: on a terminal, headings and line
-// numbers; in a pipe, path:text on every line. root is the folder the
-// index mirrors.
-func (f *searchFlags) grepOptions(terminal bool, root string) *grepOptions {
+// numbers; in a pipe, path:text on every line. root, abs and arg are
+// grepOptions'.
+func (f *searchFlags) grepOptions(terminal bool, root, abs, arg string) *grepOptions {
 	g := &grepOptions{filesOnly: f.filesOnly, count: f.count, heading: terminal, lineNumbers: terminal,
-		context: f.context > 0 || f.after > 0 || f.before > 0, root: root, cwd: cwd()}
+		context: f.context > 0 || f.after > 0 || f.before > 0, root: root, abs: abs, arg: arg}
 	switch {
 	case f.heading:
 		g.heading = true
@@ -187,18 +188,25 @@ func hitNote(h index.Hit) string {
 	return strings.Join(parts, "  ")
 }
 
-// displayPath is a hit's path as ripgrep would print it: a file's
-// relative to the current folder; any other document's ID as it is.
+// displayPath is a hit's path as ripgrep prints it: a file's as the
+// searched PATH was given (absolute, relative, ./) followed by the file's
+// path below it; without a PATH, relative to the current folder. Any
+// other document's ID is printed as it is.
 func (o *output) displayPath(h index.Hit) string {
 	g := o.grepOpts
-	if g == nil || g.root == "" || g.cwd == "" || !folder.IsFile(h.Meta) {
+	if g == nil || g.root == "" || g.abs == "" || !folder.IsFile(h.Meta) {
 		return clean(h.ID)
 	}
-	rel, err := filepath.Rel(g.cwd, filepath.Join(g.root, filepath.FromSlash(h.ID)))
-	if err != nil {
+	rel, err := filepath.Rel(g.abs, filepath.Join(g.root, filepath.FromSlash(h.ID)))
+	switch {
+	case err != nil:
 		return clean(h.ID)
+	case g.arg == "":
+		return clean(filepath.ToSlash(rel))
+	case rel == ".":
+		return clean(filepath.ToSlash(g.arg)) // PATH is the file
 	}
-	return clean(filepath.ToSlash(rel))
+	return clean(filepath.ToSlash(strings.TrimSuffix(g.arg, string(filepath.Separator)) + string(filepath.Separator) + rel))
 }
 
 // paint wraps s in an ANSI color when color is on.

@@ -75,7 +75,7 @@ func TestSearchFlags(t *testing.T) {
 				terminal bool
 				want     layout
 			}{{false, tt.pipe}, {true, tt.term}} {
-				g := f.grepOptions(c.terminal, "/root")
+				g := f.grepOptions(c.terminal, "/root", "/root", "")
 				if (layout{g.heading, g.lineNumbers}) != c.want || g.filesOnly != tt.files || g.count != tt.count || g.context != tt.context {
 					t.Errorf("terminal %v: %+v, want %+v files %v count %v context %v", c.terminal, *g, c.want, tt.files, tt.count, tt.context)
 				}

@@ -57,12 +57,3 @@ func locateFrom(arg string) string {
 	}
 	return "."
 }
-
-// cwd is the current folder, "" if unknown.
-func cwd() string {
-	d, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	return d
-}

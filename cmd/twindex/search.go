@@ -266,7 +266,11 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	}
 	out := &output{e: e, format: f.format, color: f.useColor(e), batch: f.queries != ""}
 	if f.format == "text" {
-		out.grepOpts = f.grepOptions(isTerminal(e.stdout), eng.Info().Root)
+		arg := ""
+		if pathGiven {
+			arg = path
+		}
+		out.grepOpts = f.grepOptions(isTerminal(e.stdout), eng.Info().Root, abs, arg)
 	}
 	if f.queries != "" {
 		return runQueries(ctx, e, eng, out, f.queries, req)
