@@ -28,6 +28,13 @@ const stallAfter = 3 * time.Second
 // errStalled is a consumer that stopped delivering.
 var errStalled = errors.New("consumer stalled")
 
+// getTimeout bounds a request for a stored message. The stream's leader
+// answers it in milliseconds; a request sent while the leader is dead
+// but not yet replaced is answered by no one (the followers leave
+// requests to the leader they still believe in), so without a bound it
+// waits forever, and so does the apply loop that sent it.
+const getTimeout = 5 * time.Second
+
 // markName is the index.Batch mark under which a shard's index records the
 // stream sequence of the last message it applied.
 const markName = "stream"
@@ -125,7 +132,7 @@ func (n *Node) applyLoop(ctx context.Context) {
 			return
 		}
 		if errors.Is(err, errStalled) {
-			n.log.Info("restarting the stream consumer", "reason", err)
+			n.log.Warn("restarting the stream consumer", "reason", err, "applied", n.appliedByShard())
 			continue
 		}
 		if err != nil {
@@ -211,7 +218,10 @@ func (n *Node) consume(ctx context.Context) error {
 				// that server dies, or its copy is behind the leader's (a
 				// node catching up after a restart), messages stop. Start
 				// over from the positions the shards recorded.
-				return fmt.Errorf("%w: no message for %v while shard %d is behind the stream (%v)", errStalled, stallAfter, behind, err)
+				if err != nil {
+					return fmt.Errorf("%w: no message for %v, and shard %d's next message not read from the stream's leader: %w", errStalled, stallAfter, behind, err)
+				}
+				return fmt.Errorf("%w: no message for %v while shard %d is behind the stream", errStalled, stallAfter, behind)
 			}
 			continue
 		case m := <-msgs:
@@ -339,6 +349,67 @@ func (n *Node) applyEach(ctx context.Context, sh *shard, ops []*entry, last uint
 	return err
 }
 
+// appliedByShard is the stream position of each shard the node holds,
+// for logs.
+func (n *Node) appliedByShard() map[string]uint64 {
+	held, _ := n.heldShards()
+	out := make(map[string]uint64, len(held))
+	for _, sh := range held {
+		out[strconv.Itoa(sh.id)] = sh.applied.Load()
+	}
+	return out
+}
+
+// stuckAfter is how long a shard may leave a message of the stream
+// unapplied before watchShards warns.
+const stuckAfter = 30 * time.Second
+
+// watchShards warns, every stuckAfter while it lasts, of each shard whose
+// position has not moved for stuckAfter although the stream's leader has
+// a message after it: a shard that stopped applying answers without the
+// documents written since. It runs apart from the apply loop, so that it
+// also sees an apply loop that is blocked.
+func (n *Node) watchShards(ctx context.Context) {
+	type seen struct {
+		applied       uint64
+		since, warned time.Time
+	}
+	last := map[int]seen{}
+	t := time.NewTicker(stuckAfter / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		held, _ := n.heldShards()
+		now := time.Now()
+		for _, sh := range held {
+			a := sh.applied.Load()
+			was, ok := last[sh.id]
+			if !ok || was.applied != a {
+				last[sh.id] = seen{applied: a, since: now}
+				continue
+			}
+			if now.Sub(was.since) < stuckAfter || now.Sub(was.warned) < stuckAfter {
+				continue
+			}
+			next, err := nextOnShard(ctx, n.nc, sh.id, a+1)
+			switch {
+			case err != nil && ctx.Err() == nil:
+				n.log.Warn("shard's position not checked against the stream", "shard", sh.id, "applied", a, "unchanged", now.Sub(was.since).Round(time.Second), "error", err)
+			case next != 0:
+				n.log.Warn("shard not applying the stream: its answers miss the documents written since", "shard", sh.id, "applied", a, "next", next, "unchanged", now.Sub(was.since).Round(time.Second))
+			default:
+				continue
+			}
+			was.warned = now
+			last[sh.id] = was
+		}
+	}
+}
+
 // caughtUp makes the shards serve calls, once they have applied every
 // message the stream's leader had when this was checked (behind).
 func (n *Node) caughtUp(held []*shard) {
@@ -364,8 +435,10 @@ type storedMsg struct {
 // last, or the first at or after seq of subject next. Direct gets, which
 // any replica answers, may miss a message a follower has not received
 // yet; reading your writes and deciding an add must not. found is false
-// when there is no such message.
+// when there is no such message. The request waits at most getTimeout.
 func getMsg(ctx context.Context, nc *nats.Conn, seq uint64, next, last string) (m storedMsg, found bool, err error) {
+	ctx, cancel := context.WithTimeout(ctx, getTimeout)
+	defer cancel()
 	req := map[string]any{}
 	if last != "" {
 		req["last_by_subj"] = last

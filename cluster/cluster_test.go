@@ -177,3 +177,49 @@ func ids(r *index.Result) []string {
 	}
 	return out
 }
+
+// TestLeaderKilled: the stream's leader dies; the nodes left apply the
+// writes made after, once another leader is elected. Requests sent to the
+// dead leader before then go unanswered, and must not hold the apply
+// loops that sent them.
+func TestLeaderKilled(t *testing.T) {
+	nodes := testCluster(t, 3, 6)
+	write := func(nd *Node, from int) {
+		t.Helper()
+		var docs []index.Doc
+		for i := from; i < from+20; i++ {
+			docs = append(docs, index.Doc{ID: fmt.Sprintf("doc%02d", i), Body: fmt.Sprintf("body number %d", i)})
+		}
+		if _, err := nd.Write(ctx, &server.Writes{Upsert: docs}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(nodes[0], 0)
+	waitApplied(t, nodes)
+	info, err := nodes[0].stream.Info(ctx)
+	if err != nil || info.Cluster == nil {
+		t.Fatalf("stream info: %+v %v", info, err)
+	}
+	var rest []*Node
+	for _, nd := range nodes {
+		if nd.Name() == info.Cluster.Leader {
+			nd.srv.Shutdown() // its routes drop at once, as in a crash
+		} else {
+			rest = append(rest, nd)
+		}
+	}
+	if len(rest) != 2 {
+		t.Fatalf("leader %q is not one of the nodes", info.Cluster.Leader)
+	}
+	// The apply loops check the stream's leader every 500 ms when idle:
+	// let them do so before the followers notice it is gone.
+	time.Sleep(time.Second)
+	write(rest[0], 20)
+	waitApplied(t, rest)
+	for _, nd := range rest {
+		st, err := nd.Stats()
+		if err != nil || st.Docs != 40 {
+			t.Errorf("node %s: %+v %v, want 40 documents", nd.Name(), st, err)
+		}
+	}
+}

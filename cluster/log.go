@@ -33,6 +33,9 @@ const (
 	// maxBatch is the most messages one atomic batch carries: JetStream's
 	// default limit. A write of more documents is several batches.
 	maxBatch = 1000
+	// leaderElected is the prefix of the subject on which JetStream
+	// announces a stream's new leader.
+	leaderElected = "$JS.EVENT.ADVISORY.STREAM.LEADER_ELECTED."
 	// dupWindow is how long the stream remembers message IDs: a write
 	// retried within it (after a leader change) is stored once.
 	dupWindow = 2 * time.Minute

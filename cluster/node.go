@@ -189,6 +189,19 @@ func (n *Node) start(ctx context.Context) error {
 	if n.js, err = jetstream.New(n.nc); err != nil {
 		return err
 	}
+	// The stream's leader answers the reads of the apply loop and of
+	// writes, and a write waits while there is none: its changes are
+	// logged.
+	if _, err := n.nc.Subscribe(leaderElected+streamName, func(m *nats.Msg) {
+		var a struct {
+			Leader string `json:"leader"`
+		}
+		if json.Unmarshal(m.Data, &a) == nil {
+			n.log.Info("stream leader elected", "leader", a.Leader)
+		}
+	}); err != nil {
+		return err
+	}
 	// A new cluster's JetStream elects its meta leader once a majority
 	// of the servers are up: until then, making the stream fails.
 	if err := retry(ctx, n.opts.Settle+30*time.Second, func(ctx context.Context) error {
@@ -210,6 +223,7 @@ func (n *Node) start(ctx context.Context) error {
 	}
 	n.wg.Go(func() { n.applyLoop(n.ctx) })
 	n.wg.Go(func() { n.heartbeat(n.ctx) })
+	n.wg.Go(func() { n.watchShards(n.ctx) })
 	return nil
 }
 

@@ -310,6 +310,24 @@ func TestServeHTTP(t *testing.T) {
 	if !regexp.MustCompile(`^http://127\.0\.0\.1:\d+$`).MatchString(url) {
 		t.Fatalf("listening on %q", url)
 	}
+	// The local endpoint that waitReady dials answers while the first
+	// sync runs (its client waits); the HTTP API answers 503 "starting"
+	// until the sync ends, which under load takes a while.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		q, _ := http.NewRequest("GET", url+"/healthz", nil)
+		q.Header.Set("Authorization", "Bearer tok-123")
+		resp, err := http.DefaultClient.Do(q)
+		status := 0
+		if err == nil {
+			resp.Body.Close()
+			if status = resp.StatusCode; status == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/healthz not ok after 30 s (%d %v):\n%s", status, err, s.stderr())
+		}
+	}
 	req := func(method, path, token, body string, hdr ...string) (int, string, http.Header) {
 		t.Helper()
 		var r io.Reader
