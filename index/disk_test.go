@@ -3,11 +3,15 @@
 package index_test
 
 import (
+	"encoding/binary"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/storage"
 )
 
 func init() {
@@ -148,5 +152,66 @@ func TestOldSchemaRebuilt(t *testing.T) {
 		if rep, err := ix.Check(ctx); err != nil || !rep.OK() {
 			t.Errorf("check: %v\n%s", err, rep)
 		}
+	}
+}
+
+// An index of an older schema has its text index rebuilt from the store
+// on Open, since that index lacks the words as written that fuzzy
+// matching reads; an index of this schema keeps its own.
+func TestOpenOlderSchemaRebuildsText(t *testing.T) {
+	dir := t.TempDir()
+	ix := mustOpen(t, dir, nil)
+	mustUpsert(t, ix, index.Doc{ID: "a", Body: "the configuration file"})
+	if err := ix.Close(); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(dir, "text", "marker")
+	for _, schema := range []uint64{index.SchemaVersion, 2} {
+		if err := os.WriteFile(marker, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := storage.Open(filepath.Join(dir, "store.db"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = st.Update(func(tx storage.Tx) error {
+			return tx.Put([]byte("meta"), []byte("schema"), binary.AppendUvarint(nil, schema))
+		})
+		if err := errors.Join(err, st.Close()); err != nil {
+			t.Fatal(err)
+		}
+		ix := mustOpen(t, dir, nil)
+		_, err = os.Stat(marker)
+		if kept := err == nil; kept != (schema == index.SchemaVersion) {
+			t.Errorf("schema %d: text index kept %v", schema, kept)
+		}
+		r := search(t, ix, index.Request{Query: "configuraton", Fuzzy: index.FuzzyAuto})
+		if got := ids(r); len(got) != 1 || got[0] != "a" {
+			t.Errorf("schema %d: configuraton: %v", schema, got)
+		}
+		if rep, err := ix.Check(ctx); err != nil || !rep.OK() {
+			t.Errorf("schema %d: Check: %v\n%s", schema, err, rep)
+		}
+		if err := ix.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Did-you-mean takes the most frequent of the nearest words, counted from
+// their posting lists: after a merge, scorch's dictionaries report 1 for
+// every term read after one that a single document holds once (zapx#445),
+// which would make "jan" (one document) win over "json" (three).
+func TestDidYouMeanCountsAfterMerge(t *testing.T) {
+	ix := mustOpen(t, t.TempDir(), nil)
+	// Two writes, two segments, for Optimize to merge.
+	mustUpsert(t, ix, index.Doc{ID: "1", Body: "jan"}, index.Doc{ID: "2", Body: "json"})
+	mustUpsert(t, ix, index.Doc{ID: "3", Body: "json"}, index.Doc{ID: "4", Body: "json"})
+	if err := ix.Optimize(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := search(t, ix, index.Request{Query: "jsn", Fallback: -1})
+	if r.Total != 0 || r.DidYouMean != "json" {
+		t.Fatalf("jsn: %d hits, did you mean %q, want json", r.Total, r.DidYouMean)
 	}
 }

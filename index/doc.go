@@ -3,7 +3,8 @@
 // Fusion.
 //
 // The text index holds stemmed words of each document's title and body
-// (tokenize.Text); the trigram index holds the character trigrams of both
+// (tokenize.Text), and the spellings that stemming changed, which fuzzy
+// matching compares typos with; the trigram index holds the character trigrams of both
 // (tokenize.Trigram) and answers exact substring queries by candidate
 // intersection and verification against the stored text.
 //

@@ -45,6 +45,10 @@ func SetSchema(ix *Index, n uint64) error {
 // text, never from the index alone (indexScores).
 func ScoreFromText(ix *Index) { ix.textScores = true }
 
+// AnalyzeRuns makes the text leg of ix judge quoted phrases by their
+// words' positions only, never by their text as written (exactRun).
+func AnalyzeRuns(ix *Index) { ix.analyzeRuns = true }
+
 // SetReadOnlyMaxSegments sets the most segments a bleve index may have to
 // be opened with Options.ReadOnly, until restore is called.
 func SetReadOnlyMaxSegments(n int) (restore func()) {

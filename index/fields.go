@@ -19,6 +19,7 @@ import (
 const (
 	fieldTitle   = "title"       // text index
 	fieldBody    = "body"        // text index: the body without its licence comment
+	fieldWords   = "w"           // text index: words as written where stemming changed them (prepare)
 	fieldSymbols = "symbols"     // text index: the declared names, one per line
 	fieldBoiler  = "boilerplate" // text index: the licence comment the body starts with
 	fieldGrams   = "g"           // trigram index: title and body grams together
@@ -39,12 +40,13 @@ const (
 // analyzes itself instead of through a bleve analyzer: the trigram field
 // counts its trigrams without a token per window (Trigram.Frequencies),
 // and a write analyzes its text fields once, for both the store's length
-// counters and the text index. Analyze runs analyze unless the field came
-// analyzed.
+// counters and the text index. Analyze runs analyze, which sets freqs and
+// length and marks the field analyzed (the text fields of a document are
+// analyzed together), unless the field came analyzed.
 type analyzedField struct {
 	name     string
 	text     []byte
-	analyze  func([]byte) (bleveindex.TokenFrequencies, int)
+	analyze  func()
 	analyzed bool
 	freqs    bleveindex.TokenFrequencies
 	length   int
@@ -73,8 +75,7 @@ func (f *analyzedField) Size() int {
 
 func (f *analyzedField) Analyze() {
 	if !f.analyzed {
-		f.freqs, f.length = f.analyze(f.text)
-		f.analyzed = true
+		f.analyze()
 	}
 }
 
@@ -84,7 +85,11 @@ func (f *analyzedField) Analyze() {
 // index.
 type prepared struct {
 	title, body, symbols, boiler *analyzedField // symbols and boiler nil when empty
-	defines                      []string
+	// words are the title's, body's and licence comment's words as
+	// written where stemming changed them (fieldWords), which fuzzy
+	// matching compares typos with.
+	words   *analyzedField
+	defines []string
 }
 
 // bodyTokens is the analyzed length of the whole body.
@@ -108,23 +113,36 @@ func langOf(d *Doc) decl.Lang {
 }
 
 // prepare splits a document's text into the text index's fields, analyzed
-// now when analyze is set, else when bleve calls Analyze.
+// now when analyze is set, else when bleve calls Analyze. Title, body,
+// licence comment and words are analyzed together, by the first Analyze
+// of any of them, since the words come of all three.
 func (ix *Index) prepare(d *Doc, analyze bool) prepared {
 	var f decl.File
 	if !ix.opts.noDecl {
 		f = decl.Scan(langOf(d), d.Body)
 	}
-	field := func(name, text string) *analyzedField {
-		af := &analyzedField{name: name, text: []byte(text), analyze: ix.textA.Frequencies}
-		if analyze {
-			af.Analyze()
-		}
-		return af
+	p := prepared{
+		title: &analyzedField{name: fieldTitle, text: []byte(d.Title)},
+		body:  &analyzedField{name: fieldBody, text: []byte(d.Body[f.Boilerplate:])},
+		words: &analyzedField{name: fieldWords},
 	}
-	p := prepared{title: field(fieldTitle, d.Title), body: field(fieldBody, d.Body[f.Boilerplate:])}
+	together := []*analyzedField{p.title, p.body}
 	if f.Boilerplate > 0 {
-		p.boiler = field(fieldBoiler, d.Body[:f.Boilerplate])
+		p.boiler = &analyzedField{name: fieldBoiler, text: []byte(d.Body[:f.Boilerplate])}
+		together = append(together, p.boiler)
 	}
+	all := func() {
+		words := bleveindex.TokenFrequencies{}
+		for _, af := range together {
+			af.freqs, af.length = ix.textA.Count(af.text, words)
+			af.analyzed = true
+		}
+		p.words.freqs, p.words.length, p.words.analyzed = words, len(words), true
+	}
+	for _, af := range together {
+		af.analyze = all
+	}
+	p.words.analyze = all
 	if len(f.Names) > 0 {
 		var b strings.Builder
 		for _, n := range f.Names {
@@ -132,11 +150,27 @@ func (ix *Index) prepare(d *Doc, analyze bool) prepared {
 			b.WriteByte('\n')
 			p.defines = append(p.defines, tokenize.Fold(n.Text))
 		}
-		p.symbols = field(fieldSymbols, b.String())
+		p.symbols = ix.analyzedBy(fieldSymbols, []byte(b.String()), ix.textA.Frequencies)
 		slices.Sort(p.defines)
 		p.defines = slices.Compact(p.defines)
 	}
+	if analyze {
+		all()
+		if p.symbols != nil {
+			p.symbols.Analyze()
+		}
+	}
 	return p
+}
+
+// analyzedBy is a field of text that analyze analyzes alone.
+func (ix *Index) analyzedBy(name string, text []byte, analyze func([]byte) (bleveindex.TokenFrequencies, int)) *analyzedField {
+	f := &analyzedField{name: name, text: text}
+	f.analyze = func() {
+		f.freqs, f.length = analyze(f.text)
+		f.analyzed = true
+	}
+	return f
 }
 
 // textDoc is a document of the text index, analyzed when bleve indexes it.
@@ -153,6 +187,7 @@ func (ix *Index) preparedTextDoc(d *Doc, hash []byte, p prepared) bleveindex.Doc
 	bd := document.NewDocument(d.ID)
 	bd.AddField(p.title)
 	bd.AddField(p.body)
+	bd.AddField(p.words)
 	if p.symbols != nil {
 		bd.AddField(p.symbols)
 	}
@@ -183,13 +218,13 @@ func (ix *Index) preparedTrigramDoc(d *Doc, seq uint64, hash []byte, p prepared)
 	// candidates, which verification removes.
 	text := make([]byte, 0, len(d.Title)+1+len(d.Body))
 	text = append(append(append(text, d.Title...), '\n'), d.Body...)
-	bd.AddField(&analyzedField{name: fieldGrams, text: text, analyze: ix.gramFrequencies})
+	bd.AddField(ix.analyzedBy(fieldGrams, text, ix.gramFrequencies))
 	title := tokenize.FoldLen(d.Title)
 	if d.Title != "" {
-		bd.AddField(&analyzedField{name: fieldTitleGrams, text: []byte(d.Title), analyze: func(b []byte) (bleveindex.TokenFrequencies, int) {
+		bd.AddField(ix.analyzedBy(fieldTitleGrams, []byte(d.Title), func(b []byte) (bleveindex.TokenFrequencies, int) {
 			freqs, _ := ix.triA.Frequencies(b)
 			return freqs, title + 1
-		}})
+		}))
 	}
 	bd.AddField(lengthField(title+tokenize.FoldLen(d.Body), seq))
 	if len(p.defines) > 0 {

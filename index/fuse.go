@@ -39,7 +39,7 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 				return nil, 0, err
 			}
 			sc := text.hits[i].score
-			out[i] = fusion.Hit{ID: id, Score: sc, Legs: []fusion.LegRank{{Leg: LegText, Rank: textRank[i], Score: sc}}}
+			out[i] = fusion.Hit{ID: id, Score: sc, Legs: []fusion.LegRank{{Leg: text.leg(i), Rank: textRank[i], Score: sc}}}
 		}
 		return out, text.count(), nil
 	}
@@ -94,7 +94,7 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 			sc := text.hits[p].score
 			r := rank(sc)
 			out[j].Score += wText / (k + float64(r))
-			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: LegText, Rank: r, Score: sc})
+			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: text.leg(p), Rank: r, Score: sc})
 		}
 	}
 	if out, err = s.textOnly(out, text, inBoth, nBoth, need); err != nil {
@@ -167,7 +167,7 @@ func (s *search) fuseTwo(tri []scored, text *textList, need int) ([]fusion.Hit, 
 		x := tri[c.i]
 		legs := []fusion.LegRank{{Leg: LegSubstring, Rank: triRank[c.i], Score: x.score}}
 		if c.p >= 0 {
-			legs = append(legs, fusion.LegRank{Leg: LegText, Rank: c.r, Score: text.hits[c.p].score})
+			legs = append(legs, fusion.LegRank{Leg: text.leg(c.p), Rank: c.r, Score: text.hits[c.p].score})
 		}
 		out = append(out, fusion.Hit{ID: x.id, Score: c.score, Legs: legs})
 	}
@@ -239,7 +239,7 @@ func (s *search) textOnly(out []fusion.Hit, text *textList, inBoth []bool, nBoth
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, fusion.Hit{ID: id, Score: wText / (k + float64(r)), Legs: []fusion.LegRank{{Leg: LegText, Rank: r, Score: sc}}})
+		out = append(out, fusion.Hit{ID: id, Score: wText / (k + float64(r)), Legs: []fusion.LegRank{{Leg: text.leg(p), Rank: r, Score: sc}}})
 		taken++
 	}
 	return out, nil
@@ -279,6 +279,7 @@ func (s *search) fuseAll(tri []scored, text *textList, vec []scored) ([]fusion.H
 	if tri != nil {
 		lists = append(lists, toList(LegSubstring, tri))
 	}
+	approx := map[string]bool{}
 	if text != nil {
 		if err := text.sort(); err != nil {
 			return nil, err
@@ -290,6 +291,9 @@ func (s *search) fuseAll(tri []scored, text *textList, vec []scored) ([]fusion.H
 				return nil, err
 			}
 			l[p] = scored{id: id, score: text.hits[p].score}
+			if text.hits[p].approx {
+				approx[id] = true
+			}
 		}
 		lists = append(lists, toList(LegText, l))
 	}
@@ -302,13 +306,19 @@ func (s *search) fuseAll(tri []scored, text *textList, vec []scored) ([]fusion.H
 	if len(lists) == 1 {
 		// One leg: its own scores, as fuseTop gives them.
 		opts.Weights = nil
-		fused := fusion.RRF(lists, opts)
-		for i := range fused {
+	}
+	fused := fusion.RRF(lists, opts)
+	for i := range fused {
+		if len(lists) == 1 {
 			fused[i].Score = fused[i].Legs[0].Score
 		}
-		return fused, nil
+		for j := range fused[i].Legs {
+			if fused[i].Legs[j].Leg == LegText && approx[fused[i].ID] {
+				fused[i].Legs[j].Leg = LegFuzzy
+			}
+		}
 	}
-	return fusion.RRF(lists, opts), nil
+	return fused, nil
 }
 
 func toList(leg string, l []scored) fusion.List {

@@ -31,21 +31,19 @@ type Global struct {
 	Terms map[string][3]uint64 `json:"terms,omitempty"`
 	// Grams: documents holding the trigram.
 	Grams map[string]uint64 `json:"grams,omitempty"`
-	// Prefixes: by prefixes, the indexed terms starting with one of them
-	// and their dictionary counts in the title and the body.
-	Prefixes map[string]map[string][2]uint64 `json:"prefixes,omitempty"`
-	// Fuzzy: by word and distance, the indexed terms near it in the body
-	// and in the title, with their dictionary counts.
-	Fuzzy map[string][2]map[string]DictEntry `json:"fuzzy,omitempty"`
+	// Prefixes: by prefixes, the dictionary entries starting with one of
+	// them and their counts in the title's and the body's terms and in
+	// the words as written.
+	Prefixes map[string]map[string][3]uint64 `json:"prefixes,omitempty"`
+	// Fuzzy: by word and distance, the entries near it in the body's
+	// terms, the words as written and the title's terms, with their
+	// distances (the terms' counts are in Terms).
+	Fuzzy map[string][3]map[string]int `json:"fuzzy,omitempty"`
 	// Sets: by set of terms, the documents holding any of them.
 	Sets map[string]uint64 `json:"sets,omitempty"`
-}
-
-// DictEntry is an indexed term's count in a field's dictionary and its
-// distance from a fuzzy word.
-type DictEntry struct {
-	Count uint64 `json:"n"`
-	Dist  int    `json:"d"`
+	// Feedback: by ID, what feedback reads of its documents
+	// (ShardOptions.Feedback), from the shard holding each.
+	Feedback map[string]FeedbackDoc `json:"feedback,omitempty"`
 }
 
 // Add adds o's statistics to g's.
@@ -73,10 +71,14 @@ func (g *Global) Add(o *Global) {
 		}
 		g.Sets[k] += v
 	}
+	for id, d := range o.Feedback {
+		g.putFeedback(id, d)
+	}
 }
 
 // Keys is the number of keyed statistics in g: a gathering pass that
-// adds none has found every statistic a search needs.
+// adds none has found every statistic a search needs. Feedback's
+// documents are not counted: each comes from one shard.
 func (g *Global) Keys() int {
 	if g == nil {
 		return 0
@@ -127,7 +129,7 @@ func (g *Global) putGram(t string, c uint64) {
 	g.Grams[t] += c
 }
 
-func (g *Global) prefix(key string) (map[string][2]uint64, bool) {
+func (g *Global) prefix(key string) (map[string][3]uint64, bool) {
 	if g == nil {
 		return nil, false
 	}
@@ -135,49 +137,67 @@ func (g *Global) prefix(key string) (map[string][2]uint64, bool) {
 	return c, ok
 }
 
-func (g *Global) putPrefix(key string, c map[string][2]uint64) {
+func (g *Global) putPrefix(key string, c map[string][3]uint64) {
 	if g == nil {
 		return
 	}
 	if g.Prefixes == nil {
-		g.Prefixes = map[string]map[string][2]uint64{}
+		g.Prefixes = map[string]map[string][3]uint64{}
 	}
 	m := g.Prefixes[key]
 	if m == nil {
-		m = map[string][2]uint64{}
+		m = map[string][3]uint64{}
 		g.Prefixes[key] = m
 	}
 	for t, v := range c {
 		o := m[t]
-		m[t] = [2]uint64{o[0] + v[0], o[1] + v[1]}
+		m[t] = [3]uint64{o[0] + v[0], o[1] + v[1], o[2] + v[2]}
 	}
 }
 
-func (g *Global) fuzzy(key string) ([2]map[string]DictEntry, bool) {
+func (g *Global) fuzzy(key string) ([3]map[string]int, bool) {
 	if g == nil {
-		return [2]map[string]DictEntry{}, false
+		return [3]map[string]int{}, false
 	}
 	c, ok := g.Fuzzy[key]
 	return c, ok
 }
 
-func (g *Global) putFuzzy(key string, c [2]map[string]DictEntry) {
+func (g *Global) putFuzzy(key string, c [3]map[string]int) {
 	if g == nil {
 		return
 	}
 	if g.Fuzzy == nil {
-		g.Fuzzy = map[string][2]map[string]DictEntry{}
+		g.Fuzzy = map[string][3]map[string]int{}
 	}
 	m := g.Fuzzy[key]
 	for f := range m {
 		if m[f] == nil {
-			m[f] = map[string]DictEntry{}
+			m[f] = map[string]int{}
 		}
-		for t, e := range c[f] {
-			m[f][t] = DictEntry{Count: m[f][t].Count + e.Count, Dist: e.Dist}
+		for t, d := range c[f] {
+			m[f][t] = d
 		}
 	}
 	g.Fuzzy[key] = m
+}
+
+func (g *Global) feedback(id string) (FeedbackDoc, bool) {
+	if g == nil {
+		return FeedbackDoc{}, false
+	}
+	d, ok := g.Feedback[id]
+	return d, ok
+}
+
+func (g *Global) putFeedback(id string, d FeedbackDoc) {
+	if g == nil {
+		return
+	}
+	if g.Feedback == nil {
+		g.Feedback = map[string]FeedbackDoc{}
+	}
+	g.Feedback[id] = d
 }
 
 // dictKey is the key of a set of terms in Global.Sets.
@@ -277,7 +297,7 @@ func (r *recorder) putGram(t string, c uint64) {
 	}
 }
 
-func (r *recorder) putPrefix(key string, c map[string][2]uint64) {
+func (r *recorder) putPrefix(key string, c map[string][3]uint64) {
 	if r != nil {
 		r.mu.Lock()
 		if _, ok := r.g.prefix(key); !ok {
@@ -287,7 +307,7 @@ func (r *recorder) putPrefix(key string, c map[string][2]uint64) {
 	}
 }
 
-func (r *recorder) putFuzzy(key string, c [2]map[string]DictEntry) {
+func (r *recorder) putFuzzy(key string, c [3]map[string]int) {
 	if r != nil {
 		r.mu.Lock()
 		if _, ok := r.g.fuzzy(key); !ok {
@@ -306,6 +326,14 @@ func (r *recorder) putSet(key string, n uint64) {
 		if _, ok := r.g.Sets[key]; !ok {
 			r.g.Sets[key] = n
 		}
+		r.mu.Unlock()
+	}
+}
+
+func (r *recorder) putFeedback(id string, d FeedbackDoc) {
+	if r != nil {
+		r.mu.Lock()
+		r.g.putFeedback(id, d)
 		r.mu.Unlock()
 	}
 }

@@ -24,9 +24,9 @@ import (
 // SchemaVersion is the version of the on-disk layout this build writes.
 // Open refuses an index with a higher version.
 // Version 2 added sessions, links and vectors to document records.
-// Version 3 added the text index's symbols and licence-comment fields, the
-// trigram index's declared names (package decl) and its grams of one and
-// two runes: Open and OpenSnapshot rebuild both bleve indexes of an older
+// Version 3 added the text index's symbols, licence-comment and
+// words-as-written fields, the trigram index's declared names (package
+// decl) and its grams of one and two runes: Open and OpenSnapshot rebuild both bleve indexes of an older
 // index from its store, which version 3 reads as it is.
 const SchemaVersion = 3
 
@@ -241,6 +241,10 @@ type Index struct {
 	// textScores, set by the package's tests, makes the substring leg
 	// score every candidate from its text, as indexScores must agree with.
 	textScores bool
+	// analyzeRuns, set by the package's tests, makes the text leg judge
+	// every quoted phrase by its words' positions, as exactRun must agree
+	// with.
+	analyzeRuns bool
 }
 
 // readOnlyMaxSegments is the most segments a bleve index may have to be

@@ -65,24 +65,23 @@ func newMerge(c *coordinator, answers []*ShardResult) *merge {
 	m := &merge{c: c, legs: map[string]*leg{LegSubstring: {}, LegText: {}, LegVector: {}},
 		scores: map[string]map[string]float64{}, times: map[string]int64{},
 		parts: &fusedParts{shardOf: map[string]int{}, attrs: map[string]fusion.Attrs{}}}
+	// A word is in no document of the collection when no shard has one.
+	unknown, answered := ^uint64(0), false
 	for i, p := range answers {
 		if c.out[i] || p == nil {
 			continue
 		}
-		if p.Tolerant != nil {
-			m.parts.tolerant = answers
-		}
 		m.matches += p.Matches
+		unknown &= p.Unknown
+		answered = true
+		if p.Feedback {
+			m.parts.feedback = true
+		}
 		for li := range p.Legs {
 			sl := &p.Legs[li]
 			m.legs[sl.Leg].add(sl)
 			m.longest = max(m.longest, sl.Total)
 			for _, h := range sl.Hits {
-				m.parts.shardOf[h.ID] = i
-			}
-		}
-		if p.Tolerant != nil {
-			for _, h := range p.Tolerant.Hits {
 				m.parts.shardOf[h.ID] = i
 			}
 		}
@@ -100,6 +99,13 @@ func newMerge(c *coordinator, answers []*ShardResult) *merge {
 		l.sort()
 	}
 	m.parts.vector = m.legs[LegVector].ran
+	m.parts.unknown = answered && m.legs[LegText].ran && unknown != 0
+	if m.parts.feedback {
+		// Every shard lists at least its first feedbackDocs text hits,
+		// so these are the collection's.
+		text := m.legs[LegText].hits
+		m.parts.best = slices.Clone(text[:min(len(text), feedbackDocs)])
+	}
 	return m
 }
 
@@ -128,7 +134,9 @@ func (m *merge) top() ([]fusion.Hit, int, bool) {
 		sc := m.scores[h.ID]
 		if _, ok := sc[LegSubstring]; !ok {
 			if _, ok := sc[LegText]; !ok {
-				total++
+				if _, ok := sc[LegFuzzy]; !ok {
+					total++
+				}
 			}
 		}
 	}
@@ -172,6 +180,9 @@ func (m *merge) top() ([]fusion.Hit, int, bool) {
 			case LegSubstring:
 				add(name, sub, c.opts.SubstringWeight)
 			case LegText:
+				if _, ok := sc[LegFuzzy]; ok {
+					name = LegFuzzy // matched approximately by the tolerant pass
+				}
 				add(name, text, c.opts.TextWeight)
 			case LegVector:
 				if r, ok := vecRank[id]; ok {
@@ -245,7 +256,7 @@ func boostable(fused []fusion.Hit, need int) []fusion.Hit {
 	taken := 0
 	last := -1.0
 	for _, h := range fused {
-		if len(h.Legs) != 1 || h.Legs[0].Leg != LegText {
+		if len(h.Legs) != 1 || h.Legs[0].Leg != LegText && h.Legs[0].Leg != LegFuzzy {
 			out = append(out, h)
 			continue
 		}
@@ -286,7 +297,11 @@ func (m *merge) single(l *leg, all bool, total int) ([]fusion.Hit, int, bool) {
 		if name == LegVector {
 			r = i + 1 // a vector search numbers its hits
 		}
-		out[i] = fusion.Hit{ID: h.ID, Score: h.Score, Legs: []fusion.LegRank{{Leg: name, Rank: r, Score: h.Score}}}
+		leg := name
+		if h.Fuzzy {
+			leg = LegFuzzy
+		}
+		out[i] = fusion.Hit{ID: h.ID, Score: h.Score, Legs: []fusion.LegRank{{Leg: leg, Rank: r, Score: h.Score}}}
 	}
 	if all {
 		sortByTime(out, m.times, c.req.Order)

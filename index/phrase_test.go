@@ -1,59 +1,62 @@
 package index_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/twindex/twindex/index"
 )
 
-var phraseCorpus = []index.Doc{
-	{ID: "def", Body: "// ReadFile reads.\nfunc ReadFile(name string) ([]byte, error)"},
-	{ID: "lower", Body: "func readFile(path string) {}"},
-	{ID: "apart", Body: "ReadFile is a func that reads a whole file"},
-	{ID: "call", Body: "func main() { ReadFile(name) }"},
-	{ID: "qualified", Body: "func os.ReadFile is not Go"},
-	{ID: "words", Body: "the func to read file names"},
-	{ID: "split", Body: "read the file, then read more of the file"},
-}
-
-// TestPhrasesRestrict checks that a quoted phrase of a simple query is in
-// every hit, in each mode, with exact totals: as a run of words in the
-// text leg, as exact text in the substring leg.
-func TestPhrasesRestrict(t *testing.T) {
-	tests := []struct {
-		query string
-		mode  index.Mode
-		want  []string // the hits, in any order
-	}{
-		{`"func ReadFile"`, index.ModeText, []string{"def", "lower"}},
-		{`"func ReadFile"`, index.ModeSubstring, []string{"def", "lower"}},
-		{`"func ReadFile"`, index.ModeAuto, []string{"def", "lower"}},
-		{`"func ReadFile" name`, index.ModeText, []string{"def", "lower"}},
-		{`"func ReadFile" name`, index.ModeSubstring, []string{"def"}},
-		{`name "func ReadFile"`, index.ModeAuto, []string{"def", "lower"}},
-		// A run of stemmed words in the text leg, where an identifier's
-		// parts are words; exact text in the other.
-		{`"read files"`, index.ModeText, []string{"def", "lower", "apart", "call", "qualified", "words"}},
-		{`"read files"`, index.ModeSubstring, nil},
-		// A quoted identifier is the identifier or its parts in a run.
-		{`"ReadFile"`, index.ModeText, []string{"def", "lower", "apart", "call", "qualified", "words"}},
-		{`"read the file"`, index.ModeText, []string{"split"}},
-		// Quoted words take no typo or completion in the text leg; the
-		// substring leg finds the text inside "func ReadFile".
-		{`"func ReadFil"`, index.ModeText, nil},
-		{`"func ReadFil"`, index.ModeAuto, []string{"def", "lower"}},
+// TestExactRunsAgreeWithPositions checks that a quoted phrase found by
+// its text as written (exactRun) gives the hits, order and scores that
+// judging every document by its words' positions gives: case that splits
+// words (readFile), words inside longer ones (overall), connectors
+// (x_all, all-rights), stems (all right), accents and stop words.
+func TestExactRunsAgreeWithPositions(t *testing.T) {
+	bodies := []string{
+		"All rights reserved.", "all rights reserved", "ALL RIGHTS", "overall rights", "x_all rights",
+		"all-rights here", "all rightsizing", "overall rights, all good", "the source codes or source", "all right then", "(all rights)", "Copyright: all rights.",
+		"ReadFile now", "readfile now", "readFile now", "Readfile Now", "XMLParser now", "xmlparser now",
+		"the source code", "Source Code", "sourceCode", "source.code", "it can be found here",
+		"Can Be Found", "naïve approach", "Naive approach", "all\nrights", "all  rights",
 	}
-	backends(t, func(t *testing.T, ix *index.Index) {
-		mustUpsert(t, ix, phraseCorpus...)
-		for _, tt := range tests {
-			r := search(t, ix, index.Request{Query: tt.query, Mode: tt.mode})
-			if got := sorted(ids(r)); !slices.Equal(got, sorted(append([]string{}, tt.want...))) {
-				t.Errorf("%s %s: hits %q, want %q", tt.mode, tt.query, got, tt.want)
+	queries := []string{
+		`"all rights"`, `"All Rights"`, `"ALL rights"`, `"rights reserved"`, `"all right"`,
+		`"readfile now"`, `"ReadFile now"`, `"readFile now"`, `"xmlparser now"`, `"XMLParser now"`,
+		`"source code"`, `"Source code"`, `"can be found"`, `"naive approach"`, `"all  rights"`,
+		`"code" "source"`, `x "all rights"`,
+	}
+	for _, backend := range []index.Backend{index.UpsideDown, index.Scorch} {
+		open := func(analyze bool) *index.Index {
+			ix, err := index.OpenMemory(&index.Options{Backend: backend})
+			if err != nil {
+				t.Fatal(err)
 			}
-			if r.Total != len(r.Hits) {
-				t.Errorf("%s %s: total %d, %d hits", tt.mode, tt.query, r.Total, len(r.Hits))
+			t.Cleanup(func() { ix.Close() })
+			if analyze {
+				index.AnalyzeRuns(ix)
+			}
+			for i, b := range bodies {
+				mustUpsert(t, ix, index.Doc{ID: fmt.Sprint(i), Title: fmt.Sprintf("doc %d", i), Body: b})
+			}
+			return ix
+		}
+		fast, slow := open(false), open(true)
+		for _, q := range queries {
+			for _, mode := range []index.Mode{index.ModeText, index.ModeAuto} {
+				req := index.Request{Query: q, Mode: mode, Limit: 100}
+				a, b := search(t, fast, req), search(t, slow, req)
+				if a.Total != b.Total || !slices.Equal(ids(a), ids(b)) {
+					t.Errorf("%s %s %q: %d %v, by positions %d %v", backend, mode, q, a.Total, ids(a), b.Total, ids(b))
+					continue
+				}
+				for i := range a.Hits {
+					if a.Hits[i].Score != b.Hits[i].Score {
+						t.Errorf("%s %s %q: hit %s scores %v, by positions %v", backend, mode, q, a.Hits[i].ID, a.Hits[i].Score, b.Hits[i].Score)
+					}
+				}
 			}
 		}
-	})
+	}
 }

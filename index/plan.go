@@ -46,7 +46,7 @@ type leaf struct {
 	fields  fieldSet
 	initial bool // must start its field
 	prefix  bool // the last word is a prefix (FTS5 word*)
-	typing  bool // the last word is also a prefix, scored lower (simple syntax, still being typed)
+	typing  bool // the last word is also a prefix, scored lower (simple syntax with Request.Prefix, still being typed)
 	phrase  bool // its words must be adjacent and in order
 	quoted  bool // simple syntax: a phrase, which every hit holds, exactly
 	negated bool // under a NOT: excludes, never scores
@@ -130,7 +130,7 @@ func parse(req *Request) (*plan, error) {
 	if len(p.leaves) > MaxQueryTerms {
 		return nil, fmt.Errorf("%w: %d terms, the limit is %d", ErrInvalidRequest, len(p.leaves), MaxQueryTerms)
 	}
-	if !p.strict {
+	if !p.strict && req.Prefix {
 		// A word the query ends with is still being typed; a phrase,
 		// closed or not, is not.
 		leaves := query.Leaves(ast)

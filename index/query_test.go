@@ -138,23 +138,33 @@ func TestRawSyntaxErrors(t *testing.T) {
 	}
 }
 
-// While a word is being typed it also matches as a prefix, below the word
-// itself; a trailing space ends it.
+// With Prefix, while a word is being typed it also matches as a prefix,
+// below the word itself; a trailing space ends it. Without Prefix a word
+// is a whole word, and the fallback completes none.
 func TestSearchAsYouType(t *testing.T) {
 	backends(t, func(t *testing.T, ix *index.Index) {
 		mustUpsert(t, ix,
 			index.Doc{ID: "long", Body: "the configuration file"},
 			index.Doc{ID: "short", Body: "the config file"},
 		)
-		r := search(t, ix, index.Request{Query: "confi", Mode: index.ModeText, Fallback: -1})
+		r := search(t, ix, index.Request{Query: "confi", Prefix: true, Mode: index.ModeText, Fallback: -1})
 		if got := strings.Join(sorted(ids(r)), " "); got != "long short" {
 			t.Fatalf("confi: %s", got)
 		}
-		r = search(t, ix, index.Request{Query: "confi ", Mode: index.ModeText, Fallback: -1})
-		if r.Total != 0 {
-			t.Fatalf("confi + space: %v", ids(r))
+		for _, req := range []index.Request{
+			{Query: "confi ", Prefix: true, Mode: index.ModeText, Fallback: -1},
+			{Query: "confi", Mode: index.ModeText, Fallback: -1},
+		} {
+			if r = search(t, ix, req); r.Total != 0 {
+				t.Fatalf("%q prefix %v: %v", req.Query, req.Prefix, ids(r))
+			}
 		}
-		r = search(t, ix, index.Request{Query: "config", Mode: index.ModeText, Fallback: -1})
+		// A completion of the word as written, past its stem "configur".
+		r = search(t, ix, index.Request{Query: "configurat", Prefix: true, Mode: index.ModeText, Fallback: -1})
+		if got := ids(r); !slices.Equal(got, []string{"long"}) {
+			t.Fatalf("configurat: %v", got)
+		}
+		r = search(t, ix, index.Request{Query: "config", Prefix: true, Mode: index.ModeText, Fallback: -1})
 		if got := ids(r); !slices.Equal(got, []string{"short", "long"}) {
 			t.Fatalf("config: %v, want the whole word first", got)
 		}
@@ -162,7 +172,7 @@ func TestSearchAsYouType(t *testing.T) {
 			t.Errorf("completion not highlighted: %s", r.Hits[1].Snippet)
 		}
 		// A quoted phrase is never being typed.
-		r = search(t, ix, index.Request{Query: `"confi`, Mode: index.ModeText, Fallback: -1})
+		r = search(t, ix, index.Request{Query: `"confi`, Prefix: true, Mode: index.ModeText, Fallback: -1})
 		if r.Total != 0 {
 			t.Fatalf(`"confi: %v`, ids(r))
 		}
@@ -215,6 +225,9 @@ func TestFuzzy(t *testing.T) {
 		}{
 			{"cnofiguration", index.FuzzyAuto, "en"}, // a transposition is one edit
 			{"cnofgiuration", index.FuzzyAuto, "en"}, // two edits for a long word
+			{"configuraton", 1, "en"},                // where the stemmer cuts: compared as written
+			{"configurashun", index.FuzzyAuto, ""},   // three edits
+			{"raeds", 1, "en"},
 			{"parsre", 1, "en"},
 			{"parsre", index.FuzzyOff, ""},
 			{"превет", 1, "ru"},            // one edit, two bytes
@@ -249,8 +262,12 @@ func TestFallback(t *testing.T) {
 		)
 		// In the text leg "lemon" finds exact and typo2 ("lemons" stems to
 		// "lemon"): two, fewer than three. The tolerant pass adds typo1
-		// (one edit) and prefix (a completion).
+		// (one edit) and, as typed into a search box, prefix (a completion).
 		r := search(t, ix, index.Request{Query: "lemon ", Mode: index.ModeText})
+		if got := ids(r); !r.Tolerant || len(got) != 3 || got[2] != "typo1" {
+			t.Fatalf("lemon without Prefix: %v (tolerant %v), want typo1 after the exact hits", got, r.Tolerant)
+		}
+		r = search(t, ix, index.Request{Query: "lemon ", Prefix: true, Mode: index.ModeText})
 		got := ids(r)
 		if !r.Tolerant || len(got) != 4 || strings.Join(sorted(got[:2]), " ") != "exact typo2" ||
 			strings.Join(sorted(got[2:]), " ") != "prefix typo1" {
@@ -269,7 +286,7 @@ func TestFallback(t *testing.T) {
 			}
 		}
 		// Filters hold inside the tolerant pass.
-		r = search(t, ix, index.Request{Query: "lemon ", Kinds: []string{"note"}, Mode: index.ModeText})
+		r = search(t, ix, index.Request{Query: "lemon ", Prefix: true, Kinds: []string{"note"}, Mode: index.ModeText})
 		if got := ids(r); len(got) != 3 || got[0] != "exact" || strings.Join(sorted(got[1:]), " ") != "prefix typo1" {
 			t.Fatalf("kind note: %v", got)
 		}
@@ -279,13 +296,13 @@ func TestFallback(t *testing.T) {
 			t.Fatalf("fallback 1: %v tolerant %v", ids(r), r.Tolerant)
 		}
 		// Paging through exact and tolerant hits.
-		all := search(t, ix, index.Request{Query: "lemon ", Fallback: 4})
+		all := search(t, ix, index.Request{Query: "lemon ", Prefix: true, Fallback: 4})
 		if !all.Tolerant || all.Total != 4 {
 			t.Fatalf("auto, fallback 4: %v", ids(all))
 		}
 		var paged []string
 		for off := 0; off < all.Total; off++ {
-			p := search(t, ix, index.Request{Query: "lemon ", Fallback: 4, Limit: 1, Offset: off})
+			p := search(t, ix, index.Request{Query: "lemon ", Prefix: true, Fallback: 4, Limit: 1, Offset: off})
 			paged = append(paged, ids(p)...)
 			if p.Total != all.Total {
 				t.Fatalf("total %d on page %d, want %d", p.Total, off, all.Total)
@@ -317,6 +334,81 @@ func TestDidYouMean(t *testing.T) {
 		}
 		if r = search(t, ix, index.Request{Query: "qqqqqqqq"}); r.DidYouMean != "" {
 			t.Fatalf("suggestion %q for nothing near", r.DidYouMean)
+		}
+	})
+}
+
+// When a word of the query is in no document, the fallback runs even with
+// many exact hits, and ranks the text leg again with approximate words
+// counted as matched: the documents with every word, some approximately,
+// come before those with fewer words, however often those hold them.
+func TestTolerantRanksAllWordsFirst(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix,
+			index.Doc{ID: "json-only", Body: "json json json json json encoder"},
+			index.Doc{ID: "json-short", Body: "json"},
+			index.Doc{ID: "both", Body: "how to unmarshal a long json document with many other words in it"},
+			index.Doc{ID: "other", Body: "unrelated text"},
+		)
+		for _, mode := range []index.Mode{index.ModeText, index.ModeAuto} {
+			r := search(t, ix, index.Request{Query: "unmarshl json", Mode: mode})
+			got := ids(r)
+			if !r.Tolerant || len(got) != 3 || got[0] != "both" {
+				t.Fatalf("%s: %v (tolerant %v), want both first", mode, got, r.Tolerant)
+			}
+			if !slices.Equal(r.Hits[0].MatchedIn, []string{index.LegFuzzy}) || !slices.Equal(r.Hits[1].MatchedIn, []string{index.LegText}) {
+				t.Errorf("%s: marked %v and %v", mode, r.Hits[0].MatchedIn, r.Hits[1].MatchedIn)
+			}
+			if !strings.Contains(r.Hits[0].Snippet, "<mark>unmarshal</mark>") {
+				t.Errorf("%s: approximate word not marked: %s", mode, r.Hits[0].Snippet)
+			}
+		}
+		// Ordered by date, the same hits and marks.
+		r := search(t, ix, index.Request{Query: "unmarshl json", Order: index.OrderDateDesc})
+		for _, h := range r.Hits {
+			if want := index.LegText; h.ID == "both" {
+				want = index.LegFuzzy
+				if !slices.Equal(h.MatchedIn, []string{want}) {
+					t.Errorf("by date: %s marked %v", h.ID, h.MatchedIn)
+				}
+			} else if !slices.Contains(h.MatchedIn, want) {
+				t.Errorf("by date: %s marked %v", h.ID, h.MatchedIn)
+			}
+		}
+		if r.Total != 3 || !r.Tolerant {
+			t.Errorf("by date: %v (tolerant %v)", ids(r), r.Tolerant)
+		}
+		// Without the fallback, "json" alone ranks them.
+		if r := search(t, ix, index.Request{Query: "unmarshl json", Fallback: -1}); r.Tolerant || ids(r)[2] != "both" {
+			t.Fatalf("no fallback: %v (tolerant %v)", ids(r), r.Tolerant)
+		}
+	})
+}
+
+// A query of five words or more gets feedback: the words its best
+// document holds rerank the other matches, and match nothing themselves.
+func TestFeedback(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix,
+			index.Doc{ID: "top", Body: "alpha beta gamma delta epsilon zeta theta"},
+			index.Doc{ID: "kin", Body: "alpha zeta theta other words here"},
+			index.Doc{ID: "short", Body: "alpha kappa"},
+			index.Doc{ID: "only-feedback", Body: "zeta theta"},
+			index.Doc{ID: "more", Body: "zeta theta and more"},
+		)
+		r := search(t, ix, index.Request{Query: "alpha beta gamma delta epsilon", Mode: index.ModeText})
+		if got := ids(r); !slices.Equal(got, []string{"top", "kin", "short"}) {
+			t.Errorf("five words: %v, want kin (which shares zeta and theta with top) before short", got)
+		}
+		// Four words: no feedback; the shorter document first.
+		r = search(t, ix, index.Request{Query: "alpha beta gamma delta", Mode: index.ModeText})
+		if got := ids(r); !slices.Equal(got, []string{"top", "short", "kin"}) {
+			t.Errorf("four words: %v", got)
+		}
+		// A raw query keeps its own terms.
+		r = search(t, ix, index.Request{Query: "alpha OR beta OR gamma OR delta OR epsilon", Syntax: index.SyntaxRaw, Mode: index.ModeText})
+		if got := ids(r); !slices.Equal(got, []string{"top", "short", "kin"}) {
+			t.Errorf("raw: %v", got)
 		}
 	})
 }

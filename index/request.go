@@ -19,8 +19,9 @@ const (
 	LegText = "text"
 	// LegVector finds the documents whose vectors are nearest the query's.
 	LegVector = "vector"
-	// LegFuzzy marks a hit found only by the tolerant pass: fuzzy or
-	// prefix matches of the query's words, ranked after every exact hit.
+	// LegFuzzy marks a hit of the text leg that the tolerant pass
+	// matched, for some word of the query, only approximately: within
+	// some edits, or (with Request.Prefix) by a completion.
 	LegFuzzy = "fuzzy"
 	// LegGraph marks a hit that expansion added: reached through links
 	// from a hit, not matched by the query.
@@ -178,7 +179,8 @@ type Syntax string
 const (
 	// SyntaxSimple reads a query typed into a search box (the default):
 	// never a syntax error, every character literal, "quotes" make a
-	// phrase; the last word is also a prefix while it is being typed.
+	// phrase; with Request.Prefix the last word is also a prefix while it
+	// is being typed.
 	SyntaxSimple Syntax = "simple"
 	// SyntaxRaw reads SQLite FTS5's query syntax (query.Raw): AND, OR,
 	// NOT, NEAR, "phrases", prefix*, column filters and ^initial, with a
@@ -259,14 +261,26 @@ type Request struct {
 	// vector leg needs Vector or Options.Embedder; when no document has
 	// a vector, the vector leg is dropped with a warning.
 	Mode Mode
-	// Fuzzy adds, after the exact hits, the documents that match the
-	// query's words within this edit distance (text leg). See Fuzzy.
+	// Fuzzy makes the text leg tolerant: the query's words also match
+	// the indexed words within this edit distance (as written), at half
+	// a word's weight for one edit and a tenth for two, and count as
+	// matched for ranking; a document that holds no word exactly must
+	// hold every word approximately. See Fuzzy.
 	Fuzzy Fuzzy
+	// Prefix reads a simple-syntax query as typed into a search box:
+	// its last word, unless a space follows it, also matches as a prefix
+	// (its most frequent completions, at half a word's weight), and the
+	// fallback completes every word. Off, a word matches whole words
+	// only, as a command line or an agent means it. Raw syntax's word* is
+	// a prefix either way.
+	Prefix bool
 	// Fallback: when the exact search finds fewer hits than this, the
-	// tolerant pass runs (fuzzy auto, and every word also a prefix) and
-	// its hits are appended. 0 means DefaultFallback; negative turns it
-	// off. Not without the text leg: the substring leg asks for exact
-	// substrings.
+	// tolerant pass (fuzzy auto, and with Prefix every word also a
+	// prefix) ranks the text leg again, approximate words counted as
+	// matched; when a word is in no document but the others find enough,
+	// it does so for that word alone. 0 means DefaultFallback; negative
+	// turns it off. Not without the text leg: the substring leg asks for
+	// exact substrings.
 	Fallback int
 	Kinds    []string // any of
 	Projects []string // any of

@@ -15,8 +15,9 @@ type Result struct {
 	Total int   `json:"total"` // exact number of matching documents
 	// NextOffset is the offset of the next page, nil on the last page.
 	NextOffset *int `json:"nextOffset"`
-	// Tolerant is true when the tolerant pass ran (Request.Fuzzy, or the
-	// fallback); its hits carry LegFuzzy in MatchedIn.
+	// Tolerant is true when the tolerant pass ranked the text leg
+	// (Request.Fuzzy, or the fallback); the hits it matched only
+	// approximately carry LegFuzzy in MatchedIn.
 	Tolerant bool `json:"tolerant,omitempty"`
 	// DidYouMean is the query with its words replaced by the closest
 	// indexed words, offered when nothing matched; "" otherwise.

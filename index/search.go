@@ -51,9 +51,9 @@ type search struct {
 	// The text leg's term tables of the exact and the tolerant pass, for
 	// snippets.
 	exactPlan, tolPlan *textPlan
-	// The text leg's tallies of the exact and the tolerant hits, kept
-	// for Explain.
-	explained [2]*tallied
+	// explained is the tally of the text leg's last pass, whose list
+	// ranked the hits, kept for Explain.
+	explained *tallied
 	// defines holds, by positive leaf, the trigram index's internal IDs
 	// of the documents that declare its text; made on first use.
 	defines           map[*leaf]map[string]struct{}
@@ -65,6 +65,7 @@ type search struct {
 	qvec              []float32        // the query vector of a vector or hybrid search
 	avgTitle, avgBody float64          // average field lengths in tokens, for BM25
 	slots             []*slots.Table   // the text leg's, released when the search ends
+	added             []feedbackTerm   // the terms feedback added to the text leg
 	// g, when set, holds the statistics of the whole collection, of which
 	// this index is a shard: the search scores with them (see Global).
 	// rec, when set, gathers this shard's part of those g lacks.
@@ -154,70 +155,64 @@ func (s *search) run() (*Result, error) {
 	}
 	s.avgTitle = float64(s.counter(metaTitleTokens)) / max(s.n, 1)
 	s.avgBody = float64(s.counter(metaBodyTokens)) / max(s.n, 1)
-	tri, text, tolerant, err := s.legs()
+	tol := requestTolerance(&s.req)
+	tri, text, err := s.legs(tol)
 	if err != nil {
 		return nil, err
 	}
-	// The exact hits, to leave out of the tolerant hits: taken before
-	// fusion cuts the text list, when the substring leg matched or there
-	// may be fewer hits than the fallback's threshold.
-	var skip map[string]bool
-	if legs&runsText != 0 && (tolerant != nil || len(tri)+len(text.hits) < 2*s.req.Fallback) {
-		if skip, err = s.exactIIDs(tri, text); err != nil {
-			return nil, err
+	if text != nil {
+		// Feedback reads the store, so not beside the substring leg.
+		if s.added, err = s.feedback(text); err != nil {
+			return nil, fmt.Errorf("feedback: %w", err)
+		}
+		if len(s.added) > 0 {
+			if text, err = s.textLeg(tol); err != nil {
+				return nil, fmt.Errorf("text leg: %w", err)
+			}
 		}
 	}
 
 	need := s.req.Offset + s.req.Limit
-	var fused []fusion.Hit
-	var total int
 	var vec []scored
 	if legs&runsVector != 0 {
 		if vec, err = s.vectorLeg(max(need, vectorDepth)); err != nil {
 			return nil, fmt.Errorf("vector leg: %w", err)
 		}
 	}
-	if s.req.Order == OrderScore {
-		fused, total, err = s.fuseTop(tri, text, vec, need)
-	} else {
-		fused, err = s.fuseAll(tri, text, vec)
-		if err == nil && s.req.Order != OrderScore {
-			err = s.sortByDate(fused)
-		}
-		total = len(fused)
-	}
+	fused, total, err := s.fuse(tri, text, vec, need)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Mode: s.req.Mode}
-	if legs&runsText != 0 && total < s.req.Fallback {
-		// The fallback: fuzzy (auto unless asked otherwise) and prefixes.
-		tol := &tolerance{fuzzy: s.req.Fuzzy, prefix: true}
-		if tol.fuzzy == FuzzyOff {
-			tol.fuzzy = FuzzyAuto
-		}
-		if _, tolerant, err = s.textLeg(tol, skip); err != nil {
+	if fb := fallbackTolerance(&s.req, tol, total, text != nil && text.unknown != 0); fb != nil {
+		tol = fb
+		if text, err = s.textLeg(tol); err != nil {
 			return nil, fmt.Errorf("tolerant pass: %w", err)
 		}
-	}
-	if tolerant != nil {
-		tolerant.hits = slices.DeleteFunc(tolerant.hits, func(h textHit) bool { return skip[tolerant.iid(&h)] })
-		matches := len(tolerant.hits)
-		more, err := s.tolerantHits(tolerant, total, need-len(fused))
-		if err != nil {
-			return nil, fmt.Errorf("tolerant pass: %w", err)
+		if fused, total, err = s.fuse(tri, text, vec, need); err != nil {
+			return nil, err
 		}
-		fused = append(fused, more...)
-		total += matches
-		res.Tolerant = true
 	}
-	return s.finish(res, fused, total)
+	return s.finish(&Result{Mode: s.req.Mode, Tolerant: tol != nil && legs&runsText != 0}, fused, total)
+}
+
+// fuse returns the first need hits of the legs' fused ranking in the
+// request's order (all of them, unless by score), and the number of
+// matching documents.
+func (s *search) fuse(tri []scored, text *textList, vec []scored, need int) ([]fusion.Hit, int, error) {
+	if s.req.Order == OrderScore {
+		return s.fuseTop(tri, text, vec, need)
+	}
+	fused, err := s.fuseAll(tri, text, vec)
+	if err == nil {
+		err = s.sortByDate(fused)
+	}
+	return fused, len(fused), err
 }
 
 // legs runs the substring and text legs the mode asks for, at once when
-// it can: the substring leg's matches, sorted; the text leg's exact and
-// (with Request.Fuzzy) tolerant lists, unsorted.
-func (s *search) legs() (tri []scored, text, tolerant *textList, err error) {
+// it can: the substring leg's matches, sorted; the text leg's list,
+// unsorted, tolerant with tol (nil: exact).
+func (s *search) legs(tol *tolerance) (tri []scored, text *textList, err error) {
 	legs := s.req.Mode.legs()
 	var triErr, textErr error
 	substring := func() {
@@ -226,12 +221,7 @@ func (s *search) legs() (tri []scored, text, tolerant *textList, err error) {
 		}
 	}
 	words := func() {
-		// Fuzzy words are read in the same pass as the exact ones.
-		var tol *tolerance
-		if s.req.Fuzzy != FuzzyOff {
-			tol = &tolerance{fuzzy: s.req.Fuzzy}
-		}
-		if text, tolerant, textErr = s.textLeg(tol, nil); textErr != nil {
+		if text, textErr = s.textLeg(tol); textErr != nil {
 			textErr = fmt.Errorf("text leg: %w", textErr)
 		}
 	}
@@ -261,9 +251,50 @@ func (s *search) legs() (tri []scored, text, tolerant *textList, err error) {
 		words()
 	}
 	if err := errors.Join(triErr, textErr); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, err
 	}
-	return tri, text, tolerant, s.ctx.Err()
+	return tri, text, s.ctx.Err()
+}
+
+// requestTolerance is what Request.Fuzzy adds to the text leg, read in
+// the same pass as the exact words; nil for none.
+func requestTolerance(req *Request) *tolerance {
+	if req.Fuzzy == FuzzyOff {
+		return nil
+	}
+	return &tolerance{fuzzy: req.Fuzzy}
+}
+
+// fallbackPass is what the fallback's tolerant pass adds to each word;
+// with unknown, only to the words no document holds.
+func fallbackPass(req *Request, unknown bool) tolerance {
+	fb := tolerance{fuzzy: req.Fuzzy, prefix: req.Prefix, unknown: unknown}
+	if fb.fuzzy == FuzzyOff {
+		fb.fuzzy = FuzzyAuto
+	}
+	return fb
+}
+
+// fallbackTolerance returns what the fallback's tolerant pass adds to
+// each word, nil when it does not run. It runs, when the mode has the
+// text leg, for a search whose text leg (tolerant with tol) and other
+// legs found fewer than Request.Fallback documents: fuzzy (auto unless
+// asked otherwise) and, as typed into a search box, prefixes; and, when
+// some word is in no document (unknown) but the others match enough, for
+// that word alone.
+func fallbackTolerance(req *Request, tol *tolerance, total int, unknown bool) *tolerance {
+	if req.Mode.legs()&runsText == 0 {
+		return nil
+	}
+	fb := fallbackPass(req, false)
+	switch {
+	case total < req.Fallback && (tol == nil || *tol != fb):
+	case req.Fallback > 0 && tol == nil && unknown:
+		fb.unknown = true
+	default:
+		return nil
+	}
+	return &fb
 }
 
 // finish expands and boosts the ranked hits, suggests a spelling when
@@ -385,10 +416,7 @@ func (s *search) hit(f fusion.Hit) (Hit, hitRecord, error) {
 // explainText splits the hit's text-leg score by field.
 func (s *search) explainText(e *Explain, f fusion.Hit) error {
 	for _, l := range f.Legs {
-		t := s.explained[0]
-		if l.Leg == LegFuzzy {
-			t = s.explained[1]
-		}
+		t := s.explained
 		if t == nil || l.Leg != LegText && l.Leg != LegFuzzy {
 			continue
 		}
@@ -397,7 +425,7 @@ func (s *search) explainText(e *Explain, f fusion.Hit) error {
 			return err
 		}
 		if iid != nil {
-			e.Text = t.fieldScores(iid, l.Leg == LegText, l.Score)
+			e.Text = t.fieldScores(iid, l.Score)
 		}
 	}
 	return nil

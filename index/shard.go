@@ -3,7 +3,6 @@ package index
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
@@ -36,9 +35,18 @@ type ShardOptions struct {
 	// All lists every hit of every leg with its time: for an order other
 	// than by score.
 	All bool `json:"all,omitempty"`
-	// Fallback runs the tolerant pass of the fallback (the collection
-	// found fewer exact hits than Request.Fallback).
+	// Fallback makes the text leg the fallback's tolerant pass (the
+	// collection found fewer hits than Request.Fallback); with Unknown,
+	// that of a word no document holds, which tolerates only such words
+	// (see ShardResult.Unknown).
 	Fallback bool `json:"fallback,omitempty"`
+	Unknown  bool `json:"unknown,omitempty"`
+	// Feedback are the text leg's best hits in the collection, by score
+	// then ID, of a query that gets pseudo-relevance feedback
+	// (ShardResult.Feedback): the text leg adds the terms they hold
+	// most, as Search does. Gather collects what feedback reads of them
+	// (Global.Feedback).
+	Feedback []ShardHit `json:"feedback,omitempty"`
 }
 
 // ShardResult is one shard's answer to SearchShard.
@@ -49,9 +57,14 @@ type ShardResult struct {
 	// matched (the vector leg's are counted by the caller, which knows
 	// which of them are in the collection's first ranks).
 	Matches int `json:"matches"`
-	// Tolerant is the tolerant pass's list, less the exact matches: with
-	// Request.Fuzzy or ShardOptions.Fallback.
-	Tolerant *ShardLeg `json:"tolerant,omitempty"`
+	// Unknown: bit i, the query's word i (a leaf of its plan) is in no
+	// document of the shard's; a word that every shard lacks makes the
+	// collection's fallback run (ShardOptions.Unknown).
+	Unknown uint64 `json:"unknown,omitempty"`
+	// Feedback: the query gets pseudo-relevance feedback, which the
+	// caller asks for with the collection's best text hits
+	// (ShardOptions.Feedback).
+	Feedback bool `json:"feedback,omitempty"`
 	// Scores are, for each listed document, its scores in every leg that
 	// matched it.
 	Scores map[string]map[string]float64 `json:"scores"`
@@ -74,6 +87,9 @@ type ShardLeg struct {
 type ShardHit struct {
 	ID    string  `json:"id"`
 	Score float64 `json:"score"`
+	// Fuzzy: the text leg's tolerant pass matched some word of the
+	// document only approximately (the hit's leg is then LegFuzzy).
+	Fuzzy bool `json:"fuzzy,omitempty"`
 }
 
 // shardSearch prepares a search of req on this index as a shard: the
@@ -161,17 +177,11 @@ func (ix *Index) Gather(ctx context.Context, req Request, g *Global, o ShardOpti
 			}
 		}
 		if legs&runsText != 0 {
-			var tol *tolerance
-			if s.req.Fuzzy != FuzzyOff {
-				tol = &tolerance{fuzzy: s.req.Fuzzy}
-			}
-			if _, _, err := s.textLeg(tol, nil); err != nil {
+			if err := s.shardFeedback(o.Feedback); err != nil {
 				return err
 			}
-			if o.Fallback {
-				if _, _, err := s.textLeg(s.fallbackTolerance(), nil); err != nil {
-					return err
-				}
+			if _, err := s.textLeg(s.shardTolerance(o)); err != nil {
+				return err
 			}
 		}
 		return nil
@@ -182,14 +192,52 @@ func (ix *Index) Gather(ctx context.Context, req Request, g *Global, o ShardOpti
 	return &s.rec.g, nil
 }
 
-// fallbackTolerance is what the fallback's tolerant pass adds to each
-// word: fuzzy auto unless the request asks otherwise, and prefixes.
-func (s *search) fallbackTolerance() *tolerance {
-	tol := &tolerance{fuzzy: s.req.Fuzzy, prefix: true}
-	if tol.fuzzy == FuzzyOff {
-		tol.fuzzy = FuzzyAuto
+// shardFeedback sets the terms feedback adds to the text leg, from the
+// collection's best text hits and what g holds of them, as Search makes
+// them from its text leg's first pass; a shard gathering statistics
+// records what it holds of the hits g lacks.
+func (s *search) shardFeedback(hits []ShardHit) error {
+	if len(hits) == 0 || s.textR == nil {
+		return nil
 	}
-	return tol
+	if s.rec != nil {
+		for _, h := range hits {
+			if _, ok := s.g.feedback(h.ID); ok {
+				continue
+			}
+			d, ok, err := s.feedbackDoc(h.ID)
+			if err != nil {
+				return fmt.Errorf("feedback: %w", err)
+			}
+			if ok {
+				s.rec.putFeedback(h.ID, d)
+			}
+		}
+	}
+	// The query's own terms, as the first pass had them.
+	tp, err := s.textPlan(requestTolerance(&s.req))
+	if err != nil {
+		return err
+	}
+	s.added, err = s.feedbackTerms(tp, hits, func(id string) (FeedbackDoc, bool, error) {
+		d, ok := s.g.feedback(id)
+		return d, ok, nil
+	})
+	if err != nil {
+		return fmt.Errorf("feedback: %w", err)
+	}
+	return nil
+}
+
+// shardTolerance is the tolerance of a shard's text leg: the request's,
+// or the fallback's that SearchShards asks for, which Search makes the
+// same way (fallbackTolerance).
+func (s *search) shardTolerance(o ShardOptions) *tolerance {
+	if !o.Fallback {
+		return requestTolerance(&s.req)
+	}
+	fb := fallbackPass(&s.req, o.Unknown)
+	return &fb
 }
 
 // SearchShard runs req's legs on this index as a shard of a collection
@@ -218,12 +266,18 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 	out := &ShardResult{Scores: map[string]map[string]float64{}}
 	legs := s.req.Mode.legs()
 	var tri []scored
-	var text, tolerant *textList
+	var text *textList
 	if legs != runsVector {
+		if legs&runsText != 0 {
+			if err := s.shardFeedback(o.Feedback); err != nil {
+				return nil, err
+			}
+		}
 		var err error
-		if tri, text, tolerant, err = s.legs(); err != nil {
+		if tri, text, err = s.legs(s.shardTolerance(o)); err != nil {
 			return nil, err
 		}
+		out.Feedback = text != nil && len(o.Feedback) == 0 && s.getsFeedback(text.plan)
 	}
 	need := s.req.Offset + s.req.Limit
 	var vec []scored
@@ -232,18 +286,6 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 		if vec, err = s.vectorLeg(max(need, vectorDepth)); err != nil {
 			return nil, fmt.Errorf("vector leg: %w", err)
 		}
-	}
-	if legs&runsText != 0 && (tolerant != nil || o.Fallback) {
-		skip, err := s.exactIIDs(tri, text)
-		if err != nil {
-			return nil, err
-		}
-		if o.Fallback {
-			if _, tolerant, err = s.textLeg(s.fallbackTolerance(), skip); err != nil {
-				return nil, fmt.Errorf("tolerant pass: %w", err)
-			}
-		}
-		tolerant.hits = slices.DeleteFunc(tolerant.hits, func(h textHit) bool { return skip[tolerant.iid(&h)] })
 	}
 	depth := max(o.Depth, 1)
 	cut := func(n int) int {
@@ -264,7 +306,7 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 	if tri != nil {
 		leg := ShardLeg{Leg: LegSubstring, Total: len(tri), Hits: make([]ShardHit, cut(len(tri)))}
 		for i := range leg.Hits {
-			leg.Hits[i] = ShardHit{tri[i].id, tri[i].score}
+			leg.Hits[i] = ShardHit{ID: tri[i].id, Score: tri[i].score}
 			listed[tri[i].id] = true
 		}
 		out.Legs = append(out.Legs, leg)
@@ -272,7 +314,7 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 	if vec != nil {
 		leg := ShardLeg{Leg: LegVector, Total: len(vec), Hits: make([]ShardHit, len(vec))}
 		for i, x := range vec {
-			leg.Hits[i] = ShardHit{x.id, x.score}
+			leg.Hits[i] = ShardHit{ID: x.id, Score: x.score}
 			listed[x.id] = true
 		}
 		out.Legs = append(out.Legs, leg)
@@ -282,39 +324,43 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 		// The text scores of the other legs' documents, and how many of
 		// the substring leg's the text leg has, before top cuts the list.
 		out.Matches += text.count()
-		inText := func(id string) (float64, bool, error) {
+		// A document's text score is under LegFuzzy when the tolerant
+		// pass matched it approximately, as its leg is named in Search.
+		inText := func(id string) (float64, string, bool, error) {
 			iid, err := s.textR.InternalID(id)
 			if err != nil || iid == nil {
-				return 0, false, err
+				return 0, "", false, err
 			}
 			p, ok := text.hitIndex(iid)
 			if !ok {
-				return 0, false, nil
+				return 0, "", false, nil
 			}
-			return text.hits[p].score, true, nil
+			return text.hits[p].score, text.leg(p), true, nil
 		}
+		inTri := map[string]bool{}
 		for _, x := range tri {
-			sc, ok, err := inText(x.id)
+			sc, leg, ok, err := inText(x.id)
 			if err != nil {
 				return nil, err
 			}
 			if ok {
 				out.Matches--
+				inTri[x.id] = true
 				if listed[x.id] {
-					scores(x.id)[LegText] = sc
+					scores(x.id)[leg] = sc
 				}
 			}
 		}
 		for _, x := range vec {
-			if _, done := out.Scores[x.id][LegText]; done {
+			if inTri[x.id] && listed[x.id] {
 				continue
 			}
-			sc, ok, err := inText(x.id)
+			sc, leg, ok, err := inText(x.id)
 			if err != nil {
 				return nil, err
 			}
 			if ok {
-				scores(x.id)[LegText] = sc
+				scores(x.id)[leg] = sc
 			}
 		}
 		n := cut(len(text.hits))
@@ -322,14 +368,15 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 			return nil, err
 		}
 		leg := ShardLeg{Leg: LegText, Total: text.count(), Hits: make([]ShardHit, n)}
+		out.Unknown = text.unknown
 		for i := range n {
 			id, err := text.resolve(i)
 			if err != nil {
 				return nil, err
 			}
-			leg.Hits[i] = ShardHit{id, text.hits[i].score}
+			leg.Hits[i] = ShardHit{ID: id, Score: text.hits[i].score, Fuzzy: text.hits[i].approx}
 			listed[id] = true
-			scores(id)[LegText] = text.hits[i].score
+			scores(id)[text.leg(i)] = text.hits[i].score
 		}
 		out.Legs = append(out.Legs, leg)
 	}
@@ -352,22 +399,6 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 			sc[LegVector] = v
 		}
 	}
-	if tolerant != nil {
-		total := len(tolerant.hits)
-		n := cut(total)
-		if err := tolerant.top(n); err != nil {
-			return nil, err
-		}
-		leg := &ShardLeg{Leg: LegFuzzy, Total: total, Hits: make([]ShardHit, n)}
-		for i := range n {
-			id, err := tolerant.resolve(i)
-			if err != nil {
-				return nil, err
-			}
-			leg.Hits[i] = ShardHit{id, tolerant.hits[i].score}
-		}
-		out.Tolerant = leg
-	}
 	if s.req.Boost != nil {
 		out.Attrs = map[string]fusion.Attrs{}
 		for id := range listed {
@@ -387,15 +418,6 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 			}
 			out.Times[id] = h.Time.UnixNano()
 		}
-		if tolerant != nil {
-			for _, h := range out.Tolerant.Hits {
-				hd, err := s.header(h.ID)
-				if err != nil {
-					return nil, err
-				}
-				out.Times[h.ID] = hd.Time.UnixNano()
-			}
-		}
 	}
 	return out, nil
 }
@@ -404,6 +426,9 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 type RenderOptions struct {
 	Best     float64 `json:"best"`               // the page's best score, for Hit.Norm: the collection's first hit's
 	Fallback bool    `json:"fallback,omitempty"` // the fallback's tolerant pass ran: its words mark fuzzy hits
+	Unknown  bool    `json:"unknown,omitempty"`  // that of a word no document holds (ShardOptions.Unknown)
+	// Feedback are the best text hits feedback read (ShardOptions.Feedback).
+	Feedback []ShardHit `json:"feedback,omitempty"`
 }
 
 // RenderShard makes hits of fused hits that are this shard's documents,
@@ -418,7 +443,7 @@ func (ix *Index) RenderShard(ctx context.Context, req Request, g *Global, o Rend
 	var out []Hit
 	err = ix.readShard(s, func() error {
 		if s.req.Mode.legs()&runsText != 0 {
-			if err := s.renderPlans(o.Fallback); err != nil {
+			if err := s.renderPlans(o); err != nil {
 				return err
 			}
 		}
@@ -439,14 +464,15 @@ func (ix *Index) RenderShard(ctx context.Context, req Request, g *Global, o Rend
 }
 
 // renderPlans makes the text leg's term tables that the snippets mark, as
-// Search made them; with Explain, by running the text leg's passes again,
-// whose tallies split a hit's text score by field (Explain.Text), scored
-// with the collection's statistics as SearchShard scored them. Cost:
-// nothing of the index without Explain; with it, the text leg once more.
-func (s *search) renderPlans(fallback bool) error {
+// Search made them; with Explain, by running the text leg's passes again
+// (with the terms feedback added), whose tallies split a hit's text
+// score by field (Explain.Text), scored with the collection's statistics
+// as SearchShard scored them. Cost: nothing of the index without
+// Explain; with it, the text leg once more (twice after the fallback).
+func (s *search) renderPlans(o RenderOptions) error {
 	plan := func(tol *tolerance) error {
 		if s.req.Explain {
-			_, _, err := s.textLeg(tol, nil)
+			_, err := s.textLeg(tol)
 			return err
 		}
 		tp, err := s.textPlan(tol)
@@ -457,15 +483,16 @@ func (s *search) renderPlans(fallback bool) error {
 		}
 		return err
 	}
-	var tol *tolerance
-	if s.req.Fuzzy != FuzzyOff {
-		tol = &tolerance{fuzzy: s.req.Fuzzy}
+	if s.req.Explain {
+		if err := s.shardFeedback(o.Feedback); err != nil {
+			return err
+		}
 	}
-	if err := plan(tol); err != nil {
+	if err := plan(requestTolerance(&s.req)); err != nil {
 		return err
 	}
-	if fallback {
-		return plan(s.fallbackTolerance())
+	if o.Fallback {
+		return plan(s.shardTolerance(ShardOptions{Fallback: true, Unknown: o.Unknown}))
 	}
 	return nil
 }

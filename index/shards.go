@@ -53,9 +53,12 @@ var firstDepth = func(need int) int { return max(2*need, 50) }
 // refused (ErrInvalidRequest): links and parents cross shards. Rerank is
 // the caller's.
 //
-// Cost: two or three calls to every shard (statistics, legs, and a
-// second statistics pass when a word stands for its completions), one
-// more per deepening and per fallback, one to each shard on the page.
+// Cost: two to four calls to every shard (statistics, legs, and more
+// statistics passes when a word stands for its completions or its
+// neighbours), one more per deepening, as many again for feedback (a
+// query of five words or more, whose statistics then carry the term
+// counts of its 10 best documents' first 16 KiB of title and body) and
+// for the fallback, one to each shard on the page.
 func SearchShards(ctx context.Context, sh Shards, req Request, opts *Options) (*Result, error) {
 	req, err := req.normalized()
 	if err != nil {
@@ -149,7 +152,7 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	fused, total, parts, err := c.fuse(ctx, g)
+	fused, total, parts, err := c.fuse(ctx, g, ShardOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -159,24 +162,32 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 		res.Mode = c.req.Mode.without(runsVector)
 		res.Warnings = append(res.Warnings, "no document has a vector, searched by keywords only")
 	}
-	fallback := false
-	tolerant := parts.tolerant
-	if c.req.Mode.legs()&runsText != 0 && total < c.req.Fallback {
-		fallback = true
-		if g, err = c.gather(ctx, ShardOptions{Fallback: true}); err != nil {
+	var fo ShardOptions
+	if parts.feedback && len(parts.best) > 0 {
+		// Feedback, from the collection's best text hits: their text is
+		// read on their shards (Global.Feedback), and the text leg runs
+		// again with the terms they add.
+		fo.Feedback = parts.best
+		if g, err = c.gather(ctx, fo); err != nil {
 			return nil, err
 		}
-		tolerant = nil
-	}
-	if fallback || tolerant != nil {
-		more, matches, err := c.tolerantHits(ctx, g, tolerant, fallback, total, c.need-len(fused), parts.shardOf)
-		if err != nil {
+		if fused, total, parts, err = c.fuse(ctx, g, fo); err != nil {
 			return nil, err
 		}
-		fused = append(fused, more...)
-		total += matches
-		res.Tolerant = true
 	}
+	// The fallback, decided as Search decides it, from the collection's
+	// total and words; its tolerant pass ranks the text leg again.
+	fb := fallbackTolerance(&c.req, requestTolerance(&c.req), total, parts.unknown)
+	if fb != nil {
+		fo.Fallback, fo.Unknown = true, fb.unknown
+		if g, err = c.gather(ctx, fo); err != nil {
+			return nil, err
+		}
+		if fused, total, parts, err = c.fuse(ctx, g, fo); err != nil {
+			return nil, err
+		}
+	}
+	res.Tolerant = fb != nil || requestTolerance(&c.req) != nil && c.req.Mode.legs()&runsText != 0
 	if b := c.req.Boost; b != nil && c.req.Order == OrderScore {
 		fb := *b
 		if fb.Now.IsZero() {
@@ -203,7 +214,7 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 		s := parts.shardOf[f.ID]
 		byShard[s] = append(byShard[s], f)
 	}
-	rendered, err := c.sh.Render(ctx, c.req, g, RenderOptions{Best: best, Fallback: fallback}, byShard)
+	rendered, err := c.sh.Render(ctx, c.req, g, RenderOptions{Best: best, Fallback: fo.Fallback, Unknown: fo.Unknown, Feedback: fo.Feedback}, byShard)
 	if err != nil {
 		return nil, err
 	}
@@ -227,22 +238,26 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 
 // fused is what fuse learned besides the fused hits.
 type fusedParts struct {
-	shardOf  map[string]int          // each listed document's shard
-	attrs    map[string]fusion.Attrs // for Boost
-	tolerant []*ShardResult          // the answers, when they list a tolerant pass
-	vector   bool                    // some shard ran the vector leg
+	shardOf map[string]int          // each listed document's shard
+	attrs   map[string]fusion.Attrs // for Boost
+	vector  bool                    // some shard ran the vector leg
+	unknown bool                    // some word of the query is in no document (ShardResult.Unknown)
+	// feedback: the query gets feedback (ShardResult.Feedback), from
+	// best, the text leg's first hits.
+	feedback bool
+	best     []ShardHit
 }
 
 // fuse asks the shards for their legs, deeper until the first c.need
 // fused hits are certain (all of them for another order than by score),
 // and returns them, in order, with the number of matching documents.
-func (c *coordinator) fuse(ctx context.Context, g *Global) ([]fusion.Hit, int, *fusedParts, error) {
+func (c *coordinator) fuse(ctx context.Context, g *Global, o ShardOptions) ([]fusion.Hit, int, *fusedParts, error) {
 	depth := firstDepth(c.need)
 	// Another order than by score needs every hit; so does a boost, which
 	// Search applies to every hit of the substring and vector legs.
 	all := c.req.Order != OrderScore || c.req.Boost != nil
 	for {
-		o := ShardOptions{Depth: depth, All: all}
+		o.Depth, o.All = depth, all
 		parts, errs := c.sh.Search(ctx, c.req, g, o)
 		if err := c.keep(errs); err != nil {
 			return nil, 0, nil, err
@@ -256,68 +271,6 @@ func (c *coordinator) fuse(ctx context.Context, g *Global) ([]fusion.Hit, int, *
 			return nil, 0, nil, errors.New("search: shards listed every hit and the fused page is still uncertain")
 		}
 		depth *= 4
-	}
-}
-
-// tolerantHits returns the first n hits of the tolerant pass (the
-// fallback's when fallback, else the one that came with the exact legs,
-// parts), ranked after the exactTotal exact hits, and its matches.
-func (c *coordinator) tolerantHits(ctx context.Context, g *Global, parts []*ShardResult, fallback bool, exactTotal, n int, shardOf map[string]int) ([]fusion.Hit, int, error) {
-	all := c.req.Order != OrderScore
-	depth := firstDepth(n)
-	for {
-		if parts == nil {
-			var errs []error
-			parts, errs = c.sh.Search(ctx, c.req, g, ShardOptions{Depth: depth, All: all, Fallback: fallback})
-			if err := c.keep(errs); err != nil {
-				return nil, 0, err
-			}
-		}
-		var l leg
-		matches, longest := 0, 0
-		times := map[string]int64{}
-		for i, p := range parts {
-			if c.out[i] || p == nil || p.Tolerant == nil {
-				continue
-			}
-			l.add(p.Tolerant)
-			for _, h := range p.Tolerant.Hits {
-				shardOf[h.ID] = i
-			}
-			matches += p.Tolerant.Total
-			longest = max(longest, p.Tolerant.Total)
-			for id, t := range p.Times {
-				times[id] = t
-			}
-		}
-		l.sort()
-		if n <= 0 {
-			return nil, matches, nil
-		}
-		take := len(l.hits)
-		if !all {
-			take = min(n, take)
-		}
-		// The n-th must be above every score a shard did not list.
-		if all || !l.truncated || take == 0 || l.hits[take-1].Score > l.cut {
-			w := min(c.opts.TextWeight, c.opts.SubstringWeight)
-			k := float64(c.opts.K)
-			out := make([]fusion.Hit, take)
-			for i, h := range l.hits[:take] {
-				r := l.rank(h.Score)
-				out[i] = fusion.Hit{ID: h.ID, Score: w / (k + float64(exactTotal+r)),
-					Legs: []fusion.LegRank{{Leg: LegFuzzy, Rank: r, Score: h.Score}}}
-			}
-			if all {
-				sortByTime(out, times, c.req.Order)
-			}
-			return out, matches, nil
-		}
-		if longest <= depth {
-			return nil, 0, errors.New("search: shards listed every tolerant hit and the page is still uncertain")
-		}
-		depth *= 4
-		parts = nil
 	}
 }
 

@@ -139,7 +139,26 @@ func TestShardsRankAsOneIndex(t *testing.T) {
 		variant{"boost", index.Request{Query: "reader", Boost: &index.Boost{Project: "bufio"}, Limit: 10}},
 		variant{"since", index.Request{Query: "error", Since: time.Date(2025, 1, 5, 0, 0, 0, 0, time.UTC), Limit: 10}},
 		variant{"deep", index.Request{Query: "the", Limit: 20, Offset: 80}},
+		variant{"fuzzy-substring", index.Request{Query: "netwrok", Mode: index.ModeSubstring, Fuzzy: index.FuzzyAuto, Limit: 10}},
 	)
+	// Queries of five words or more get feedback.
+	for _, q := range []string{"read the whole file into a byte slice", "split a string around each instance of a separator"} {
+		vs = append(vs,
+			variant{fmt.Sprintf("feedback/%q", q), index.Request{Query: q, Limit: 10}},
+			variant{fmt.Sprintf("feedback-text/%q", q), index.Request{Query: q, Mode: index.ModeText, Limit: 10, Offset: 5}},
+			variant{fmt.Sprintf("feedback-fuzzy/%q", q), index.Request{Query: q, Fuzzy: index.FuzzyAuto, Limit: 10}},
+		)
+	}
+	// Search as you type, and typos in what stemming cuts, matched by
+	// the words as written.
+	for _, q := range []string{"bufio.Scan", "read fil", "implementati", "scannr", "bufferd writting", "readng", "unmarshl json"} {
+		vs = append(vs,
+			variant{fmt.Sprintf("prefix/%q", q), index.Request{Query: q, Prefix: true, Limit: 10}},
+			variant{fmt.Sprintf("prefix-fuzzy/%q", q), index.Request{Query: q, Prefix: true, Fuzzy: index.FuzzyAuto, Limit: 10}},
+			variant{fmt.Sprintf("fuzzy/%q", q), index.Request{Query: q, Fuzzy: index.FuzzyAuto, Limit: 10}},
+			variant{fmt.Sprintf("text/%q", q), index.Request{Query: q, Mode: index.ModeText, Limit: 10}},
+		)
+	}
 	for _, shallow := range []bool{false, true} {
 		t.Run(fmt.Sprintf("shallow=%v", shallow), func(t *testing.T) {
 			if shallow {

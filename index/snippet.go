@@ -102,10 +102,11 @@ func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 	for i, l := range leaves {
 		key[l] = len(leaves) + i
 	}
-	// The words of the text leg, with their expansions; a tolerant hit
-	// matched those of the tolerant pass.
+	// The words of the text leg, with their expansions: of the tolerant
+	// pass when it ranked the text leg, its tolerant ones only for a hit
+	// it matched approximately.
 	tp := s.exactPlan
-	if tolerant {
+	if s.tolPlan != nil {
 		tp = s.tolPlan
 	}
 	if tp != nil {
@@ -121,6 +122,9 @@ func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 			}
 			for _, g := range tl.groups {
 				for _, ti := range g.terms {
+					if tp.terms[ti].tolerant && !tolerant {
+						continue
+					}
 					for _, t := range tp.terms[ti].dict {
 						if _, ok := q.terms[t]; ok {
 							continue

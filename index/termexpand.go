@@ -2,6 +2,7 @@ package index
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,20 +26,39 @@ const fuzzyExpansions = 16
 // expansion is an indexed term and how many documents hold it.
 type expansion struct {
 	term  string
+	word  string // the word as written that matched, when fieldWords gave it
 	count uint64
 	dist  int // edits from the fuzzy word; 0 for a prefix
 }
 
 // expandPrefix returns the most frequent indexed terms of the text fields
-// that start with any of prefixes, up to n.
+// that start with any of prefixes, or whose words as written do
+// (fieldWords: "configurat" completes to "configuration", whose term is
+// "configur"), up to n.
 func (s *search) expandPrefix(prefixes []string, n int) ([]string, error) {
 	counts, local, err := s.prefixCounts(prefixes)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]expansion, 0, len(counts))
+	found := map[string]uint64{}
+	var ws []expansion
 	for t, c := range counts {
-		out = append(out, expansion{term: t, count: max(c[0], c[1])})
+		if c[0] > 0 || c[1] > 0 {
+			found[t] = max(c[0], c[1])
+		}
+		if c[2] > 0 {
+			ws = append(ws, expansion{term: t, count: c[2]})
+		}
+	}
+	// Only the most frequent words are worth their terms: an analysis each.
+	for _, w := range best(ws, n) {
+		if t, ok := s.ix.textA.Term(w.term); ok {
+			found[t] = max(found[t], w.count)
+		}
+	}
+	out := make([]expansion, 0, len(found))
+	for t, c := range found {
+		out = append(out, expansion{term: t, count: c})
 	}
 	if local {
 		s.rec.taint()
@@ -46,11 +66,17 @@ func (s *search) expandPrefix(prefixes []string, n int) ([]string, error) {
 	return terms(best(out, n)), nil
 }
 
-// prefixCounts returns the indexed terms of the text fields that start
-// with any of prefixes, with their dictionary counts in the title and the
-// body: from the collection's statistics on a shard that has them, else
-// from this index (local reports that, on a shard gathering them).
-func (s *search) prefixCounts(prefixes []string) (counts map[string][2]uint64, local bool, err error) {
+// prefixFields are the dictionaries a prefix reads, in the order of
+// prefixCounts' counts: the title's and the body's terms, and the words
+// as written of fieldWords.
+var prefixFields = [3]string{fieldTitle, fieldBody, fieldWords}
+
+// prefixCounts returns the dictionary entries of prefixFields that start
+// with any of prefixes, with their true counts in each (a term and a
+// word as written may be spelled alike; each dictionary counts its own):
+// from the collection's statistics on a shard that has them, else from
+// this index (local reports that, on a shard gathering them).
+func (s *search) prefixCounts(prefixes []string) (counts map[string][3]uint64, local bool, err error) {
 	key := strings.Join(prefixes, "\x00")
 	if c, ok := s.g.prefix(key); ok {
 		return c, false, nil
@@ -61,14 +87,14 @@ func (s *search) prefixCounts(prefixes []string) (counts map[string][2]uint64, l
 	if err := s.probeDicts(); err != nil {
 		return nil, false, err
 	}
-	counts = map[string][2]uint64{}
+	counts = map[string][3]uint64{}
 	for i, p := range prefixes {
 		// A prefix that another one starts with adds nothing to its range.
 		if p == "" || slices.ContainsFunc(prefixes[:i], func(o string) bool { return strings.HasPrefix(p, o) }) ||
 			slices.ContainsFunc(prefixes[i+1:], func(o string) bool { return o != p && strings.HasPrefix(p, o) }) {
 			continue
 		}
-		for fi, f := range []string{fieldTitle, fieldBody} {
+		for fi, f := range prefixFields {
 			fc := map[string]uint64{}
 			ok, err := segmentPrefixCounts(s.textR, f, []byte(p), func(t string, n uint64) { fc[t] += n })
 			if err != nil {
@@ -94,31 +120,81 @@ func (s *search) prefixCounts(prefixes []string) (counts map[string][2]uint64, l
 	return counts, s.rec != nil, nil
 }
 
-// expandFuzzy returns the indexed terms of the text fields within dist
-// edits of term (term itself excluded), nearest first, then most
-// frequent, up to fuzzyExpansions. A term two edits away must keep the
-// first character: a Levenshtein automaton of distance 2 walks much of
-// the dictionary unless anchored, while typos rarely hit the first
-// letter (one that does is still found at one edit). Scorch finds the
-// terms with automata; other backends by a pass over the dictionary.
-// The body's dictionary holds nearly every word; the title's is used
-// only when the body's has nothing near.
-func (s *search) expandFuzzy(term string, dist int) ([]expansion, error) {
-	if dist <= 0 || term == "" {
+// expandFuzzy returns the indexed terms whose words are within dist edits
+// of word, a query word as written (folded), nearest first, then most
+// frequent, up to fuzzyExpansions; own, the word's term, is left out.
+// Words are compared as written, so that a typo where the stemmer cuts
+// ("configuraton") is found: those of fieldWords, which stemming changed,
+// stand for their terms, and the text fields' terms are the other words
+// as written. A word two edits away must keep the first character: a
+// Levenshtein automaton of distance 2 walks much of the dictionary unless
+// anchored, while typos rarely hit the first letter (one that does is
+// still found at one edit). Scorch finds the words with automata; other
+// backends by a pass over each dictionary.
+//
+// A term's count is its documents' in the larger text field, from its
+// posting lists (scorch's dictionaries may count wrong: see
+// segmentPrefixCounts), and the collection's on a shard: its statistics
+// then name the words near (Global.Fuzzy) and the terms' counts
+// (Global.Terms), which a shard gathers once every shard has the same
+// words near to count.
+func (s *search) expandFuzzy(word, own string, dist int) ([]expansion, error) {
+	if dist <= 0 || word == "" {
 		return nil, nil
 	}
 	dist = min(dist, int(MaxFuzzy))
-	fields, local, err := s.fuzzyCounts(term, dist)
+	fields, local, err := s.fuzzyCounts(word, own, dist)
 	if err != nil {
 		return nil, err
 	}
-	found := fields[0]
-	if len(found) == 0 {
-		found = fields[1]
+	found := map[string]expansion{}
+	add := func(fi int, w string, d int) {
+		x := expansion{term: w, dist: d}
+		if fuzzyFields[fi] == fieldWords {
+			t, ok := s.ix.textA.Term(w)
+			if !ok {
+				return
+			}
+			x.term, x.word = t, w
+		}
+		if x.term == own {
+			return
+		}
+		// Of the words of one term, the nearest speaks for it (then the
+		// first in order, for the same choice on every shard).
+		if y, ok := found[x.term]; ok && (y.dist < x.dist || y.dist == x.dist && y.word <= x.word) {
+			return
+		}
+		found[x.term] = x
+	}
+	// The body's dictionary and the words' hold nearly every word; the
+	// title's is read only when they have nothing near.
+	for fi, f := range fields {
+		if fuzzyFields[fi] == fieldTitle && len(found) > 0 {
+			break
+		}
+		for _, w := range slices.Sorted(maps.Keys(f)) {
+			add(fi, w, f[w])
+		}
 	}
 	out := make([]expansion, 0, len(found))
-	for t, e := range found {
-		out = append(out, expansion{term: t, count: e.Count, dist: e.Dist})
+	for _, e := range found {
+		var c [3]uint64
+		if local {
+			// Other shards found other words: this pass's counts are
+			// not the collection's and are not recorded.
+			c, err = s.localTermDocs(e.term)
+		} else {
+			if _, ok := s.g.term(e.term); !ok {
+				s.rec.taint()
+			}
+			c, err = s.termDocs(e.term)
+		}
+		if err != nil {
+			return nil, err
+		}
+		e.count = max(c[tfTitle], c[tfBody]) // as docFreq counts
+		out = append(out, e)
 	}
 	if local {
 		s.rec.taint()
@@ -126,39 +202,52 @@ func (s *search) expandFuzzy(term string, dist int) ([]expansion, error) {
 	return best(out, fuzzyExpansions), nil
 }
 
-// fuzzyCounts returns the indexed terms within dist edits of term, of
-// the body (0) and the title (1), with their dictionary counts and
-// distances: from the collection's statistics on a shard that has them,
-// else from this index, where the title's are read only when the body
-// has none unless the shard is gathering (local reports that).
-func (s *search) fuzzyCounts(term string, dist int) (fields [2]map[string]DictEntry, local bool, err error) {
-	key := term + "\x00" + strconv.Itoa(dist)
+// fuzzyFields are the dictionaries a fuzzy word is compared with, in the
+// order of fuzzyCounts' maps: the body's terms, the words as written of
+// fieldWords, and the title's terms.
+var fuzzyFields = [3]string{fieldBody, fieldWords, fieldTitle}
+
+// fuzzyCounts returns the entries of fuzzyFields' dictionaries within
+// dist edits of word (word itself left out), each with its distance: from
+// the collection's statistics on a shard that has them, else from this
+// index (local reports that, on a shard gathering them). The title's are
+// read only when the others hold nothing but word's term, own, unless
+// the shard is gathering (the collection's may hold nothing).
+func (s *search) fuzzyCounts(word, own string, dist int) (fields [3]map[string]int, local bool, err error) {
+	key := word + "\x00" + strconv.Itoa(dist)
 	if f, ok := s.g.fuzzy(key); ok {
 		return f, false, nil
 	}
-	if err := s.missing("fuzzy %q", term); err != nil {
+	if err := s.missing("fuzzy %q", word); err != nil {
 		return fields, false, err
 	}
 	if err := s.probeDicts(); err != nil {
 		return fields, false, err
 	}
-	q := []rune(term)
+	q := []rune(word)
 	first := string(q[:1])
-	for fi, f := range []string{fieldBody, fieldTitle} {
-		found := map[string]DictEntry{}
+	other := false // an entry other than own was found
+	for fi, f := range fuzzyFields {
+		found := map[string]int{}
 		fields[fi] = found
-		if fi == 1 && len(fields[0]) > 0 && s.rec == nil {
+		if f == fieldTitle && other && s.rec == nil {
 			break
 		}
 		add := func(e *bleveindex.DictEntry) {
-			if e.Term == term {
+			if e.Term == word {
 				return
 			}
 			d := edits.Distance(q, e.Term, dist)
 			if d > dist || (d > 1 && !strings.HasPrefix(e.Term, first)) {
 				return
 			}
-			found[e.Term] = DictEntry{Count: max(found[e.Term].Count, e.Count), Dist: d}
+			found[e.Term] = d
+			if !other && f == fieldWords {
+				t, ok := s.ix.textA.Term(e.Term)
+				other = ok && t != own
+			} else {
+				other = other || e.Term != own
+			}
 		}
 		fz, ok := s.textR.(bleveindex.IndexReaderFuzzy)
 		if !ok {
@@ -172,31 +261,17 @@ func (s *search) fuzzyCounts(term string, dist int) (fields [2]map[string]DictEn
 			continue
 		}
 		for d := 1; d <= dist; d++ {
-			prefix := ""
+			var prefix string
 			if d > 1 {
 				prefix = first
 			}
-			fd, err := fz.FieldDictFuzzy(f, term, d, prefix)
+			fd, err := fz.FieldDictFuzzy(f, word, d, prefix)
 			if err != nil {
 				return fields, false, err
 			}
 			if err := drain(fd, add); err != nil {
 				return fields, false, err
 			}
-		}
-	}
-	// The dictionaries' counts may be wrong (see segmentPrefixCounts):
-	// each term's is read again, from term readers, as few are found.
-	for fi, found := range fields {
-		f := []string{fieldBody, fieldTitle}[fi]
-		for t, e := range found {
-			r, err := s.textR.TermFieldReader(s.ctx, []byte(t), f, false, false, false)
-			if err != nil {
-				return fields, false, err
-			}
-			e.Count = r.Count()
-			r.Close()
-			found[t] = e
 		}
 	}
 	s.rec.putFuzzy(key, fields)
@@ -211,7 +286,7 @@ func (s *search) probeDicts() error {
 	if s.probed {
 		return nil
 	}
-	for _, f := range []string{fieldTitle, fieldBody} {
+	for _, f := range []string{fieldTitle, fieldBody, fieldWords} {
 		r, err := s.textR.TermFieldReader(s.ctx, nil, f, false, false, false)
 		if err != nil {
 			return err

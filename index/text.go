@@ -60,12 +60,26 @@ type textList struct {
 	// use by hitIndex.
 	slot  *slots.Table
 	byAcc []int32
+	// unknown: bit i, word leaf i of the query is in no document (the
+	// fallback then runs).
+	unknown uint64
+	plan    *textPlan // the terms it was ranked by
+}
+
+// leg names the leg of hit p in a fused hit: LegFuzzy when the tolerant
+// pass matched some word of it only approximately.
+func (l *textList) leg(p int) string {
+	if l.hits[p].approx {
+		return LegFuzzy
+	}
+	return LegText
 }
 
 type textHit struct {
-	id    string // external ID, "" until resolved
-	score float64
-	acc   int32 // the document's accumulator in the text leg: its slot
+	id     string // external ID, "" until resolved
+	score  float64
+	acc    int32 // the document's accumulator in the text leg: its slot
+	approx bool  // the tolerant pass matched some word of it only approximately
 }
 
 // iid returns a hit's bleve internal ID.
@@ -227,6 +241,9 @@ func (l *textList) settleTies(n int) error {
 // iid, or false. It reuses the text leg's map of matches instead of
 // building another one per search.
 func (l *textList) hitIndex(iid []byte) (int, bool) {
+	if l.slot == nil {
+		return 0, false // no term to match
+	}
 	k, ok := l.slot.Get(iid)
 	if !ok {
 		return 0, false
@@ -270,14 +287,19 @@ func (l *textList) count() int {
 // simple syntax any document with one of the query's terms matches and a
 // coordination factor (coordExponent) favours documents with more of the
 // query's words; in raw syntax a document must satisfy the query's tree.
-// With tol set the words also stand for their tolerant expansions, read
-// in the same pass: the documents that match without them are the exact
-// list, those that match only with them (every word, exactly or not) the
-// tolerant list, less the documents in skip (by internal ID).
-func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant *textList, err error) {
+//
+// With tol set it is the tolerant pass: the words also stand for their
+// tolerant expansions, read in the same pass and weighed lower
+// (tolerantWeight, farWeight), and a word matched only approximately
+// counts as matched for the coordination, so a document with every word,
+// some approximately, ranks with those that have every word. A document
+// that matches no word exactly must match every word (in raw syntax: the
+// tree), since one approximate word alone is mostly noise. Its hits that
+// matched some word only approximately are marked approx.
+func (s *search) textLeg(tol *tolerance) (*textList, error) {
 	tp, err := s.textPlan(tol)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if tol == nil {
 		s.exactPlan = tp
@@ -285,32 +307,41 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 		s.tolPlan = tp
 	}
 	terms := tp.terms
-	exact = &textList{r: s.textR}
-	if tol != nil {
-		tolerant = &textList{r: s.textR}
-	}
+	list := &textList{r: s.textR, plan: tp}
 	if len(terms) == 0 {
-		return exact, tolerant, nil
+		return list, nil
 	}
 	readers, idfs, hint, err := s.openTextReaders(tp)
 	defer closeTextReaders(readers)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
+	// A word no document holds, for the fallback.
+	var known uint64
+	for ti, rs := range readers {
+		if qt := &terms[ti]; qt.positive && !qt.tolerant {
+			for _, rd := range rs {
+				if rd.r.Count() > 0 {
+					known |= qt.leaves
+				}
+			}
+		}
+	}
+	list.unknown = tp.wordLeaves &^ known
 	a := s.newTextTally(tp, hint)
 	var tfd bleveindex.TermFieldDoc
-	// Terms that score create matches; those only under a NOT are read
-	// afterwards, onto the matches there are.
+	// Terms that score create matches; those only under a NOT, and those
+	// feedback added, are read afterwards, onto the matches there are.
 	for _, pass := range []bool{true, false} {
 		for ti, qt := range terms {
-			if qt.positive != pass {
+			if (qt.positive && !qt.added) != pass {
 				continue
 			}
 			for _, rd := range readers[ti] {
 				for {
 					d, err := rd.r.Next(tfd.Reset())
 					if err != nil {
-						return nil, nil, err
+						return nil, err
 					}
 					if d == nil {
 						break
@@ -326,7 +357,7 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 				}
 			}
 			if err := s.ctx.Err(); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 		}
 	}
@@ -334,28 +365,20 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 		if !qt.single {
 			df, err := s.setDocs(qt, a.df[ti])
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			idfs[ti] = idf(s.n, df)
 		}
 	}
 	if s.rec != nil {
-		return exact, tolerant, nil // a shard gathering statistics needs no more
+		return list, nil // a shard gathering statistics needs no more
 	}
 	for k := range a.accs {
 		a.score(k, idfs)
 	}
 	slot, accs, pres, nw := a.slot, a.accs, a.pres, a.nw
 	if s.req.Explain {
-		// The exact hits come from the first pass, the tolerant ones
-		// from the fallback's, or from the first when it was fuzzy.
-		t := &tallied{a, idfs}
-		if s.explained[0] == nil {
-			s.explained[0] = t
-		}
-		if tol != nil {
-			s.explained[1] = t
-		}
+		s.explained = &tallied{a, idfs}
 	}
 
 	coord := make([]float64, 65)
@@ -375,19 +398,16 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 		}
 	}
 	slot.Freeze()
-	exact.slot = slot
-	if tolerant != nil {
-		tolerant.slot = slot
-	}
+	list.slot = slot
 	masked := make([]uint64, 2*nw)
-	exact.hits = make([]textHit, 0, len(accs))
+	list.hits = make([]textHit, 0, len(accs))
 	for k, a := range accs {
 		iid := slot.ID(int32(k))
 		var id string
 		if s.filter.active || positional {
 			var err error
 			if id, err = s.textR.ExternalID(bleveindex.IndexInternalID(iid)); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			if s.filter.active && !s.keep(id) {
 				continue
@@ -400,7 +420,7 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 			// words have no expansions).
 			ok, err := s.phrasesIn(tp, &id, iid, p, nw)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			if !ok {
 				continue
@@ -415,39 +435,39 @@ func (s *search) textLeg(tol *tolerance, skip map[string]bool) (exact, tolerant 
 			}
 			ok, err := s.textMatch(tp, id, p, nw)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			isExact = ok
 		}
-		if isExact {
-			h := textHit{id: id, score: a.exact, acc: int32(k)}
-			if !s.plan.strict && tp.words > 1 {
-				h.score *= coord[bits.OnesCount64(a.exactLeaves)]
+		if tol == nil {
+			if isExact {
+				h := textHit{id: id, score: a.exact, acc: int32(k)}
+				if !s.plan.strict && tp.words > 1 {
+					h.score *= coord[bits.OnesCount64(a.exactLeaves)]
+				}
+				list.hits = append(list.hits, h)
 			}
-			exact.hits = append(exact.hits, h)
 			continue
 		}
-		if tol == nil || skip[iid] {
-			continue
-		}
-		// A tolerant match needs every word, each exactly or
-		// approximately: one approximate word alone is mostly noise.
-		ok := bits.OnesCount64(a.leaves) >= min(tp.words, 64)
-		if s.plan.strict {
-			var err error
-			if ok, err = s.textMatch(tp, id, pres[k*2*nw:(k+1)*2*nw], nw); err != nil {
-				return nil, nil, err
+		if !isExact {
+			ok := bits.OnesCount64(a.leaves) >= min(tp.words, 64)
+			if s.plan.strict {
+				var err error
+				if ok, err = s.textMatch(tp, id, pres[k*2*nw:(k+1)*2*nw], nw); err != nil {
+					return nil, err
+				}
+			}
+			if !ok {
+				continue
 			}
 		}
-		if ok {
-			h := textHit{id: id, score: a.score, acc: int32(k)}
-			if !s.plan.strict && tp.words > 1 {
-				h.score *= coord[bits.OnesCount64(a.leaves)]
-			}
-			tolerant.hits = append(tolerant.hits, h)
+		h := textHit{id: id, score: a.score, acc: int32(k), approx: !isExact || a.leaves&^a.exactLeaves != 0}
+		if !s.plan.strict && tp.words > 1 {
+			h.score *= coord[bits.OnesCount64(a.leaves)]
 		}
+		list.hits = append(list.hits, h)
 	}
-	return exact, tolerant, nil
+	return list, nil
 }
 
 // docText returns the stored title and body of a document, ok false when
@@ -491,6 +511,7 @@ func (s *search) textMatch(tp *textPlan, id string, pres []uint64, nw int) (bool
 func (s *search) phrasesIn(tp *textPlan, id *string, iid string, pres []uint64, nw int) (bool, error) {
 	bits := func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }
 	var pos [2]map[string][]int
+	var fd *folded
 	for _, tl := range tp.required {
 		ok := false
 		for f := range 2 {
@@ -501,13 +522,25 @@ func (s *search) phrasesIn(tp *textPlan, id *string, iid string, pres []uint64, 
 				ok = true
 				break
 			}
-			if pos[f] == nil {
-				if *id == "" {
+			if *id == "" {
+				var err error
+				if *id, err = s.textR.ExternalID(bleveindex.IndexInternalID(iid)); err != nil {
+					return false, err
+				}
+			}
+			if !tl.initial && !s.ix.analyzeRuns {
+				if fd == nil {
 					var err error
-					if *id, err = s.textR.ExternalID(bleveindex.IndexInternalID(iid)); err != nil {
+					if fd, err = s.foldedDoc(*id); err != nil {
 						return false, err
 					}
 				}
+				if exactRun(tl, fd, f) {
+					ok = true
+					break
+				}
+			}
+			if pos[f] == nil {
 				var err error
 				if pos, err = s.positions(*id); err != nil {
 					return false, err
@@ -523,6 +556,20 @@ func (s *search) phrasesIn(tp *textPlan, id *string, iid string, pres []uint64, 
 		}
 	}
 	return true, nil
+}
+
+// foldedDoc returns a document's folded text, from the fold cache or its
+// record.
+func (s *search) foldedDoc(id string) (*folded, error) {
+	rec := s.tx.Get(bucketDocs, []byte(id))
+	if rec == nil {
+		return nil, fmt.Errorf("document %q is in an index but not in the store", id)
+	}
+	seq, err := recordSeq(rec)
+	if err != nil {
+		return nil, fmt.Errorf("document %q: %w", id, err)
+	}
+	return (&checkItem{id: id, rec: rec, seq: seq}).folded(s.ix.fold)
 }
 
 // positions returns the term positions of a document's title and body,

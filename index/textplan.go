@@ -31,6 +31,7 @@ type tterm struct {
 	tolerant bool   // a tolerant pass's expansion: its matches are not exact
 	single   bool   // the term of one query word: its df is its posting lists' count
 	leaves   uint64 // bit i: leaf i of the plan uses it (for coordination)
+	added    bool   // added by feedback: scores the matches, makes none
 	// part is the entry of the whole identifier whose part this term is
 	// (read and file of ReadFile), -1 for none: a document without the
 	// whole identifier weighs the part partWeight.
@@ -65,10 +66,11 @@ type tcover struct {
 
 // textPlan is the text leg's view of a query.
 type textPlan struct {
-	terms  []tterm
-	leaves []*tleaf
-	byLeaf map[*leaf]*tleaf
-	words  int // positive leaves with terms
+	terms      []tterm
+	leaves     []*tleaf
+	byLeaf     map[*leaf]*tleaf
+	words      int    // positive leaves with terms
+	wordLeaves uint64 // bit i: leaf i of the plan is one of them
 	// required are the quoted leaves of a simple query, which every
 	// match holds.
 	required []*tleaf
@@ -78,6 +80,9 @@ type textPlan struct {
 type tolerance struct {
 	fuzzy  Fuzzy
 	prefix bool
+	// unknown: only the words no document holds are tolerated (the
+	// fallback for such a word among others that match).
+	unknown bool
 }
 
 // needsPositions reports whether matching l takes its words' positions.
@@ -264,7 +269,7 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 				}
 			}
 			if tol != nil && !l.negated && !l.quoted && !(l.prefix && last) {
-				near, far, err := s.tolerate(term, prefixes(), tol)
+				near, far, err := s.tolerate(term, tokenize.Fold(l.text[tok.Start:tok.End]), tol)
 				if err != nil {
 					return nil, err
 				}
@@ -349,7 +354,13 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 		}
 		if !l.negated {
 			tp.words++
+			if li < 64 {
+				tp.wordLeaves |= 1 << li
+			}
 		}
+	}
+	for _, f := range s.added {
+		tp.terms = append(tp.terms, tterm{dict: []string{f.term}, weight: f.weight, positive: true, single: true, added: true, part: -1})
 	}
 	if len(tp.terms) > maxTextTerms {
 		return nil, fmt.Errorf("%w: the query's words make %d terms, the limit is %d", ErrInvalidRequest, len(tp.terms), maxTextTerms)
@@ -365,36 +376,50 @@ const maxTextTerms = 256
 // query word known: the tolerant pass does not fuzz it.
 const knownWordDocs = 3
 
-// tolerate returns the indexed terms a query word also stands for in the
-// tolerant pass: near, those one edit away and, with tol.prefix, its
-// completions; far, those two edits away, weighed much lower so that
-// they rank below the near ones.
-func (s *search) tolerate(term string, prefixes []string, tol *tolerance) (near, far []string, err error) {
+// tolerate returns the indexed terms a query word (its term, and its
+// folded spelling) also stands for in the tolerant pass: near, those
+// whose words are one edit from the word as written and, with
+// tol.prefix, its completions; far, those two edits away, weighed much
+// lower so that they rank below the near ones.
+func (s *search) tolerate(term, word string, tol *tolerance) (near, far []string, err error) {
 	dist := int(tol.fuzzy)
 	if tol.fuzzy == FuzzyAuto {
-		dist = edits.Auto(utf8.RuneCountInString(term))
+		dist = edits.Auto(utf8.RuneCountInString(word))
 	}
-	dist0 := dist
-	if dist > 0 {
-		if s.rec != nil {
-			// A shard gathering statistics records the word's neighbours
-			// whatever it holds itself: whether the word is known is
-			// the collection's to say.
-			if _, _, err := s.fuzzyCounts(term, min(dist, int(MaxFuzzy))); err != nil {
+	typing := tol.prefix && utf8.RuneCountInString(term) >= minTypingRunes
+	if s.rec != nil {
+		// A shard gathering statistics records the word's neighbours and
+		// completions whatever it holds itself: whether the word is
+		// known is the collection's to say.
+		if dist > 0 {
+			if _, _, err := s.fuzzyCounts(word, term, min(dist, int(MaxFuzzy))); err != nil {
 				return nil, nil, err
 			}
 		}
+		if typing {
+			if _, _, err := s.prefixCounts([]string{term, word}); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	if _, global := s.g.term(term); (dist > 0 || tol.unknown) && !global {
+		s.rec.taint() // the word is judged known or not by this shard alone
+	}
+	if dist > 0 || tol.unknown {
 		// A word that many documents hold is taken as spelled right: its
 		// neighbours would be other words, not the one meant.
 		n, err := s.docFreq(term)
 		if err != nil {
 			return nil, nil, err
 		}
+		if tol.unknown && n > 0 {
+			return nil, nil, nil
+		}
 		if float64(n) >= max(knownWordDocs, s.n/1000) {
 			dist = 0
 		}
 	}
-	fz, err := s.expandFuzzy(term, dist)
+	fz, err := s.expandFuzzy(word, term, dist)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -405,11 +430,8 @@ func (s *search) tolerate(term string, prefixes []string, tol *tolerance) (near,
 			far = append(far, e.term)
 		}
 	}
-	if _, global := s.g.term(term); dist0 > 0 && !global {
-		s.rec.taint() // the word was judged known or not by this shard alone
-	}
-	if tol.prefix && utf8.RuneCountInString(term) >= minTypingRunes {
-		more, err := s.expandPrefix(prefixes, typingExpansions)
+	if typing {
+		more, err := s.expandPrefix([]string{term, word}, typingExpansions)
 		if err != nil {
 			return nil, nil, err
 		}

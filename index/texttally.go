@@ -274,9 +274,9 @@ type tallied struct {
 }
 
 // fieldScores splits the score of the document with internal ID iid by
-// field, scaled to total (its score in the leg), over the exact terms or
-// all of them; nil when the pass did not see the document.
-func (t *tallied) fieldScores(iid []byte, exact bool, total float64) map[string]float64 {
+// field, scaled to total (its score in the leg); nil when the pass did
+// not see the document.
+func (t *tallied) fieldScores(iid []byte, total float64) map[string]float64 {
 	k, ok := t.a.slot.Get(iid)
 	if !ok {
 		return nil
@@ -284,7 +284,7 @@ func (t *tallied) fieldScores(iid []byte, exact bool, total float64) map[string]
 	var split [numTextFields]float64
 	sum, dl := 0.0, t.a.length(int(k))
 	for ti, qt := range t.a.tp.terms {
-		if qt.positive && (!exact || !qt.tolerant) {
+		if qt.positive {
 			sum += t.a.term(int(k), ti, dl, t.idfs, &split)
 		}
 	}

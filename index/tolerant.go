@@ -5,65 +5,8 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
-	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/tokenize"
 )
-
-// exactIIDs returns the text index's internal IDs of the exact pass's
-// matches in both legs.
-func (s *search) exactIIDs(tri []scored, text *textList) (map[string]bool, error) {
-	skip := make(map[string]bool, len(tri)+len(text.hits))
-	for i := range text.hits {
-		skip[text.iid(&text.hits[i])] = true
-	}
-	for _, t := range tri {
-		iid, err := s.textR.InternalID(t.id)
-		if err != nil {
-			return nil, err
-		}
-		if iid != nil {
-			skip[string(iid)] = true
-		}
-	}
-	return skip, nil
-}
-
-// tolerantHits returns the first n of the tolerant list's hits, ranked
-// after the exact search's exactTotal hits. A tolerant hit's score
-// continues the exact ranking: 1/(K + exactTotal + its rank), times the
-// smaller leg weight, below every exact hit's fused score.
-func (s *search) tolerantHits(list *textList, exactTotal, n int) ([]fusion.Hit, error) {
-	if n <= 0 {
-		return nil, nil
-	}
-	if s.req.Order != OrderScore {
-		n = len(list.hits)
-	}
-	if err := list.top(n); err != nil {
-		return nil, err
-	}
-	rank := ranks(list.scores())
-	w := min(s.ix.opts.TextWeight, s.ix.opts.SubstringWeight)
-	k := float64(s.ix.opts.K)
-	out := make([]fusion.Hit, 0, min(n, len(list.hits)))
-	for i := range min(n, len(list.hits)) {
-		id, err := list.resolve(i)
-		if err != nil {
-			return nil, err
-		}
-		sc := list.hits[i].score
-		out = append(out, fusion.Hit{
-			ID:    id,
-			Score: w / (k + float64(exactTotal+rank[i])),
-			Legs:  []fusion.LegRank{{Leg: LegFuzzy, Rank: rank[i], Score: sc}},
-		})
-	}
-	if s.req.Order != OrderScore {
-		if err := s.sortByDate(out); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
 
 // didYouMean returns the query with each word that no document holds
 // replaced by the nearest indexed word (at most two edits, the most
@@ -92,16 +35,18 @@ func (s *search) didYouMean() (string, error) {
 				}
 				continue
 			}
-			fz, err := s.expandFuzzy(term, int(MaxFuzzy))
+			fz, err := s.expandFuzzy(tokenize.Fold(l.text[tok.Start:tok.End]), term, int(MaxFuzzy))
 			if err != nil || len(fz) == 0 {
 				if err != nil {
 					return "", err
 				}
 				continue
 			}
-			word, err := s.surface(fz[0].term)
-			if err != nil {
-				return "", err
+			word := fz[0].word
+			if word == "" {
+				if word, err = s.surface(fz[0].term); err != nil {
+					return "", err
+				}
 			}
 			if word != "" {
 				edits = append(edits, edit{n.pos + tok.Start, n.pos + tok.End, word})
@@ -142,6 +87,15 @@ func (s *search) termDocs(term string) ([3]uint64, error) {
 	if err := s.missing("term %q", term); err != nil {
 		return [3]uint64{}, err
 	}
+	c, err := s.localTermDocs(term)
+	if err == nil {
+		s.rec.putTerm(term, c)
+	}
+	return c, err
+}
+
+// localTermDocs is termDocs of this index alone, recording nothing.
+func (s *search) localTermDocs(term string) ([3]uint64, error) {
 	var c [3]uint64
 	for i, f := range [3]string{tfTitle: fieldTitle, tfBody: fieldBody, tfBoiler: fieldBoiler} {
 		r, err := s.textR.TermFieldReader(s.ctx, []byte(term), f, false, false, false)
@@ -151,7 +105,6 @@ func (s *search) termDocs(term string) ([3]uint64, error) {
 		c[i] = r.Count()
 		r.Close()
 	}
-	s.rec.putTerm(term, c)
 	return c, nil
 }
 

@@ -18,7 +18,7 @@ type Hit struct {
 	Score         float64        `json:"score" jsonschema:"relative rank score (RRF in auto mode): orders hits within this result only, no absolute meaning"`
 	Norm          float64        `json:"norm" jsonschema:"score divided by the best hit's: 1 for the first hit; use this scale for thresholds"`
 	Via           *index.Via     `json:"via,omitempty" jsonschema:"set when expand added the hit: the matched hit (seed) and link that reached it"`
-	MatchedIn     []string       `json:"matchedIn" jsonschema:"legs that matched: substring (exact text) and/or text (stemmed words), vector (nearest embedding), graph (linked from a hit), or fuzzy (only approximately: a typo or a completion, ranked after every exact hit)"`
+	MatchedIn     []string       `json:"matchedIn" jsonschema:"legs that matched: substring (exact text) and/or text (stemmed words), vector (nearest embedding), graph (linked from a hit), or fuzzy (some word matched only approximately: a typo or a completion)"`
 	Explain       *index.Explain `json:"explain,omitempty" jsonschema:"how the hit was ranked, when explain was set"`
 }
 

@@ -25,11 +25,11 @@ type searchInput struct {
 	Query        string   `json:"query" jsonschema:"words or a code fragment; \"double quotes\" make a phrase"`
 	Mode         string   `json:"mode,omitempty" jsonschema:"the legs that run: auto (default, best for most queries): stemmed words and exact substrings, fused; substring: exact case-insensitive text, for identifiers and code; text: stemmed words ranked by BM25, for prose; vector: documents nearest the query's embedding; hybrid: all three fused; substring+vector and text+vector fuse those two. vector legs need the server started with --embed-url"`
 	Syntax       string   `json:"syntax,omitempty" jsonschema:"simple (default): every character literal, \"quotes\" make a phrase; raw: SQLite FTS5 query syntax: AND OR NOT (uppercase), parentheses, \"phrase\", prefix*, NEAR(a b, 10), title:word, {title body}:word, -title:word, ^word (starts the field)"`
-	Fuzzy        string   `json:"fuzzy,omitempty" jsonschema:"off (default), auto, 1 or 2: also return documents matching the words within that many typos (auto: 0 for words up to 2 letters, 1 up to 5, 2 beyond), ranked after every exact hit and marked matchedIn fuzzy"`
+	Fuzzy        string   `json:"fuzzy,omitempty" jsonschema:"off (default), auto, 1 or 2: the words also match indexed words within that many typos (auto: 0 for words up to 2 letters, 1 up to 5, 2 beyond), at a lower weight, in one ranking with the exact matches; hits matched only approximately are marked matchedIn fuzzy"`
 	Expand       int      `json:"expand,omitempty" jsonschema:"also return the documents linked to the top 5 hits (upsert links), up to this many hops away, marked matchedIn graph with via"`
 	BoostProject string   `json:"boostProject,omitempty" jsonschema:"rank hits from this project higher (x1.5), without filtering"`
 	BoostSession string   `json:"boostSession,omitempty" jsonschema:"rank hits from this session higher (x1.2), without filtering"`
-	Fallback     *int     `json:"fallback,omitempty" jsonschema:"when fewer hits than this match exactly, add fuzzy and prefix matches after them (default 3; 0 turns it off)"`
+	Fallback     *int     `json:"fallback,omitempty" jsonschema:"when fewer hits than this match, rank again with the words fuzzy and completed, and when a word is in no document, with that word fuzzy (default 3; 0 turns it off)"`
 	Kinds        []string `json:"kinds,omitempty" jsonschema:"only these kinds (any of); files are code, test, doc, config or other"`
 	Projects     []string `json:"projects,omitempty" jsonschema:"only these projects (any of)"`
 	Tags         []string `json:"tags,omitempty" jsonschema:"only documents with any of these tags"`
@@ -51,7 +51,7 @@ type searchOutput struct {
 	Total      int      `json:"total" jsonschema:"exact number of matching documents"`
 	NextOffset *int     `json:"nextOffset" jsonschema:"offset of the next page, null on the last page"`
 	Truncated  bool     `json:"truncated" jsonschema:"true when more hits follow this page"`
-	Tolerant   bool     `json:"tolerant,omitempty" jsonschema:"true when fuzzy or prefix matches were added after the exact hits (fuzzy, or fewer exact hits than fallback)"`
+	Tolerant   bool     `json:"tolerant,omitempty" jsonschema:"true when fuzzy words or completions ranked the hits (fuzzy, or the fallback)"`
 	DidYouMean string   `json:"didYouMean,omitempty" jsonschema:"when nothing matched: the query with its words replaced by the nearest indexed words"`
 	Warnings   []string `json:"warnings,omitempty" jsonschema:"what the search did in a lesser form, e.g. keywords only because embedding the query failed"`
 	Partial    []int    `json:"partial,omitempty" jsonschema:"on a cluster: the shards no node answered; their documents are missing from hits and total"`
@@ -127,7 +127,8 @@ func (in *searchInput) request(reranker bool) (index.Request, error) {
 	if strings.TrimSpace(in.Query) == "" {
 		return index.Request{}, badArg(tool, `query is empty: %s`, searchArgs["query"].fix)
 	}
-	req := index.Request{Query: in.Query, Kinds: in.Kinds, Projects: in.Projects, Tags: in.Tags,
+	// Prefix: an agent's query often ends in a partial identifier.
+	req := index.Request{Query: in.Query, Prefix: true, Kinds: in.Kinds, Projects: in.Projects, Tags: in.Tags,
 		Role: in.Role, IDs: in.IDs, Under: strings.TrimSuffix(in.Under, "/"),
 		Limit: in.Limit, Offset: in.Offset, Explain: in.Explain, MinSeq: in.MinSeq}
 	var err error

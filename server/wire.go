@@ -182,6 +182,7 @@ type request struct {
 	Syntax       index.Syntax
 	Mode         index.Mode
 	Fuzzy        index.Fuzzy
+	Prefix       bool
 	Fallback     int
 	Kinds        []string
 	Projects     []string
@@ -202,6 +203,7 @@ type request struct {
 	MarkStart    string
 	MarkEnd      string
 	Lines        *index.LineOptions
+	MinSeq       uint64
 }
 
 type expand struct {
@@ -215,10 +217,11 @@ type expand struct {
 }
 
 func toWire(r index.Request) request {
-	w := request{Query: r.Query, Syntax: r.Syntax, Mode: r.Mode, Fuzzy: r.Fuzzy, Fallback: r.Fallback, Kinds: r.Kinds,
+	w := request{Query: r.Query, Syntax: r.Syntax, Mode: r.Mode, Fuzzy: r.Fuzzy, Prefix: r.Prefix, Fallback: r.Fallback, Kinds: r.Kinds,
 		Projects: r.Projects, Tags: r.Tags, Role: r.Role, IDs: r.IDs, Under: r.Under, Since: r.Since, Until: r.Until,
 		Order: r.Order, Limit: r.Limit, Offset: r.Offset, Explain: r.Explain, Boost: r.Boost, Vector: r.Vector,
-		VectorWeight: r.VectorWeight, Rerank: r.Rerank, MarkStart: r.MarkStart, MarkEnd: r.MarkEnd, Lines: r.Lines}
+		VectorWeight: r.VectorWeight, Rerank: r.Rerank, MarkStart: r.MarkStart, MarkEnd: r.MarkEnd, Lines: r.Lines,
+		MinSeq: r.MinSeq}
 	if x := r.Expand; x != nil {
 		w.Expand = &expand{Depth: x.Depth, Decay: x.Decay, EdgeDecay: x.EdgeDecay, TopK: x.TopK, MinScore: x.MinScore,
 			MaxResults: x.MaxResults, SkipIncoming: x.SkipIncoming}
@@ -227,10 +230,11 @@ func toWire(r index.Request) request {
 }
 
 func (w request) index() index.Request {
-	r := index.Request{Query: w.Query, Syntax: w.Syntax, Mode: w.Mode, Fuzzy: w.Fuzzy, Fallback: w.Fallback, Kinds: w.Kinds,
+	r := index.Request{Query: w.Query, Syntax: w.Syntax, Mode: w.Mode, Fuzzy: w.Fuzzy, Prefix: w.Prefix, Fallback: w.Fallback, Kinds: w.Kinds,
 		Projects: w.Projects, Tags: w.Tags, Role: w.Role, IDs: w.IDs, Under: w.Under, Since: w.Since, Until: w.Until,
 		Order: w.Order, Limit: w.Limit, Offset: w.Offset, Explain: w.Explain, Boost: w.Boost, Vector: w.Vector,
-		VectorWeight: w.VectorWeight, Rerank: w.Rerank, MarkStart: w.MarkStart, MarkEnd: w.MarkEnd, Lines: w.Lines}
+		VectorWeight: w.VectorWeight, Rerank: w.Rerank, MarkStart: w.MarkStart, MarkEnd: w.MarkEnd, Lines: w.Lines,
+		MinSeq: w.MinSeq}
 	if x := w.Expand; x != nil {
 		r.Expand = &index.Expand{Depth: x.Depth, Decay: x.Decay, EdgeDecay: x.EdgeDecay, TopK: x.TopK, MinScore: x.MinScore,
 			MaxResults: x.MaxResults, SkipIncoming: x.SkipIncoming}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
 	"github.com/twindex/twindex/tokenize"
 )
 
@@ -46,6 +48,18 @@ func BenchmarkTextFrequencies(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		text.Frequencies(in)
+	}
+}
+
+// BenchmarkTextCount is BenchmarkTextFrequencies with the words as
+// written that the index keeps for fuzzy matching.
+func BenchmarkTextCount(b *testing.B) {
+	in := benchInput(b)
+	text := tokenize.NewText()
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		text.Count(in, bleveindex.TokenFrequencies{})
 	}
 }
 

@@ -193,7 +193,38 @@ func FuzzText(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		checkTextStream(t, in, text.Analyze(in))
 		checkFrequencies(t, text, in)
+		checkWords(t, text, in)
 	})
+}
+
+// checkWords checks that Count's words are the folded spellings of the
+// tokens whose terms differ from them, each with frequency 1, and that
+// Term maps each back to its term; and that Count counts as Frequencies.
+func checkWords(t *testing.T, text *tokenize.Text, in []byte) {
+	t.Helper()
+	want := map[string]string{}
+	for _, tok := range text.Analyze(in) {
+		if w := tokenize.Fold(string(in[tok.Start:tok.End])); w != string(tok.Term) {
+			want[w] = string(tok.Term)
+		}
+	}
+	words := bleveindex.TokenFrequencies{}
+	got, n := text.Count(in, words)
+	freqs, m := text.Frequencies(in)
+	if n != m || len(got) != len(freqs) {
+		t.Fatalf("Count(%q): %d tokens, %d terms; Frequencies: %d, %d", in, n, len(got), m, len(freqs))
+	}
+	if len(words) != len(want) {
+		t.Fatalf("Count(%q): words %v, want the spellings of %v", in, words, want)
+	}
+	for w, term := range want {
+		if tf := words[w]; tf == nil || tf.Frequency() != 1 {
+			t.Fatalf("Count(%q): word %q: %+v", in, w, tf)
+		}
+		if got, ok := text.Term(w); !ok || got != term {
+			t.Fatalf("Term(%q) = %q, %v; want %q", w, got, ok, term)
+		}
+	}
 }
 
 func FuzzTrigram(f *testing.F) {

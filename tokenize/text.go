@@ -62,17 +62,40 @@ func (*Text) Analyze(input []byte) analysis.TokenStream {
 // Analyze(input) for a field indexed without term vectors, and the number
 // of tokens: each distinct term once, with its count. It counts the terms
 // as it finds them instead of building a token for each.
-func (*Text) Frequencies(input []byte) (bleveindex.TokenFrequencies, int) {
-	c := termCounter{out: make(bleveindex.TokenFrequencies, len(input)/32+1)}
+func (t *Text) Frequencies(input []byte) (bleveindex.TokenFrequencies, int) {
+	return t.Count(input, nil)
+}
+
+// Count is Frequencies that also adds to words, unless it is nil, the
+// folded spelling of every token whose term differs from it, with a
+// frequency of 1: the words as written that stemming changed
+// ("configurations" for the term "configur"). With them a typo can be compared with the word as written,
+// also where the stemmer strips the typo ("configuraton"); Term maps a
+// spelling back to its term.
+func (*Text) Count(input []byte, words bleveindex.TokenFrequencies) (bleveindex.TokenFrequencies, int) {
+	c := termCounter{out: make(bleveindex.TokenFrequencies, len(input)/32+1), words: words}
 	s := textScanner{count: &c}
 	s.run(bytesString(input))
 	return c.out, s.n
 }
 
-// termCounter counts the terms of one text in a TokenFrequencies,
-// allocating the TokenFreqs and the terms' bytes in chunks.
+// Term returns the term of a word as Count records it in words (a folded
+// word without separators), and false when the analyzer makes no single
+// term of it.
+func (t *Text) Term(word string) (string, bool) {
+	ts := t.Analyze([]byte(word))
+	if len(ts) != 1 {
+		return "", false
+	}
+	return string(ts[0].Term), true
+}
+
+// termCounter counts the terms of one text in a TokenFrequencies, and
+// the spellings stemming changed in another, allocating the TokenFreqs
+// and the terms' bytes in chunks.
 type termCounter struct {
 	out   bleveindex.TokenFrequencies
+	words bleveindex.TokenFrequencies // nil: not kept
 	slab  []bleveindex.TokenFreq
 	arena []byte
 }
@@ -82,6 +105,21 @@ func (c *termCounter) add(term string) {
 		tf.SetFrequency(tf.Frequency() + 1)
 		return
 	}
+	tf := c.freq(term)
+	c.out[bytesString(tf.Term)] = tf
+}
+
+// addWord adds a spelling to words once, with frequency 1.
+func (c *termCounter) addWord(word string) {
+	if c.words[word] == nil {
+		tf := c.freq(word)
+		c.words[bytesString(tf.Term)] = tf
+	}
+}
+
+// freq returns a new TokenFreq of term with frequency 1; its map key is
+// bytesString(Term), since term may be the scanner's scratch.
+func (c *termCounter) freq(term string) *bleveindex.TokenFreq {
 	if len(c.slab) == cap(c.slab) {
 		c.slab = make([]bleveindex.TokenFreq, 0, 256)
 	}
@@ -93,7 +131,7 @@ func (c *termCounter) add(term string) {
 	c.slab = append(c.slab, bleveindex.TokenFreq{Term: c.arena[start:len(c.arena):len(c.arena)]})
 	tf := &c.slab[len(c.slab)-1]
 	tf.SetFrequency(1)
-	c.out[bytesString(tf.Term)] = tf
+	return tf
 }
 
 // Terms returns the term of every token of s, in order, duplicates kept.
@@ -351,7 +389,11 @@ func (s *textScanner) emit(start, end, pos int, kind tokenKind) {
 	s.n++
 	if s.count != nil {
 		if stemmable(folded) {
-			s.count.add(stemCache.stem(folded))
+			t := stemCache.stem(folded)
+			s.count.add(t)
+			if s.count.words != nil && t != bytesString(folded) {
+				s.count.addWord(bytesString(folded))
+			}
 		} else {
 			s.count.add(bytesString(folded))
 		}

@@ -3,11 +3,13 @@ package tokenize_test
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/registry"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/tokenize"
 )
@@ -249,6 +251,44 @@ func TestHugeInputs(t *testing.T) {
 			checkFrequencies(t, text, in)
 			checkTextStream(t, in, ts)
 			checkTrigramStream(t, in, tri.Analyze(in))
+		})
+	}
+}
+
+func TestCountWords(t *testing.T) {
+	text := tokenize.NewText()
+	tests := []struct {
+		name, in string
+		want     []string // the spellings that stemming changed
+	}{
+		{"none", "the parser reads json", []string{"reads"}},
+		{"endings", "Configurations configured; configuration", []string{"configurations", "configured", "configuration"}},
+		{"once across texts and repeats", "running running Running", []string{"running"}},
+		{"compound and parts", "readFiles", []string{"readfiles", "files"}},
+		{"a part of a dotted name", "bufio.Scanners", []string{"scanners"}},
+		{"not stemmed: digits, separators, other scripts", "utf8 bufio.Scanner io_reader дома", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			words := bleveindex.TokenFrequencies{}
+			text.Count([]byte(tc.in), words)
+			var got []string
+			for w, tf := range words {
+				got = append(got, w)
+				if tf.Frequency() != 1 {
+					t.Errorf("%q: frequency %d", w, tf.Frequency())
+				}
+			}
+			slices.Sort(got)
+			want := slices.Sorted(slices.Values(tc.want))
+			if !slices.Equal(got, want) {
+				t.Errorf("Count(%q) words %v, want %v", tc.in, got, want)
+			}
+			for _, w := range got {
+				if term, ok := text.Term(w); !ok || term == w {
+					t.Errorf("Term(%q) = %q, %v", w, term, ok)
+				}
+			}
 		})
 	}
 }

@@ -36,8 +36,8 @@ var toleranceVariants = []struct {
 	req  func(q string, top int) index.Request
 }{
 	{"exact", func(q string, top int) index.Request { return exactRequest(q, index.ModeText, top) }},
-	{"as typed (default: last word also a prefix, fallback)", func(q string, top int) index.Request {
-		return index.Request{Query: q, Mode: index.ModeText, Limit: top}
+	{"as typed (Prefix: last word also a prefix, fallback)", func(q string, top int) index.Request {
+		return index.Request{Query: q, Prefix: true, Mode: index.ModeText, Limit: top}
 	}},
 	{"raw prefix (last word*)", func(q string, top int) index.Request {
 		return index.Request{Query: rawPrefix(q), Syntax: index.SyntaxRaw, Mode: index.ModeText, Limit: top, Fallback: -1}

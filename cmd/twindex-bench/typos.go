@@ -50,10 +50,12 @@ func typosCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 Measures fuzzy matching's precision. Indexes the documents in memory, picks
 words of five or more letters from their titles, injects one typo in each
-(delete, insert, substitute or transpose a letter anywhere), and
-searches the typo alone in text mode with each fuzzy setting and with the
-fallback. A fuzzy hit is right when the document holds the intended word
-(its analyzed term): "greece" finding "greener" counts as wrong.
+(delete, insert, substitute or transpose a letter), and searches the typo
+alone in text mode with each fuzzy setting and with the fallback. A fuzzy
+hit is right when the document holds the intended word (its analyzed term):
+"greece" finding "greener" counts as wrong. Two sets of queries: the typo
+anywhere in the word, and the typo in the ending that stemming strips
+("configuraton": the stem of "configuration" is "configur").
 
 `)
 		fs.PrintDefaults()
@@ -100,9 +102,21 @@ fallback. A fuzzy hit is right when the document holds the intended word
 	if err != nil {
 		return err
 	}
-	cases := makeTypos(titles, vocab, *n, *seed, text)
-	fmt.Fprintf(stdout, "%d documents, %d queries (one typo each, seed %d), top %d judged\n\n", len(titles), len(cases), *seed, *depth)
-	fmt.Fprintf(stdout, "%-20s %8s %9s %6s %9s %9s %9s\n", "setting", "answered", "hits", "right", "precision", "recovered", "found src")
+	for _, at := range []string{"anywhere", "ending"} {
+		cases := makeTypos(titles, vocab, *n, *seed, text, at == "ending")
+		fmt.Fprintf(stdout, "typo %s: %d documents, %d queries (one typo each, seed %d), top %d judged\n\n", at, len(titles), len(cases), *seed, *depth)
+		if err := typoSettings(ctx, stdout, ix, cases, terms, *depth, *show); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout)
+	}
+	return nil
+}
+
+// typoSettings searches every case with each tolerant setting and prints
+// a line of figures per setting.
+func typoSettings(ctx context.Context, stdout io.Writer, ix *index.Index, cases []typoCase, terms map[string]map[string]bool, depth, show int) error {
+	fmt.Fprintf(stdout, "%-24s %8s %9s %6s %9s %9s %9s\n", "setting", "answered", "hits", "right", "precision", "recovered", "found src")
 	settings := []struct {
 		name string
 		req  index.Request
@@ -111,13 +125,14 @@ fallback. A fuzzy hit is right when the document holds the intended word
 		{"fuzzy 1", index.Request{Fuzzy: 1, Fallback: -1}},
 		{"fuzzy 2", index.Request{Fuzzy: 2, Fallback: -1}},
 		{"fallback (default)", index.Request{}},
+		{"fallback, Prefix", index.Request{Prefix: true}},
 	}
 	for _, st := range settings {
 		s := typoStats{Setting: st.name}
 		var wrong []string
 		for _, c := range cases {
 			req := st.req
-			req.Query, req.Mode, req.Limit = c.Typo+" ", index.ModeText, *depth
+			req.Query, req.Mode, req.Limit = c.Typo+" ", index.ModeText, depth
 			res, err := ix.Search(ctx, req)
 			if err != nil {
 				return fmt.Errorf("%s %q: %w", st.name, c.Typo, err)
@@ -136,7 +151,7 @@ fallback. A fuzzy hit is right when the document holds the intended word
 				if terms[h.ID][c.term] {
 					s.Right++
 					recovered = true
-				} else if len(wrong) < *show {
+				} else if len(wrong) < show {
 					wrong = append(wrong, fmt.Sprintf("%s -> %s (for %s): %s", c.Typo, h.ID, c.Word, clip(h.Snippet, 100)))
 				}
 			}
@@ -150,7 +165,7 @@ fallback. A fuzzy hit is right when the document holds the intended word
 		if s.Hits > 0 {
 			s.Precision = float64(s.Right) / float64(s.Hits)
 		}
-		fmt.Fprintf(stdout, "%-20s %8d %9d %6d %9.3f %9d %9d\n", s.Setting, s.Answered, s.Hits, s.Right, s.Precision, s.Recovered, s.Found)
+		fmt.Fprintf(stdout, "%-24s %8d %9d %6d %9.3f %9d %9d\n", s.Setting, s.Answered, s.Hits, s.Right, s.Precision, s.Recovered, s.Found)
 		for _, w := range wrong {
 			fmt.Fprintf(stdout, "    wrong: %s\n", w)
 		}
@@ -160,8 +175,10 @@ fallback. A fuzzy hit is right when the document holds the intended word
 
 // makeTypos picks n words of five or more letters from the titles and
 // puts one typo in each, deterministically for a seed. The typo must not
-// be an indexed word itself (then it is no typo for the index).
-func makeTypos(titles []struct{ id, title string }, vocab map[string]bool, n int, seed uint64, text *tokenize.Text) []typoCase {
+// be an indexed word itself (then it is no typo for the index). With
+// ending, only words that stemming shortens are picked and the typo
+// falls in the part it strips.
+func makeTypos(titles []struct{ id, title string }, vocab map[string]bool, n int, seed uint64, text *tokenize.Text, ending bool) []typoCase {
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	ops := []string{"delete", "insert", "substitute", "transpose"}
 	var out []typoCase
@@ -181,8 +198,18 @@ func makeTypos(titles []struct{ id, title string }, vocab map[string]bool, n int
 		if len(ts) != 1 {
 			continue // a stop word or a compound
 		}
+		from := 0
+		if ending {
+			// Where the word leaves its stem: "configur|ation".
+			for from < len(ts[0]) && ts[0][from] == w[from] {
+				from++
+			}
+			if from == len(w) {
+				continue
+			}
+		}
 		op := ops[rng.IntN(len(ops))]
-		typo := injectTypo(w, op, rng)
+		typo := injectTypo(w, op, from, rng)
 		if typo == w || slices.ContainsFunc(out, func(c typoCase) bool { return c.Typo == typo }) {
 			continue
 		}
@@ -194,9 +221,11 @@ func makeTypos(titles []struct{ id, title string }, vocab map[string]bool, n int
 	return out
 }
 
-func injectTypo(w, op string, rng *rand.Rand) string {
+// injectTypo makes one edit of w at or after byte from (a transposition
+// of the last letter swaps it with the one before).
+func injectTypo(w, op string, from int, rng *rand.Rand) string {
 	b := []byte(w)
-	i := rng.IntN(len(b))
+	i := from + rng.IntN(len(b)-from)
 	c := byte('a' + rng.IntN(26))
 	switch op {
 	case "delete":

@@ -268,7 +268,7 @@ func (a *api) search(args []js.Value) (func() (any, error), error) {
 	}
 	return func() (any, error) {
 		start := time.Now()
-		res, err := a.ix.Load().Search(context.Background(), index.Request{Query: q, Mode: o.Mode, Kinds: o.Kinds,
+		res, err := a.ix.Load().Search(context.Background(), index.Request{Query: q, Prefix: true, Mode: o.Mode, Kinds: o.Kinds,
 			Limit: o.Limit, Offset: o.Offset, Explain: o.Explain})
 		if err != nil {
 			return nil, err

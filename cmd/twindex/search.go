@@ -50,23 +50,26 @@ in a pipe path:text (path:line:text with -n). -l prints the paths only,
 matches use :, and -- separates groups that are not contiguous. A hit
 found by its title (or vector, or links) has no such line: under a
 heading it shows its snippet, in a pipe its path alone. Paths of files
-are relative to the current folder. Matching folds case and
-accents in both legs, so there is no smart case: the substring leg and
-the trigram index hold folded text, as FTS5's trigram tokenizer does
-with case_sensitive 0.
+are printed as PATH was given (relative to the current folder without
+one). Matching folds case and accents in both legs, so there is no smart
+case: the substring leg and the trigram index hold folded text, as FTS5's
+trigram tokenizer does with case_sensitive 0.
 
-Syntax: simple (default) takes every character literally, "quotes" make a
-phrase, and the last word also matches as a prefix unless the query ends
-with a space. raw is SQLite FTS5's query syntax: AND OR NOT (uppercase),
-(groups), "phrases", prefix*, NEAR(a b, N), title:word, {title body}:word,
--title:word, ^initial; a malformed query exits 2 pointing at the error.
+Syntax: simple (default) takes every character literally and "quotes" make
+a phrase; a word matches whole words, not as a prefix. raw is SQLite FTS5's
+query syntax: AND OR NOT (uppercase), (groups), "phrases", prefix*,
+NEAR(a b, N), title:word, {title body}:word, -title:word, ^initial; a
+malformed query exits 2 pointing at the error.
 
-Tolerance: --fuzzy auto|1|2 adds, after the exact hits, the documents that
-match the words within that many edits (auto: 0 up to 2 letters, 1 up to 5,
-2 beyond). When fewer than --fallback hits (default 3) match exactly, the
-fuzzy and prefix matches are added anyway; a search that finds nothing says "no
-results" on stderr, suggests the nearest indexed words ("did you mean"),
-and names the filter (--kind, --under, --offset, ...) that left nothing.
+Tolerance: --fuzzy auto|1|2 lets the words also match the indexed words
+within that many edits (auto: 0 up to 2 letters, 1 up to 5, 2 beyond), at a
+lower weight, in one ranking with the exact matches; hits matched only
+approximately are marked fuzzy. When fewer than --fallback hits (default 3)
+match, the search ranks again with the words fuzzy (auto), and when a word
+is in no document, with that word fuzzy. A search that finds nothing says
+"no results" on stderr, suggests the nearest indexed words ("did you
+mean"), and names the filter (--kind, --under, --offset, ...) that left
+nothing.
 
 PATH (default ".") is a folder or file under the index root; results are
 limited to it. Before searching, the index is brought up to date with PATH:
@@ -93,8 +96,8 @@ func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error
 	fs.StringVar(&f.index, "index", "", fs.indexFlagUsage())
 	fs.StringVar(&f.mode, "mode", "auto", "the legs that run: substring (exact, case-insensitive), text (stemmed words, BM25), vector (nearest embeddings; needs --embed-url), or legs joined with + and fused: auto = substring+text, hybrid = all three")
 	fs.StringVar(&f.syntax, "syntax", "simple", "simple (every character literal) or raw (SQLite FTS5 syntax: AND OR NOT NEAR ( ) \"phrase\" prefix* title: ^)")
-	fs.StringVar(&f.fuzzy, "fuzzy", "off", "off, auto, 1 or 2: also match words within that many edits, ranked after the exact hits")
-	fs.IntVar(&f.fallback, "fallback", index.DefaultFallback, "when fewer hits than this match exactly, add fuzzy and prefix matches; 0 turns it off")
+	fs.StringVar(&f.fuzzy, "fuzzy", "off", "off, auto, 1 or 2: also match words within that many edits, at a lower weight")
+	fs.IntVar(&f.fallback, "fallback", index.DefaultFallback, "when fewer hits than this match exactly, add fuzzy matches; 0 turns it off")
 	fs.IntVar(&f.expand, "expand", 0, "add the documents linked to the top 5 hits, up to `N` hops away (JSONL \"links\")")
 	fs.StringVar(&f.boostProject, "boost-project", "", "rank hits from this `project` higher (x1.5)")
 	fs.StringVar(&f.boostSession, "boost-session", "", "rank hits from this `session` higher (x1.2)")
