@@ -111,3 +111,32 @@ func TestSearchColor(t *testing.T) {
 		}
 	}
 }
+
+// TestLastWordPrefix: a * at the end of a simple query is --prefix.
+func TestLastWordPrefix(t *testing.T) {
+	for _, tt := range []struct {
+		q      string
+		raw    bool
+		flag   bool
+		want   string
+		prefix bool
+	}{
+		{q: "pelic*", want: "pelic", prefix: true},
+		{q: "open fi*", want: "open fi", prefix: true},
+		{q: "pelic", want: "pelic"},
+		{q: "pelic", flag: true, want: "pelic", prefix: true},
+		{q: "pelic *", want: "pelic *"},
+		{q: "*", want: "*"},
+		{q: "  *", want: "  *"},
+		{q: "pelic*", raw: true, want: "pelic*"},
+	} {
+		req := index.Request{Prefix: tt.flag}
+		if tt.raw {
+			req.Syntax = index.SyntaxRaw
+		}
+		q, prefix := lastWordPrefix(tt.q, req)
+		if q != tt.want || prefix != tt.prefix {
+			t.Errorf("lastWordPrefix(%q, raw %v, --prefix %v) = %q, %v; want %q, %v", tt.q, tt.raw, tt.flag, q, prefix, tt.want, tt.prefix)
+		}
+	}
+}

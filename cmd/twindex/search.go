@@ -22,7 +22,7 @@ type searchFlags struct {
 	syntax, fuzzy, boostProject, boostSession                      string
 	kinds, projects, tags                                          stringList
 	limit, offset, fallback, expand, rerank                        int
-	explain, json, noSync, quiet                                   bool
+	explain, json, noSync, quiet, prefix                           bool
 	maxSize                                                        int64
 	// ripgrep's
 	filesOnly, count, lineNumber, noLineNumber, heading, noHeading bool
@@ -56,10 +56,12 @@ case: the substring leg and the trigram index hold folded text, as FTS5's
 trigram tokenizer does with case_sensitive 0.
 
 Syntax: simple (default) takes every character literally and "quotes" make
-a phrase; a word matches whole words, not as a prefix. raw is SQLite FTS5's
-query syntax: AND OR NOT (uppercase), (groups), "phrases", prefix*,
-NEAR(a b, N), title:word, {title body}:word, -title:word, ^initial; a
-malformed query exits 2 pointing at the error.
+a phrase; a word matches whole words, not as a prefix, unless --prefix is
+given or the query ends with a * (pelic*): then its last word also matches
+as a prefix, as typed in a search box. raw is SQLite FTS5's query syntax:
+AND OR NOT (uppercase), (groups), "phrases", prefix*, NEAR(a b, N),
+title:word, {title body}:word, -title:word, ^initial; a malformed query
+exits 2 pointing at the error.
 
 Tolerance: --fuzzy auto|1|2 lets the words also match the indexed words
 within that many edits (auto: 0 up to 2 letters, 1 up to 5, 2 beyond), at a
@@ -97,6 +99,7 @@ func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error
 	fs.StringVar(&f.mode, "mode", "auto", "the legs that run: substring (exact, case-insensitive), text (stemmed words, BM25), vector (nearest embeddings; needs --embed-url), or legs joined with + and fused: auto = substring+text, hybrid = all three")
 	fs.StringVar(&f.syntax, "syntax", "simple", "simple (every character literal) or raw (SQLite FTS5 syntax: AND OR NOT NEAR ( ) \"phrase\" prefix* title: ^)")
 	fs.StringVar(&f.fuzzy, "fuzzy", "off", "off, auto, 1 or 2: also match words within that many edits, at a lower weight")
+	fs.BoolVar(&f.prefix, "prefix", false, "the last word also matches as a prefix, as typed in a search box (a * at the end of the query does the same)")
 	fs.IntVar(&f.fallback, "fallback", index.DefaultFallback, "when fewer hits than this match exactly, add fuzzy matches; 0 turns it off")
 	fs.IntVar(&f.expand, "expand", 0, "add the documents linked to the top 5 hits, up to `N` hops away (JSONL \"links\")")
 	fs.StringVar(&f.boostProject, "boost-project", "", "rank hits from this `project` higher (x1.5)")
@@ -278,7 +281,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if f.queries != "" {
 		return runQueries(ctx, e, eng, out, f.queries, req)
 	}
-	req.Query = q
+	req.Query, req.Prefix = lastWordPrefix(q, req)
 	start := time.Now()
 	res, err := eng.Search(ctx, req)
 	if err != nil {
@@ -292,6 +295,18 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		return errNoResults
 	}
 	return nil
+}
+
+// lastWordPrefix reads a * at the end of a simple-syntax query as
+// --prefix: the * goes and the last word also matches as a prefix. Raw
+// syntax has word* itself; a * after a space, or alone, stays a character.
+func lastWordPrefix(q string, req index.Request) (string, bool) {
+	if req.Syntax != index.SyntaxRaw {
+		if t, ok := strings.CutSuffix(q, "*"); ok && strings.TrimSpace(t) != "" && !strings.HasSuffix(t, " ") {
+			return t, true
+		}
+	}
+	return q, req.Prefix
 }
 
 // readQuery reads the query from stdin: all of it, less the final
@@ -313,6 +328,7 @@ func readQuery(e *env) (string, error) {
 // whether --rerank-url is set.
 func (f *searchFlags) request(reranker bool) (index.Request, error) {
 	req := index.Request{
+		Prefix:   f.prefix,
 		Lines:    f.lineOptions(),
 		Fallback: f.fallback, Kinds: f.kinds, Projects: f.projects, Tags: f.tags, Role: f.role,
 		Under: strings.TrimSuffix(filepath.ToSlash(f.under), "/"), Limit: f.limit, Offset: f.offset,
@@ -448,7 +464,7 @@ func runQueries(ctx context.Context, e *env, eng server.Engine, out *output, nam
 			continue
 		}
 		req := base
-		req.Query = text
+		req.Query, req.Prefix = lastWordPrefix(text, req)
 		start := time.Now()
 		res, err := eng.Search(ctx, req)
 		if err != nil {
