@@ -51,10 +51,10 @@ func (b binaries) save(indexDir string, old binaries) {
 // sniffLen is how much of a file isBinary looks at, as git and ripgrep do.
 const sniffLen = 8 << 10
 
-// readText returns the content of the file at path, or binary true (and
-// no content) when isBinary says so of its first sniffLen bytes, which
-// are then all that is read.
-func readText(path string) (data []byte, binary bool, err error) {
+// readText returns the content of the file at path, or, when sniff is
+// set, binary true (and no content) when isBinary says so of its first
+// sniffLen bytes, which are then all that is read.
+func readText(path string, sniff bool) (data []byte, binary bool, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, false, err
@@ -65,7 +65,7 @@ func readText(path string) (data []byte, binary bool, err error) {
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, false, err
 	}
-	if isBinary(head[:n]) {
+	if sniff && isBinary(head[:n]) {
 		return nil, true, nil
 	}
 	if n < sniffLen {

@@ -30,7 +30,7 @@ func TestReadText(t *testing.T) {
 			if err := os.WriteFile(p, tc.data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			data, binary, err := readText(p)
+			data, binary, err := readText(p, true)
 			if err != nil || binary != tc.binary {
 				t.Fatalf("readText: binary %v, %v; want binary %v", binary, err, tc.binary)
 			}
@@ -39,7 +39,7 @@ func TestReadText(t *testing.T) {
 			}
 		})
 	}
-	if _, _, err := readText(filepath.Join(dir, "missing")); err == nil {
+	if _, _, err := readText(filepath.Join(dir, "missing"), true); err == nil {
 		t.Error("readText of a missing file: no error")
 	}
 }

@@ -1,8 +1,9 @@
 // Package folder keeps an index in step with a folder of files: it walks
 // the folder honoring .gitignore and .twindexignore files, classifies
-// files by kind (code, test, doc, config, other), and writes the
-// documents of new and changed files and removes those of files that are
-// gone, in batches (Writer).
+// files by kind (code, test, doc, config, other), reads them as package
+// extract does (a .gz file by its decompressed text, HTML by its text with
+// its <title> as the title), writes the documents of new and changed files
+// and removes those of files that are gone, in batches (Writer).
 //
 // Invariants: a document ID is the file's path relative to the root, with
 // '/' separators; every folder below the root is a document of kind "dir"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/twindex/twindex/extract"
 	"github.com/twindex/twindex/index"
 )
 
@@ -49,10 +51,11 @@ type Report struct {
 	Removed   int `json:"removed"`   // documents of files gone or now ignored
 	Unchanged int `json:"unchanged"` // files as indexed
 	Binary    int `json:"binary"`    // binary files skipped
-	// Invalid are the files the index refused, in the order met.
+	// Invalid are the files the index refused, or that could not be
+	// read as what their name says (a bad .gz), in the order met.
 	Invalid  []Refusal     `json:"invalid,omitempty"`
 	Warnings []string      `json:"warnings,omitempty"` // writes done in a lesser form
-	Oversize []string      `json:"oversize,omitempty"` // IDs of files over MaxSize
+	Oversize []string      `json:"oversize,omitempty"` // IDs of files over MaxSize (a .gz file: its text)
 	BadNames []string      `json:"badNames,omitempty"` // paths whose names are not valid UTF-8
 	Elapsed  time.Duration `json:"elapsed"`
 }
@@ -62,6 +65,10 @@ type Refusal struct {
 	ID     string `json:"id"`
 	Reason string `json:"reason"`
 }
+
+// IsFile reports whether a document with this Meta is a file's, as Sync
+// writes them.
+func IsFile(meta map[string]string) bool { return meta[metaSHA] != "" }
 
 // known is the state of an indexed file or folder, from its Meta.
 type known struct {
@@ -73,7 +80,8 @@ type known struct {
 // Sync brings the index up to date with the files under each scope, an
 // absolute folder or file under the root (the root itself when none is
 // given): new and changed files (size or mtime differ, then the content
-// hash; a scope that is a file is always hashed) are indexed, files that
+// hash; a scope that is a file is always hashed) are indexed, a file
+// whose mtime alone changed is written again to store it, files that
 // vanished or are now ignored are removed, and so are the documents under
 // a scope that no longer exists. Each folder is a document too (kind
 // "dir", no text), so that the engine's Under filter, which follows
@@ -228,9 +236,24 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 	for i, f := range todo {
 		cur = i
 		update(i)
-		data, binary, err := readText(f.abs)
+		// A .gz file's bytes are not its text: it is sniffed once
+		// decompressed.
+		data, binary, err := readText(f.abs, !extract.Compressed(f.id))
 		if err != nil {
 			continue // vanished or unreadable: treated as gone
+		}
+		var x extract.File
+		if !binary {
+			x, err = extract.Read(f.id, data, int(maxSize))
+			switch {
+			case errors.Is(err, extract.ErrTooLarge):
+				w.res.oversize = append(w.res.oversize, f.id)
+				continue
+			case err != nil:
+				rep.Invalid = append(rep.Invalid, Refusal{ID: f.id, Reason: err.Error()})
+				continue
+			}
+			binary = isBinary(x.Text)
 		}
 		if binary {
 			bins[f.id] = [2]int64{f.size, f.mtime}
@@ -240,11 +263,14 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 		sum := sha256.Sum256(data)
 		sha := hex.EncodeToString(sum[:])
 		seen[f.id] = true
-		if k, ok := have[f.id]; ok && k.sha == sha {
-			rep.Unchanged++ // touched, same content: no re-index
+		if k, ok := have[f.id]; ok && k.sha == sha && k.size == f.size && k.mtime == f.mtime {
+			rep.Unchanged++ // a scope named by itself: always hashed
 			continue
 		}
-		if err := bt.Upsert(ctx, fileDoc(f, data, sha), f.id); err != nil {
+		// A touched file is written again with its new mtime (its Time,
+		// which --since filters on, changes too), else it would be read
+		// and hashed at every sync from then on.
+		if err := bt.Upsert(ctx, fileDoc(f, x, sha), f.id); err != nil {
 			return rep, err
 		}
 	}
@@ -317,12 +343,19 @@ func dirDoc(id string) index.Doc {
 	return index.Doc{ID: id, Kind: kindDir, Parent: parentOf(id), Source: id, Meta: map[string]string{metaDir: "1"}}
 }
 
-func fileDoc(f fileEntry, data []byte, sha string) index.Doc {
+// fileDoc is a file's document: its text as extract reads it (a .gz
+// file's decompressed text, an HTML page's text), its kind from its name
+// less .gz, and its title the page's own or the file's name.
+func fileDoc(f fileEntry, x extract.File, sha string) index.Doc {
+	title := x.Title
+	if title == "" {
+		title = path.Base(f.id)
+	}
 	return index.Doc{
 		ID:     f.id,
-		Kind:   kindOf(f.id),
-		Title:  path.Base(f.id),
-		Body:   strings.ToValidUTF8(string(data), "\uFFFD"),
+		Kind:   kindOf(x.Name),
+		Title:  title,
+		Body:   strings.ToValidUTF8(string(x.Text), "\uFFFD"),
 		Parent: parentOf(f.id),
 		Source: f.id,
 		Time:   time.Unix(0, f.mtime).UTC(),

@@ -1,12 +1,16 @@
 package folder
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/twindex/twindex/index"
 )
@@ -89,6 +93,90 @@ func TestSyncScopes(t *testing.T) {
 	}
 	if _, err := Sync(ctx, ix, o, t.TempDir()); !errors.Is(err, ErrOutsideRoot) {
 		t.Errorf("a scope outside the root: %v", err)
+	}
+}
+
+// A touched file (new mtime, same content) is written once with its new
+// mtime and Time, then left alone: before, its mtime was never stored and
+// every sync read and hashed it again.
+func TestSyncStoresTouch(t *testing.T) {
+	root := t.TempDir()
+	ix, err := index.Open(filepath.Join(root, IndexDirName), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	ctx := context.Background()
+	o := &Options{Root: root, IndexDir: filepath.Join(root, IndexDirName)}
+	p := filepath.Join(root, "notes.txt")
+	writeFile(t, p, "pelican")
+	if _, err := Sync(ctx, ix, o); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(p, later, later); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []Report{{Written: 1}, {Unchanged: 1}} {
+		rep, err := Sync(ctx, ix, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Written != want.Written || rep.Unchanged != want.Unchanged {
+			t.Errorf("sync %d after the touch: %d written, %d unchanged; want %d, %d", i+1, rep.Written, rep.Unchanged, want.Written, want.Unchanged)
+		}
+	}
+	d, err := ix.Get("notes.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Meta[metaMtime] != strconv.FormatInt(later.UnixNano(), 10) || !d.Time.Equal(later) {
+		t.Errorf("stored mtime %s, time %s; want %d, %s", d.Meta[metaMtime], d.Time, later.UnixNano(), later)
+	}
+}
+
+// Files are indexed as extract reads them: .gz decompressed, HTML by its
+// text; a bad .gz is reported and skipped, and one whose text is over
+// the size limit is reported as oversize.
+func TestSyncExtracts(t *testing.T) {
+	root := t.TempDir()
+	ix, err := index.Open(filepath.Join(root, IndexDirName), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	gzipped := func(s string) string {
+		var b strings.Builder
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(s))
+		zw.Close()
+		return b.String()
+	}
+	writeFile(t, filepath.Join(root, "changelog.Debian.gz"), gzipped("pelican release\n"))
+	writeFile(t, filepath.Join(root, "site", "index.html"), "<title>Home</title><p>pelican <b>page</b></p><script>secret()</script>")
+	writeFile(t, filepath.Join(root, "bad.gz"), "not gzip at all")
+	writeFile(t, filepath.Join(root, "big.txt.gz"), gzipped(strings.Repeat("x", 2000)))
+	rep, err := Sync(context.Background(), ix, &Options{Root: root, IndexDir: filepath.Join(root, IndexDirName), MaxSize: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Invalid) != 1 || rep.Invalid[0].ID != "bad.gz" || !strings.Contains(rep.Invalid[0].Reason, "gzip") {
+		t.Errorf("invalid: %+v", rep.Invalid)
+	}
+	if !slices.Equal(rep.Oversize, []string{"big.txt.gz"}) {
+		t.Errorf("oversize: %v", rep.Oversize)
+	}
+	for id, want := range map[string]index.Doc{
+		"changelog.Debian.gz": {Kind: "doc", Title: "changelog.Debian.gz", Body: "pelican release\n"},
+		"site/index.html":     {Kind: "doc", Title: "Home", Body: "pelican page"},
+	} {
+		d, err := ix.Get(id)
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		if d.Kind != want.Kind || d.Title != want.Title || d.Body != want.Body {
+			t.Errorf("%s: %q %q %q, want %q %q %q", id, d.Kind, d.Title, d.Body, want.Kind, want.Title, want.Body)
+		}
 	}
 }
 

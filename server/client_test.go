@@ -92,6 +92,7 @@ func TestClientMatchesHost(t *testing.T) {
 	same("search", search(index.Request{Query: "lemon", Explain: true, Kinds: []string{"note"}}))
 	same("search expand", search(index.Request{Query: "parser", Expand: &index.Expand{Depth: 1}, Fallback: -1}))
 	same("search substring under", search(index.Request{Query: "openFile(", Mode: index.ModeSubstring, Under: "src"}))
+	same("search lines", search(index.Request{Query: "lemon", Lines: &index.LineOptions{Before: 1, Max: 2}}))
 	same("empty query", search(index.Request{Query: `""`}))
 	same("bad limit", search(index.Request{Query: "x", Limit: 1000}))
 	same("raw syntax error", search(index.Request{Query: "lemon AND", Syntax: index.SyntaxRaw}))
@@ -119,6 +120,18 @@ func TestClientMatchesHost(t *testing.T) {
 	st, err := c.Stats()
 	if err != nil || st.Docs != 4 { // a, b, src, src/main.go
 		t.Errorf("stats %+v %v", st, err)
+	}
+}
+
+// The owner's wire request carries every field of index.Request: a field
+// added to Request and not to the wire would be dropped between the CLI
+// and its owner.
+func TestWireCarriesRequest(t *testing.T) {
+	wire := reflect.TypeFor[request]()
+	for f := range reflect.TypeFor[index.Request]().Fields() {
+		if _, ok := wire.FieldByName(f.Name); !ok {
+			t.Errorf("index.Request.%s is not on the wire", f.Name)
+		}
 	}
 }
 

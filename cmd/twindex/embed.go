@@ -17,6 +17,7 @@ func (fs *flagSet) embedFlags(e *env) *embedFlags {
 	fs.StringVar(&f.url, "embed-url", e.getenv("TWINDEX_EMBED_URL"), "embedding server `URL`, e.g. http://localhost:11434 (env TWINDEX_EMBED_URL); unset: no embedding")
 	fs.StringVar(&f.model, "embed-model", e.getenv("TWINDEX_EMBED_MODEL"), "embedding `model`, e.g. nomic-embed-text (env TWINDEX_EMBED_MODEL)")
 	fs.StringVar(&f.api, "embed-api", orDefault(e.getenv("TWINDEX_EMBED_API"), string(remote.Ollama)), "ollama (/api/embed) or openai (/v1/embeddings)")
+	fs.oneOf("embed-api", "ollama", "openai")
 	fs.StringVar(&f.keyEnv, "embed-key-env", "TWINDEX_EMBED_KEY", "the environment `variable` holding the API key, if any")
 	return f
 }

@@ -94,9 +94,14 @@ func waitOwner(dir string) *server.Client {
 }
 
 // openEngine is the Engine of the existing index for the current folder
-// (or --index), for the commands that do not create one.
-func openEngine(e *env, flagIndex string) (server.Engine, location, error) {
-	loc, err := locate(e, flagIndex, ".")
+// (or --index, or the folder of path-like arguments), for the commands
+// that do not create one.
+func openEngine(e *env, flagIndex string, args ...string) (server.Engine, location, error) {
+	from := "."
+	if len(args) > 0 {
+		from = locateFrom(args[0])
+	}
+	loc, err := locate(e, flagIndex, from)
 	if err != nil {
 		return nil, loc, err
 	}

@@ -15,6 +15,7 @@ import (
 
 func runGet(_ context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "get", "twindex get ID [flags]", `  twindex get index/search.go
+  twindex get ./db.go                  a path: relative to the current folder, or absolute
   twindex get 4983 --json --index /tmp/scifact
 
 Prints the stored document: its fields, then a blank line and the body.
@@ -28,14 +29,15 @@ Exit status 1 if no document has the ID.`)
 	if len(pos) != 1 {
 		return usageErr("run 'twindex get --help'", "want exactly one ID, got %d", len(pos))
 	}
-	eng, loc, err := openEngine(e, *idx)
+	eng, loc, err := openEngine(e, *idx, pos[0])
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	d, err := eng.Get(pos[0])
+	id := docID(eng, pos[0])
+	d, err := eng.Get(id)
 	if errors.Is(err, index.ErrNotFound) {
-		fmt.Fprintf(e.stderr, "twindex get: no document %q\n", pos[0])
+		fmt.Fprintf(e.stderr, "twindex get: no document %q\n", id)
 		return errNoResults
 	}
 	if err != nil {

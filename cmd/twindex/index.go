@@ -71,10 +71,15 @@ searchable, even if the process dies right after.`)
 	}
 	if !loc.Explicit && !loc.Exists && len(paths) > 1 {
 		// No index yet: one for all the paths, at their common folder.
-		if loc.Root, err = commonRoot(paths); err != nil {
+		root, err := commonRoot(paths)
+		if err != nil {
 			return err
 		}
-		loc.Dir = filepath.Join(loc.Root, folder.IndexDirName)
+		l, err := folder.Locate("", root)
+		if err != nil {
+			return usageErr("", "%w", err)
+		}
+		loc.Location = l
 	}
 	if loc.Explicit && loc.Root == "" && len(paths) > 0 {
 		if loc.Root, err = commonRoot(paths); err != nil {

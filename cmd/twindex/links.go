@@ -29,6 +29,7 @@ func linksCmd(e *env, name string, args []string) error {
 	fs := newFlagSet(e, name, "twindex "+name+" ID [flags]", linksHelp)
 	idx := fs.indexFlag()
 	format := fs.String("format", "text", "text or json")
+	fs.oneOf("format", "text", "json")
 	var types stringList
 	if name == "backlinks" {
 		fs.Var(&types, "type", "only links of this `type`; repeatable")
@@ -44,12 +45,12 @@ func linksCmd(e *env, name string, args []string) error {
 	if *format != "text" && *format != "json" {
 		return usageErr(hint, "unknown --format %q (want text or json)", *format)
 	}
-	eng, loc, err := openEngine(e, *idx)
+	eng, loc, err := openEngine(e, *idx, pos[0])
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	id := pos[0]
+	id := docID(eng, pos[0])
 	type row struct {
 		ID   string `json:"id"`
 		Type string `json:"type,omitempty"`

@@ -35,6 +35,12 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// index is the global --index given before the command, used by
+	// commands whose own --index is not set.
+	index string
+	// describe, when set, makes a command hand over its flags instead of
+	// running (flagSet.describe).
+	describe func(*flagSet)
 }
 
 // command is one subcommand. run returns nil for success; errNoResults, an
@@ -60,6 +66,8 @@ func commands() []command {
 		{"eval", "measure ranking quality on a judged test collection", runEval},
 		{"serve", "own an index, keep it fresh and serve it to other commands and programs", runServe},
 		{"mcp", "serve the index to AI agents: an MCP server over stdio", runMCP},
+		{"completion", "print a bash, zsh or fish completion script", runCompletion},
+		{"man", "print the manual page (man -l <(twindex man))", runMan},
 		{"version", "print the version", runVersion},
 		{"help", "show help for a command", runHelp},
 	}
@@ -76,6 +84,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		stop()
 	}()
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	args, err := globalFlags(e, args)
+	if err != nil {
+		fmt.Fprintf(stderr, "twindex: %s\nhint: run 'twindex help'\n", err)
+		return exitUsage
+	}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, mainUsage())
 		return exitUsage
@@ -95,6 +108,28 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "twindex: unknown command %q\nhint: run 'twindex help' for the list of commands\n", name)
 	return exitUsage
+}
+
+// globalFlags reads the flags given before the command (--index DIR)
+// into e and returns the rest, the command first.
+func globalFlags(e *env, args []string) ([]string, error) {
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "--index" || a == "-index":
+			if len(args) < 2 {
+				return nil, errors.New("flag needs an argument: --index")
+			}
+			e.index, args = args[1], args[2:]
+		case strings.HasPrefix(a, "--index=") || strings.HasPrefix(a, "-index="):
+			e.index, args = a[strings.IndexByte(a, '=')+1:], args[1:]
+		case a == "--":
+			return args[1:], nil
+		default:
+			return args, nil
+		}
+	}
+	return args, nil
 }
 
 // errNoResults makes a command exit 1 without a message, like grep.
@@ -139,35 +174,35 @@ func exitCode(e *env, name string, err error) int {
 	return code
 }
 
-func mainUsage() string {
-	var b strings.Builder
-	b.WriteString(`twindex: indexed, ranked, incremental search for folders and documents.
-
-Usage:
-  twindex <command> [flags] [args]
-
-Commands:
-`)
-	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
-	}
-	b.WriteString(`
-Start here:
-  twindex search "open file" .          index the folder on first use, then search it
+// The parts of the main help, which the man page prints too.
+const (
+	helpAbout = "indexed, ranked, incremental search for folders and documents"
+	helpStart = `  twindex search "open file"            index the folder on first use, then search it
   twindex search --help                 every search flag
-
-The index lives in .twindex/ at the root of the folder, found by walking up
-from the searched path like git does; --index DIR or $TWINDEX_INDEX override.
-While 'twindex serve' or 'twindex mcp' runs on an index, the other commands
-send their requests to it and print the same.
-
-Exit codes:
-  0    results (or success)
+  twindex completion bash|zsh|fish      shell completion; twindex man: the manual`
+	helpIndex = `The index of a folder lives in .twindex/ at the root of its git
+repository (or at the folder searched, outside one), and is found again
+by walking up from the searched path as git does; a .gitignore in it keeps
+it out of git status. A folder that cannot be written (Go's module cache,
+a read-only tree) has its index in the user cache folder instead
+(~/.cache/twindex/), and is never modified. --index DIR (before or after
+the command) or $TWINDEX_INDEX put the index elsewhere. While 'twindex
+serve' or 'twindex mcp' runs on an index, the other commands send their
+requests to it and print the same.`
+	helpExit = `  0    results (or success)
   1    no results
   2    usage or query error, or bad JSONL lines
   3    index error: locked, corrupt, newer schema, drift found by check
-  130  interrupted (Ctrl-C); committed batches stay, the rest is picked up next run
-`)
+  130  interrupted (Ctrl-C); committed batches stay, the rest is picked up next run`
+)
+
+func mainUsage() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "twindex: %s.\n\nUsage:\n  twindex [--index DIR] <command> [flags] [args]\n\nCommands:\n", helpAbout)
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(&b, "\nStart here:\n%s\n\n%s\n\nExit codes:\n%s\n", helpStart, helpIndex, helpExit)
 	return b.String()
 }
 

@@ -54,14 +54,16 @@ func twindex(t *testing.T, dir string, args ...string) result {
 
 func twindexIn(t *testing.T, dir, stdin string, args ...string) result {
 	t.Helper()
+	return twindexEnv(t, dir, stdin, nil, args...)
+}
+
+// twindexEnv runs the binary as twindexIn does, with env added to its
+// environment.
+func twindexEnv(t *testing.T, dir, stdin string, env []string, args ...string) result {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "TWINDEX_") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
-	cmd.Env = append(cmd.Env, "NO_COLOR=1")
+	cmd.Env = append(childEnv(), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

@@ -42,6 +42,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	idx := fs.indexFlag()
 	root := fs.String("root", "", "the `folder` the index mirrors (the same as PATH)")
 	level := fs.String("log-level", "info", "log to stderr at this `level`: debug, info, warn or error")
+	fs.oneOf("log-level", "debug", "info", "warn", "error")
 	maxSize := fs.Int64("max-size", defaultMaxSize, "index_path skips files larger than this many `bytes`")
 	wf := fs.watchFlags()
 	emb := fs.embedFlags(e)

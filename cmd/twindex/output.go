@@ -4,9 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"html"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -32,10 +30,11 @@ type jsonResult struct {
 
 // output prints results in one format.
 type output struct {
-	e      *env
-	format string
-	color  bool
-	batch  bool // --queries: one JSON object per line
+	e        *env
+	format   string
+	color    bool
+	batch    bool         // --queries: one JSON object per line
+	grepOpts *grepOptions // the text format's
 }
 
 // useColor: ANSI color only on a terminal and without NO_COLOR.
@@ -103,49 +102,20 @@ func formatScore(s float64) string {
 	return strconv.FormatFloat(s, 'g', -1, 64)
 }
 
+// ripgrep's colors: paths magenta, line numbers green, matches bold red.
 const (
 	ansiReset = "\x1b[0m"
-	ansiPath  = "\x1b[1;35m"
+	ansiPath  = "\x1b[35m"
+	ansiLine  = "\x1b[32m"
 	ansiDim   = "\x1b[2m"
 	ansiMatch = "\x1b[1;31m"
 )
 
 func (o *output) text(w *bufio.Writer, res *index.Result) {
-	for i, h := range res.Hits {
-		if i > 0 {
-			w.WriteByte('\n')
-		}
-		name := h.ID
-		if h.Title != "" && h.Title != pathBase(h.ID) {
-			name += "  " + h.Title
-		}
-		name = clean(name)
-		meta := fmt.Sprintf("%s  %.4f", orDash(h.Kind), h.Score)
-		if slices.Contains(h.MatchedIn, index.LegFuzzy) {
-			meta += "  (fuzzy)"
-		}
-		if h.Via != nil {
-			meta += fmt.Sprintf("  (via %s, %s)", clean(h.Via.Seed), orDash(h.Via.Type))
-		}
-		if o.color {
-			fmt.Fprintf(w, "%s%s%s  %s%s%s\n", ansiPath, name, ansiReset, ansiDim, meta, ansiReset)
-		} else {
-			fmt.Fprintf(w, "%s  %s\n", name, meta)
-		}
-		if s := o.snippet(h.Snippet); s != "" {
-			fmt.Fprintf(w, "    %s\n", s)
-		}
-		if h.Explain != nil {
-			var legs []string
-			for _, l := range h.Explain.Legs {
-				legs = append(legs, fmt.Sprintf("%s #%d (%.4f)", l.Leg, l.Rank, l.Score))
-			}
-			if h.Explain.Rerank != nil {
-				legs = append(legs, fmt.Sprintf("reranked (%.4f)", *h.Explain.Rerank))
-			}
-			fmt.Fprintf(w, "    explain: RRF k=%d: %s\n", h.Explain.K, strings.Join(legs, ", "))
-		}
-	}
+	o.grep(w, res)
+	// The footer and warnings go to stderr after the hits, on a terminal
+	// below them.
+	w.Flush()
 	if len(res.Hits) > 0 {
 		footer := fmt.Sprintf("%d of %d result(s)", len(res.Hits), res.Total)
 		if res.NextOffset != nil {
@@ -153,38 +123,9 @@ func (o *output) text(w *bufio.Writer, res *index.Result) {
 		}
 		fmt.Fprintln(o.e.stderr, footer)
 	}
-	if res.DidYouMean != "" {
-		fmt.Fprintf(o.e.stderr, "no results; did you mean: %s\n", clean(res.DidYouMean))
-	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(o.e.stderr, "warning: %s\n", clean(w))
 	}
-}
-
-// snippet turns the engine's HTML snippet into terminal text: marks become
-// color (or nothing), entities are unescaped, and control characters,
-// which could drive the terminal, become spaces.
-func (o *output) snippet(s string) string {
-	var b strings.Builder
-	for i, part := range strings.Split(s, "<mark>") {
-		pre, in := "", part
-		if i > 0 {
-			var ok bool
-			in, pre, ok = strings.Cut(part, "</mark>")
-			if !ok {
-				in, pre = part, ""
-			}
-			if o.color {
-				b.WriteString(ansiMatch + clean(html.UnescapeString(in)) + ansiReset)
-			} else {
-				b.WriteString(clean(html.UnescapeString(in)))
-			}
-		} else {
-			pre = part
-		}
-		b.WriteString(clean(html.UnescapeString(pre)))
-	}
-	return strings.TrimSpace(b.String())
 }
 
 // clean replaces control characters and runs of whitespace by one space.

@@ -21,12 +21,16 @@ to keep it out. Exit status 1 if none of the IDs existed.`)
 	if len(pos) == 0 {
 		return usageErr("run 'twindex rm --help'", "want at least one ID")
 	}
-	eng, loc, err := openEngine(e, *idx)
+	eng, loc, err := openEngine(e, *idx, pos[0])
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	a, err := eng.Write(ctx, &server.Writes{Remove: pos})
+	ids := make([]string, len(pos))
+	for i, p := range pos {
+		ids[i] = docID(eng, p)
+	}
+	a, err := eng.Write(ctx, &server.Writes{Remove: ids})
 	n := a.Removed
 	if err != nil {
 		return indexErr(err, loc.Dir)

@@ -17,11 +17,17 @@ import (
 // relative to.
 type location struct {
 	folder.Location
+	e *env // where to say that a new index went to the user cache
 }
 
-// locate finds the index for path: --index or $TWINDEX_INDEX if set, else
-// the nearest .twindex/ at or above path, else path/.twindex (not created).
+// locate finds the index for path (folder.Locate): the command's --index,
+// else the global one, else $TWINDEX_INDEX, else the nearest index at or
+// above path, else a new one at the root of the git repository holding
+// path, or at path.
 func locate(e *env, flagIndex, path string) (location, error) {
+	if flagIndex == "" {
+		flagIndex = e.index
+	}
 	if flagIndex == "" {
 		flagIndex = e.getenv("TWINDEX_INDEX")
 	}
@@ -29,7 +35,7 @@ func locate(e *env, flagIndex, path string) (location, error) {
 	if err != nil {
 		return location{}, usageErr("", "%w", err)
 	}
-	return location{l}, nil
+	return location{l, e}, nil
 }
 
 // bulkMemory is the Go runtime's soft memory limit while a command writes
@@ -76,6 +82,15 @@ func (l *location) open(opts *index.Options, create bool) (*index.Index, error) 
 	if !create && !l.Exists {
 		return nil, &exitError{code: exitIndex, err: fmt.Errorf("no index at %s", l.Dir),
 			hint: "run 'twindex index' in the folder first, or pass --index DIR"}
+	}
+	if create {
+		if err := l.Prepare(); err != nil {
+			return nil, &exitError{code: exitIndex, err: fmt.Errorf("make the index folder: %w", err),
+				hint: "pass --index DIR (or set TWINDEX_INDEX) to put the index in a folder you can write"}
+		}
+		if !l.Exists && l.Cached != "" && l.e != nil {
+			fmt.Fprintf(l.e.stderr, "twindex: %s %s; its index goes in %s\n", l.Root, l.Cached, l.Dir)
+		}
 	}
 	ix, err := index.Open(l.Dir, opts)
 	if err != nil {
@@ -127,11 +142,6 @@ func ownedLocation(e *env, name, flagIndex, flagRoot string, pos []string) (loca
 		return loc, err
 	}
 	if path == "" {
-		if loc.Root == "" && filepath.Base(loc.Dir) == folder.IndexDirName {
-			// A folder's own .twindex/ given with --index: its file IDs are
-			// relative to that folder, as when it was found by walking up.
-			loc.Root = filepath.Dir(loc.Dir)
-		}
 		return loc, nil
 	}
 	abs, err := filepath.Abs(path)

@@ -22,39 +22,67 @@ type searchFlags struct {
 	syntax, fuzzy, boostProject, boostSession                      string
 	kinds, projects, tags                                          stringList
 	limit, offset, fallback, expand, rerank                        int
-	explain, json, noSync, quiet                                   bool
+	explain, json, noSync, quiet, prefix                           bool
 	maxSize                                                        int64
+	// ripgrep's
+	filesOnly, count, lineNumber, noLineNumber, heading, noHeading bool
+	context, after, before, maxCount                               int
+	color                                                          string
+	emb                                                            *embedFlags
+	rr                                                             *rerankFlags
 }
 
 const searchHelp = `  twindex search "open file"                    search the current folder (indexed on first use)
-  twindex search "open file" "$(go env GOROOT)/src" --kind code --limit 5
+  twindex search "open file" "$(go env GOROOT)/src" -t code -k 5
+  twindex search OpenStore -C 2                 matching lines with two lines of context
+  twindex search -l pelican | xargs wc -l       the paths of the hits, best first
   twindex search Reader --mode substring --json | jq '.hits[].id'
   twindex search --syntax raw 'title:config* NOT (test OR mock)'
   twindex search cofnig --fuzzy auto
+  twindex search -- -race                       a query that starts with -
+  echo "open file" | twindex search -           the query from stdin
+  twindex search --queries queries.jsonl --format trec > run.txt
+
+Output (text) is ripgrep's: each hit's matching lines, best hit first;
+on a terminal a heading with the path, then line:text, matches in color;
+in a pipe path:text (path:line:text with -n). -l prints the paths only,
+-c path:N, the lines of each hit with a match. Context lines use - where
+matches use :, and -- separates groups that are not contiguous. A hit
+found by its title (or vector, or links) has no such line: under a
+heading it shows its snippet, in a pipe its path alone. Paths of files
+are printed as PATH was given (relative to the current folder without
+one). Matching folds case and accents in both legs, so there is no smart
+case: the substring leg and the trigram index hold folded text, as FTS5's
+trigram tokenizer does with case_sensitive 0.
 
 Syntax: simple (default) takes every character literally and "quotes" make
-a phrase; a word matches whole words, not as a prefix. raw is SQLite FTS5's query syntax: AND OR NOT (uppercase),
-(groups), "phrases", prefix*, NEAR(a b, N), title:word, {title body}:word,
--title:word, ^initial; a malformed query exits 2 pointing at the error.
+a phrase; a word matches whole words, not as a prefix, unless --prefix is
+given or the query ends with a * (pelic*): then its last word also matches
+as a prefix, as typed in a search box. raw is SQLite FTS5's query syntax:
+AND OR NOT (uppercase), (groups), "phrases", prefix*, NEAR(a b, N),
+title:word, {title body}:word, -title:word, ^initial; a malformed query
+exits 2 pointing at the error.
 
 Tolerance: --fuzzy auto|1|2 lets the words also match the indexed words
 within that many edits (auto: 0 up to 2 letters, 1 up to 5, 2 beyond), at a
 lower weight, in one ranking with the exact matches; hits matched only
 approximately are marked fuzzy. When fewer than --fallback hits (default 3)
 match, the search ranks again with the words fuzzy (auto), and when a word
-is in no document, with that word fuzzy; a search that finds nothing
-suggests the nearest indexed words ("did you mean").
-  twindex search --queries queries.jsonl --format trec > run.txt
+is in no document, with that word fuzzy. A search that finds nothing says
+"no results" on stderr, suggests the nearest indexed words ("did you
+mean"), and names the filter (--kind, --under, --offset, ...) that left
+nothing.
 
 PATH (default ".") is a folder or file under the index root; results are
 limited to it. Before searching, the index is brought up to date with PATH:
 new and changed files (size or mtime differ, then content hash) are indexed
-and deleted ones removed; --no-sync skips this.
+and deleted ones removed; --no-sync skips this. .gz files are searched by
+their decompressed text, HTML and document XML by their text.
 
-Formats: text (snippets with matches in color on a terminal, plain in a
-pipe or with NO_COLOR), json ({"query","mode","hits":[...],"total",
-"nextOffset","truncated","tookMs"}; snippets are HTML-escaped with <mark>),
-jsonl (one hit per line), trec ("qid Q0 docid rank score twindex").
+Formats: text (above), json ({"query","mode","hits":[...],"total",
+"nextOffset","truncated","tookMs"}; each hit with its "line" and "column",
+and its "lines" with -A, -B, -C or -m; snippets are HTML-escaped with
+<mark>), jsonl (one hit per line), trec ("qid Q0 docid rank score twindex").
 
 --queries FILE runs one query per line: {"id","text"} JSON or plain text
 (id = line number); output is one JSON result per query (with "id" and
@@ -62,21 +90,29 @@ jsonl (one hit per line), trec ("qid Q0 docid rank score twindex").
 
 Exit status: 0 results, 1 no results, 2 usage or query error, 3 index error.`
 
-func runSearch(ctx context.Context, e *env, args []string) error {
-	var f searchFlags
+// parseSearch reads search's flags and checks those that depend on each
+// other; pos are the arguments left.
+func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error) {
+	f = &searchFlags{}
 	fs := newFlagSet(e, "search", "twindex search QUERY [PATH] [flags]", searchHelp)
-	fs.StringVar(&f.index, "index", "", "index directory (default: .twindex/ at the root found by walking up; env TWINDEX_INDEX)")
+	fs.StringVar(&f.index, "index", "", fs.indexFlagUsage())
 	fs.StringVar(&f.mode, "mode", "auto", "the legs that run: substring (exact, case-insensitive), text (stemmed words, BM25), vector (nearest embeddings; needs --embed-url), or legs joined with + and fused: auto = substring+text, hybrid = all three")
 	fs.StringVar(&f.syntax, "syntax", "simple", "simple (every character literal) or raw (SQLite FTS5 syntax: AND OR NOT NEAR ( ) \"phrase\" prefix* title: ^)")
 	fs.StringVar(&f.fuzzy, "fuzzy", "off", "off, auto, 1 or 2: also match words within that many edits, at a lower weight")
+	fs.BoolVar(&f.prefix, "prefix", false, "the last word also matches as a prefix, as typed in a search box (a * at the end of the query does the same)")
 	fs.IntVar(&f.fallback, "fallback", index.DefaultFallback, "when fewer hits than this match exactly, add fuzzy matches; 0 turns it off")
 	fs.IntVar(&f.expand, "expand", 0, "add the documents linked to the top 5 hits, up to `N` hops away (JSONL \"links\")")
 	fs.StringVar(&f.boostProject, "boost-project", "", "rank hits from this `project` higher (x1.5)")
 	fs.StringVar(&f.boostSession, "boost-session", "", "rank hits from this `session` higher (x1.2)")
-	emb := fs.embedFlags(e)
-	rr := fs.rerankFlags(e)
+	fs.oneOf("mode", "auto", "substring", "text", "vector", "hybrid", "substring+text", "text+vector", "substring+vector")
+	fs.oneOf("syntax", "simple", "raw")
+	fs.oneOf("fuzzy", "off", "auto", "1", "2")
+	f.emb = fs.embedFlags(e)
+	f.rr = fs.rerankFlags(e)
 	fs.IntVar(&f.rerank, "rerank", -1, "with --rerank-url, reorder the first `N` hits of the first page by the reranker's scores (default: the whole page; 0 turns it off)")
 	fs.Var(&f.kinds, "kind", "only documents of this `kind` (code, test, doc, config, other, ...); repeatable")
+	fs.alias("t", "kind")
+	fs.oneOf("kind", "code", "test", "doc", "config", "other")
 	fs.Var(&f.projects, "project", "only this `project`; repeatable")
 	fs.Var(&f.tags, "tag", "only documents with this `tag`; repeatable (any of)")
 	fs.StringVar(&f.role, "role", "", "only documents with this `role`")
@@ -84,18 +120,40 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.since, "since", "", "only documents at or after this ISO-8601 `date` or datetime (files: modification time)")
 	fs.StringVar(&f.until, "until", "", "only documents before this ISO-8601 `date` or datetime")
 	fs.StringVar(&f.order, "order", "score", "score, date_asc or date_desc")
-	fs.IntVar(&f.limit, "limit", index.DefaultLimit, fmt.Sprintf("hits per page, 1..%d", index.MaxLimit))
+	fs.oneOf("order", "score", "date_asc", "date_desc")
+	fs.IntVar(&f.limit, "limit", index.DefaultLimit, fmt.Sprintf("hits per page, 1..%d (top k)", index.MaxLimit))
+	fs.alias("k", "limit")
 	fs.IntVar(&f.offset, "offset", 0, "skip this many hits (the nextOffset of the previous page)")
 	fs.BoolVar(&f.explain, "explain", false, "show how each hit was ranked")
-	fs.StringVar(&f.format, "format", "text", "text, json, jsonl or trec")
+	fs.StringVar(&f.format, "format", "text", "text (as ripgrep prints matches), json, jsonl or trec")
+	fs.oneOf("format", "text", "json", "jsonl", "trec")
+	fs.BoolVar(&f.filesOnly, "files-with-matches", false, "print only the paths of the hits, best first")
+	fs.alias("l", "files-with-matches")
+	fs.BoolVar(&f.count, "count", false, "print each hit's path and how many of its lines hold a match (path:N)")
+	fs.alias("c", "count")
+	fs.BoolVar(&f.lineNumber, "line-number", false, "print line numbers (the default on a terminal)")
+	fs.alias("n", "line-number")
+	fs.BoolVar(&f.noLineNumber, "no-line-number", false, "no line numbers")
+	fs.alias("N", "no-line-number")
+	fs.IntVar(&f.context, "context", 0, fmt.Sprintf("show `N` lines before and after each matching line (at most %d)", index.MaxContext))
+	fs.alias("C", "context")
+	fs.IntVar(&f.after, "after-context", 0, "show `N` lines after each matching line")
+	fs.alias("A", "after-context")
+	fs.IntVar(&f.before, "before-context", 0, "show `N` lines before each matching line")
+	fs.alias("B", "before-context")
+	fs.IntVar(&f.maxCount, "max-count", 0, fmt.Sprintf("show at most `N` matching lines of each hit (default %d)", index.DefaultMaxLines))
+	fs.alias("m", "max-count")
+	fs.BoolVar(&f.heading, "heading", false, "print each hit's path above its lines (the default on a terminal)")
+	fs.BoolVar(&f.noHeading, "no-heading", false, "start every line with its path (the default in a pipe)")
+	fs.StringVar(&f.color, "color", "auto", "auto (on a terminal, without NO_COLOR), always or never")
+	fs.oneOf("color", "auto", "always", "never")
 	fs.BoolVar(&f.json, "json", false, "short for --format json")
 	fs.StringVar(&f.queries, "queries", "", "run every query in `FILE` (- for stdin): JSON {\"id\",\"text\"} or plain lines")
 	fs.BoolVar(&f.noSync, "no-sync", false, "search the index as it is, without bringing it up to date first")
 	fs.Int64Var(&f.maxSize, "max-size", defaultMaxSize, "when syncing, skip files larger than this many `bytes`")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress or summary on stderr")
-	pos, err := fs.parse(args)
-	if err != nil {
-		return err
+	if pos, err = fs.parse(args); err != nil {
+		return nil, nil, err
 	}
 	if f.json {
 		f.format = "json"
@@ -103,7 +161,18 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	switch f.format {
 	case "text", "json", "jsonl", "trec":
 	default:
-		return usageErr("run 'twindex search --help'", "unknown --format %q (want text, json, jsonl or trec)", f.format)
+		return nil, nil, usageErr("run 'twindex search --help'", "unknown --format %q (want text, json, jsonl or trec)", f.format)
+	}
+	if err := f.checkGrep(); err != nil {
+		return nil, nil, err
+	}
+	return f, pos, nil
+}
+
+func runSearch(ctx context.Context, e *env, args []string) error {
+	f, pos, err := parseSearch(e, args)
+	if err != nil {
+		return err
 	}
 	var q, path string
 	switch {
@@ -120,7 +189,12 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	default:
 		return usageErr("run 'twindex search --help'", "want QUERY [PATH] (or --queries FILE [PATH]), got %d arguments", len(pos))
 	}
-	req, err := f.request(rr.url != "")
+	if q == "-" && f.queries == "" {
+		if q, err = readQuery(e); err != nil {
+			return err
+		}
+	}
+	req, err := f.request(f.rr.url != "")
 	if err != nil {
 		return err
 	}
@@ -147,10 +221,10 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	// persist a snapshot on Open, with fsyncs); a sync that finds changes
 	// opens the index again for writing.
 	opts := &index.Options{MaxDocBytes: folder.DocLimit(f.maxSize), ReadOnly: true}
-	if err := emb.options(e, opts); err != nil {
+	if err := f.emb.options(e, opts); err != nil {
 		return err
 	}
-	if err := rr.options(e, opts); err != nil {
+	if err := f.rr.options(e, opts); err != nil {
 		return err
 	}
 	mode := openExisting
@@ -196,11 +270,18 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 			req.Under = id
 		}
 	}
-	out := &output{e: e, format: f.format, color: useColor(e), batch: f.queries != ""}
+	out := &output{e: e, format: f.format, color: f.useColor(e), batch: f.queries != ""}
+	if f.format == "text" {
+		arg := ""
+		if pathGiven {
+			arg = path
+		}
+		out.grepOpts = f.grepOptions(isTerminal(e.stdout), eng.Info().Root, abs, arg)
+	}
 	if f.queries != "" {
 		return runQueries(ctx, e, eng, out, f.queries, req)
 	}
-	req.Query = q
+	req.Query, req.Prefix = lastWordPrefix(q, req)
 	start := time.Now()
 	res, err := eng.Search(ctx, req)
 	if err != nil {
@@ -209,10 +290,37 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err := out.result("1", q, res, time.Since(start)); err != nil {
 		return err
 	}
-	if res.Total == 0 {
+	if len(res.Hits) == 0 {
+		explainEmpty(ctx, e, eng, req, res, f.under != "")
 		return errNoResults
 	}
 	return nil
+}
+
+// lastWordPrefix reads a * at the end of a simple-syntax query as
+// --prefix: the * goes and the last word also matches as a prefix. Raw
+// syntax has word* itself; a * after a space, or alone, stays a character.
+func lastWordPrefix(q string, req index.Request) (string, bool) {
+	if req.Syntax != index.SyntaxRaw {
+		if t, ok := strings.CutSuffix(q, "*"); ok && strings.TrimSpace(t) != "" && !strings.HasSuffix(t, " ") {
+			return t, true
+		}
+	}
+	return q, req.Prefix
+}
+
+// readQuery reads the query from stdin: all of it, less the final
+// newline.
+func readQuery(e *env) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(e.stdin, index.MaxQueryBytes+2))
+	if err != nil {
+		return "", usageErr("", "read the query from stdin: %w", err)
+	}
+	q := strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+	if len(q) > index.MaxQueryBytes {
+		return "", usageErr("", "the query on stdin is over %d bytes", index.MaxQueryBytes)
+	}
+	return q, nil
 }
 
 // request builds the engine request from the flags, checking what the
@@ -220,6 +328,8 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 // whether --rerank-url is set.
 func (f *searchFlags) request(reranker bool) (index.Request, error) {
 	req := index.Request{
+		Prefix:   f.prefix,
+		Lines:    f.lineOptions(),
 		Fallback: f.fallback, Kinds: f.kinds, Projects: f.projects, Tags: f.tags, Role: f.role,
 		Under: strings.TrimSuffix(filepath.ToSlash(f.under), "/"), Limit: f.limit, Offset: f.offset,
 		Explain: f.explain,
@@ -354,7 +464,7 @@ func runQueries(ctx context.Context, e *env, eng server.Engine, out *output, nam
 			continue
 		}
 		req := base
-		req.Query = text
+		req.Query, req.Prefix = lastWordPrefix(text, req)
 		start := time.Now()
 		res, err := eng.Search(ctx, req)
 		if err != nil {

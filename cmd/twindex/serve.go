@@ -52,6 +52,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "serve", "twindex serve [PATH] [--index DIR] [flags]", serveHelp)
 	idx := fs.indexFlag()
 	level := fs.String("log-level", "info", "log to stderr at this `level`: debug, info, warn or error")
+	fs.oneOf("log-level", "debug", "info", "warn", "error")
 	maxSize := fs.Int64("max-size", defaultMaxSize, "skip files larger than this many `bytes`")
 	wf := fs.watchFlags()
 	httpAddr := fs.String("http", "", "also serve the HTTP API and MCP on this `address` (127.0.0.1:7700; port 0 picks one); an address other machines can reach needs $TWINDEX_TOKEN")

@@ -12,30 +12,80 @@ import (
 
 func TestFlagsAnywhere(t *testing.T) {
 	tests := []struct {
-		name string
-		args []string
-		pos  []string
-		json bool
-		lim  int
+		name    string
+		args    []string
+		pos     []string
+		json, l bool
+		lim, c  int
+		err     string
 	}{
-		{"flags first", []string{"--json", "--limit", "5", "q", "p"}, []string{"q", "p"}, true, 5},
-		{"flags last", []string{"q", "p", "--json", "--limit=5"}, []string{"q", "p"}, true, 5},
-		{"mixed", []string{"q", "-limit", "5", "p", "-json"}, []string{"q", "p"}, true, 5},
-		{"double dash", []string{"--limit", "5", "--", "--json", "x"}, []string{"--json", "x"}, false, 5},
-		{"dash alone is positional", []string{"-", "--json"}, []string{"-"}, true, 0},
+		{name: "flags first", args: []string{"--json", "--limit", "5", "q", "p"}, pos: []string{"q", "p"}, json: true, lim: 5},
+		{name: "flags last", args: []string{"q", "p", "--json", "--limit=5"}, pos: []string{"q", "p"}, json: true, lim: 5},
+		{name: "mixed", args: []string{"q", "-limit", "5", "p", "-json"}, pos: []string{"q", "p"}, json: true, lim: 5},
+		{name: "double dash", args: []string{"--limit", "5", "--", "--json", "x"}, pos: []string{"--json", "x"}, lim: 5},
+		{name: "double dash before a query like a flag", args: []string{"--", "-race"}, pos: []string{"-race"}},
+		{name: "dash alone is positional", args: []string{"-", "--json"}, pos: []string{"-"}, json: true},
+		{name: "short alias", args: []string{"-m", "3", "q"}, pos: []string{"q"}, lim: 3},
+		{name: "short alias with =", args: []string{"q", "-m=3"}, pos: []string{"q"}, lim: 3},
+		{name: "bundle of booleans", args: []string{"-lj", "q"}, pos: []string{"q"}, json: true, l: true},
+		{name: "value glued on", args: []string{"-C2", "q"}, pos: []string{"q"}, c: 2},
+		{name: "bundle ending in a glued value", args: []string{"q", "-lC12"}, pos: []string{"q"}, l: true, c: 12},
+		{name: "bundle ending in a flag that takes the next argument", args: []string{"-lC", "4", "q"}, pos: []string{"q"}, l: true, c: 4},
+		{name: "long flags are not bundles", args: []string{"--lj", "q"}, err: "flag provided but not defined: -lj"},
+		{name: "unknown letter in a bundle", args: []string{"-lx", "q"}, err: "flag provided but not defined: -lx"},
+		{name: "a value that is not a number", args: []string{"-Cx", "q"}, err: `invalid value "x" for flag -C`},
+		{name: "missing value", args: []string{"q", "--limit"}, err: "flag needs an argument: --limit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			e := &env{stdout: io.Discard, stderr: io.Discard}
 			fs := newFlagSet(e, "x", "x", "")
 			j := fs.Bool("json", false, "")
-			l := fs.Int("limit", 0, "")
+			fs.alias("j", "json")
+			l := fs.Bool("files-with-matches", false, "")
+			fs.alias("l", "files-with-matches")
+			lim := fs.Int("limit", 0, "")
+			fs.alias("m", "limit")
+			c := fs.Int("context", 0, "")
+			fs.alias("C", "context")
 			pos, err := fs.parse(tt.args)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("error %v, want %q", err, tt.err)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if strings.Join(pos, "|") != strings.Join(tt.pos, "|") || *j != tt.json || *l != tt.lim {
-				t.Errorf("got %q json=%v limit=%d", pos, *j, *l)
+			if strings.Join(pos, "|") != strings.Join(tt.pos, "|") || *j != tt.json || *l != tt.l || *lim != tt.lim || *c != tt.c {
+				t.Errorf("got %q json=%v l=%v limit=%d context=%d", pos, *j, *l, *lim, *c)
+			}
+		})
+	}
+}
+
+func TestGlobalFlags(t *testing.T) {
+	tests := []struct {
+		args  []string
+		index string
+		rest  []string
+		err   bool
+	}{
+		{[]string{"--index", "/x", "search", "q"}, "/x", []string{"search", "q"}, false},
+		{[]string{"--index=/x", "get", "a"}, "/x", []string{"get", "a"}, false},
+		{[]string{"-index", "/x", "stats"}, "/x", []string{"stats"}, false},
+		{[]string{"search", "--index", "/x"}, "", []string{"search", "--index", "/x"}, false},
+		{[]string{"--", "search"}, "", []string{"search"}, false},
+		{[]string{"--index"}, "", nil, true},
+		{[]string{"--help"}, "", []string{"--help"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			e := &env{}
+			rest, err := globalFlags(e, tt.args)
+			if (err != nil) != tt.err || e.index != tt.index || strings.Join(rest, "|") != strings.Join(tt.rest, "|") {
+				t.Errorf("got %q index %q err %v", rest, e.index, err)
 			}
 		})
 	}
