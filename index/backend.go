@@ -22,14 +22,19 @@ const (
 	UpsideDown Backend = "upsidedown"
 )
 
+// backendOptions are the Options a bleve index is opened with.
+type backendOptions struct {
+	bulk     bool // Options.BulkLoad
+	readOnly bool // Options.ReadOnly
+}
+
 // newUpsideDown is in upsidedown.go; newScorch in scorch.go (native only).
-// bulk is Options.BulkLoad.
-func newBackend(b Backend, dir string, q *bleveindex.AnalysisQueue, bulk bool) (bleveindex.Index, error) {
+func newBackend(b Backend, dir string, q *bleveindex.AnalysisQueue, o backendOptions) (bleveindex.Index, error) {
 	switch b {
 	case UpsideDown:
 		return newUpsideDown(dir, q)
 	case Scorch:
-		return newScorch(dir, q, bulk)
+		return newScorch(dir, q, o)
 	}
 	return nil, ErrBackend
 }

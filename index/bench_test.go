@@ -85,14 +85,20 @@ func BenchmarkBuild(b *testing.B) {
 }
 
 // BenchmarkSearch runs a fixed mix of queries (words, identifiers,
-// substrings, camelCase parts) in each mode, top 20 with snippets.
+// substrings, camelCase parts) in each mode, top 20 with snippets, and in
+// auto mode with each hit's matching lines (two of context) as well.
 func BenchmarkSearch(b *testing.B) {
 	ix := benchIndex(b)
 	queries := []string{"read the file", "buffer size limit", "NewReader", "strconv.Itoa", "ndle", "Writ", "parse url", "byte slice copy", "ErrUnexpectedEOF", "unsafe pointer"}
-	for _, m := range []index.Mode{index.ModeAuto, index.ModeSubstring, index.ModeText} {
+	for _, m := range []index.Mode{index.ModeAuto, index.ModeSubstring, index.ModeText, "auto+lines"} {
 		b.Run(string(m), func(b *testing.B) {
+			req := index.Request{Mode: m}
+			if m == "auto+lines" {
+				req = index.Request{Mode: index.ModeAuto, Lines: &index.LineOptions{Before: 2, After: 2}}
+			}
 			for i := 0; b.Loop(); i++ {
-				if _, err := ix.Search(ctx, index.Request{Query: queries[i%len(queries)], Mode: m}); err != nil {
+				req.Query = queries[i%len(queries)]
+				if _, err := ix.Search(ctx, req); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -19,6 +19,9 @@ type folded struct {
 	// folding only lowercased ASCII letters (most text, and code): a bit
 	// per byte marks the upper-case letters. nil for other fields.
 	titleUpper, bodyUpper []uint64
+	// mapless marks an entry of the cache whose maps it left out (see
+	// foldCache.get); withMaps restores them.
+	mapless bool
 }
 
 func (f *folded) size() int {
@@ -32,26 +35,6 @@ func (f *folded) original() (title, body string, ok bool) {
 		return "", "", false
 	}
 	return restoreCase(f.title, f.titleUpper), restoreCase(f.body, f.bodyUpper), true
-}
-
-// caseMask returns a bit per byte of text marking its upper-case ASCII
-// letters, when folding text changed nothing else (folded is text with
-// those letters lowered); nil otherwise.
-func caseMask(text []byte, folded string) []uint64 {
-	if len(text) != len(folded) {
-		return nil
-	}
-	m := make([]uint64, (len(text)+63)/64)
-	for i, c := range text {
-		switch {
-		case c == folded[i]:
-		case 'A' <= c && c <= 'Z' && folded[i] == c+('a'-'A'):
-			m[i/64] |= 1 << (i % 64)
-		default:
-			return nil
-		}
-	}
-	return m
 }
 
 // restoreCase raises the letters of folded that mask marks.
@@ -70,14 +53,36 @@ func restoreCase(folded string, mask []uint64) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
+// withMaps returns f, or for an entry the cache kept without its maps, the
+// same text folded again from title and body (the record's) with them.
+func (f *folded) withMaps(title, body string) *folded {
+	if !f.mapless {
+		return f
+	}
+	return foldText(f.seq, []byte(title), []byte(body))
+}
+
+// foldText folds a record's title and body, with the maps back to their
+// offsets and the case masks.
+func foldText(seq uint64, title, body []byte) *folded {
+	f := &folded{seq: seq}
+	f.title, f.titleMap, f.titleUpper = tokenize.FoldCase(title)
+	f.body, f.bodyMap, f.bodyUpper = tokenize.FoldCase(body)
+	return f
+}
+
 // foldCache keeps folded text between searches so that verifying
 // substring candidates and finding snippet matches costs a scan of folded
 // text, not a fold per search. An entry is valid for one record: it is
 // keyed by ID and tagged with the record's write sequence number, so a
 // search running on an older snapshot can neither read a newer entry as
 // its own nor leave a stale one that a later search would trust. Bounded
-// by bytes; when full, arbitrary entries are evicted. Safe for concurrent
-// use.
+// by bytes; when full, arbitrary entries are evicted. An entry keeps its
+// folded text and case masks but not its maps (8 bytes a folded byte, for
+// text that folding changed the length of): only snippets read them, for
+// the few hits of a page (folded.withMaps), and without them the yardstick's
+// full corpus fits the default budget (54 MiB; 126 MiB with them). Safe
+// for concurrent use.
 type foldCache struct {
 	mu    sync.Mutex
 	m     map[string]*folded
@@ -87,6 +92,17 @@ type foldCache struct {
 
 func newFoldCache(max int) *foldCache {
 	return &foldCache{m: map[string]*folded{}, max: max}
+}
+
+// peek returns the cached folded text of the record (id, seq), or nil.
+func (c *foldCache) peek(id string, seq uint64) *folded {
+	c.mu.Lock()
+	f := c.m[id]
+	c.mu.Unlock()
+	if f != nil && f.seq == seq {
+		return f
+	}
+	return nil
 }
 
 // get returns the folded text of the record (id, seq), calling load for
@@ -102,12 +118,15 @@ func (c *foldCache) get(id string, seq uint64, load func() (title, body []byte, 
 	if err != nil {
 		return nil, err
 	}
-	f = &folded{seq: seq}
-	f.title, f.titleMap = tokenize.FoldMap(string(title))
-	f.body, f.bodyMap = tokenize.FoldMap(string(body))
-	f.titleUpper, f.bodyUpper = caseMask(title, f.title), caseMask(body, f.body)
+	f = foldText(seq, title, body)
 	if c.max <= 0 {
 		return f, nil
+	}
+	keep := f
+	if f.titleMap != nil || f.bodyMap != nil {
+		kept := *f
+		kept.titleMap, kept.bodyMap, kept.mapless = nil, nil, true
+		keep = &kept
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -118,15 +137,15 @@ func (c *foldCache) get(id string, seq uint64, load func() (title, body []byte, 
 		c.bytes -= old.size()
 	}
 	for k, v := range c.m {
-		if c.bytes+f.size() <= c.max {
+		if c.bytes+keep.size() <= c.max {
 			break
 		}
 		c.bytes -= v.size()
 		delete(c.m, k)
 	}
-	if f.size() <= c.max {
-		c.m[id] = f
-		c.bytes += f.size()
+	if keep.size() <= c.max {
+		c.m[id] = keep
+		c.bytes += keep.size()
 	}
 	return f, nil
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/twindex/twindex/tokenize"
@@ -20,10 +21,9 @@ func TestCaseMask(t *testing.T) {
 		{"Kelvin sign", "\u212a", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			folded := tokenize.Fold(tc.text)
-			m := caseMask([]byte(tc.text), folded)
+			folded, _, m := tokenize.FoldCase([]byte(tc.text))
 			if got := m != nil; got != tc.restorable {
-				t.Fatalf("caseMask(%q) restorable = %v, want %v", tc.text, got, tc.restorable)
+				t.Fatalf("FoldCase(%q) restorable = %v, want %v", tc.text, got, tc.restorable)
 			}
 			if m != nil {
 				if got := restoreCase(folded, m); got != tc.text {
@@ -41,11 +41,44 @@ func FuzzCaseMask(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		folded := tokenize.Fold(text)
-		if m := caseMask([]byte(text), folded); m != nil {
+		if folded, _, m := tokenize.FoldCase([]byte(text)); m != nil {
 			if got := restoreCase(folded, m); got != text {
 				t.Fatalf("restoreCase(Fold(%q)) = %q", text, got)
 			}
 		}
 	})
+}
+
+// TestFoldCacheKeepsNoMaps checks that the cache keeps an entry without
+// the maps folding needed, counts it without them, and that withMaps
+// gives back what folding the record gives.
+func TestFoldCacheKeepsNoMaps(t *testing.T) {
+	title, body := []byte("Café"), []byte("naïve Ångström, and ASCII")
+	c := newFoldCache(1 << 20)
+	loads := 0
+	load := func() ([]byte, []byte, error) { loads++; return title, body, nil }
+	first, err := c.get("d", 7, load)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.mapless || first.titleMap == nil || first.bodyMap == nil {
+		t.Fatalf("the loading caller's entry lacks its maps: %+v", first)
+	}
+	again, err := c.get("d", 7, load)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loads != 1 || !again.mapless || again.titleMap != nil || again.bodyMap != nil {
+		t.Fatalf("cached entry: %d loads, %+v", loads, again)
+	}
+	if c.bytes != again.size() || again.size() >= first.size() {
+		t.Errorf("cache counts %d bytes, the entry is %d, with maps %d", c.bytes, again.size(), first.size())
+	}
+	restored := again.withMaps(string(title), string(body))
+	if !reflect.DeepEqual(restored, first) {
+		t.Errorf("withMaps gives %+v, want %+v", restored, first)
+	}
+	if plain, _ := c.get("p", 1, func() ([]byte, []byte, error) { return []byte("ASCII"), []byte("only"), nil }); plain.mapless {
+		t.Error("an entry that needs no maps is marked mapless")
+	}
 }

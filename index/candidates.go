@@ -118,12 +118,20 @@ func merged(a, b candidate) candidate {
 func (s *search) gramCounts(grams []string) ([]float64, error) {
 	counts := make([]float64, len(grams))
 	for i, g := range grams {
+		if n, ok := s.g.gram(g); ok {
+			counts[i] = float64(n)
+			continue
+		}
+		if err := s.missing("trigram %q", g); err != nil {
+			return nil, err
+		}
 		r, err := s.triR.TermFieldReader(s.ctx, []byte(g), fieldGrams, false, false, false)
 		if err != nil {
 			return nil, err
 		}
 		counts[i] = float64(r.Count())
 		r.Close()
+		s.rec.putGram(g, r.Count())
 	}
 	return counts, nil
 }
@@ -159,9 +167,17 @@ func (s *search) candidates(grams []string, use []int, counts []float64) ([]cand
 		readers[g] = r
 	}
 
-	var cands []candidate
+	// The rarest gram's postings are the candidates. Their IDs and
+	// frequencies go to two arenas, sliced once the arenas stop growing:
+	// a query of one common letter has a candidate for most documents.
+	var ids []byte
+	var idEnds []int
+	var freqs []uint32
 	var tfd bleveindex.TermFieldDoc
 	first := readers[use[0]]
+	if n := int(min(first.Count(), 1<<20)); n > 0 {
+		ids, idEnds, freqs = make([]byte, 0, 8*n), make([]int, 0, n), make([]uint32, 0, n*len(grams))
+	}
 	for {
 		d, err := first.Next(tfd.Reset())
 		if err != nil {
@@ -170,92 +186,88 @@ func (s *search) candidates(grams []string, use []int, counts []float64) ([]cand
 		if d == nil {
 			break
 		}
-		c := candidate{id: slices.Clone(d.ID), freq: make([]uint32, len(grams))}
-		c.freq[use[0]] = uint32(d.Freq)
-		cands = append(cands, c)
+		ids = append(ids, d.ID...)
+		idEnds = append(idEnds, len(ids))
+		at := len(freqs)
+		freqs = append(freqs, make([]uint32, len(grams))...)
+		freqs[at+use[0]] = uint32(d.Freq)
+	}
+	cands := make([]candidate, len(idEnds))
+	start := 0
+	for i, end := range idEnds {
+		f := freqs[i*len(grams) : (i+1)*len(grams) : (i+1)*len(grams)]
+		cands[i] = candidate{id: ids[start:end:end], freq: f}
+		start = end
 	}
 	for _, gi := range use[1:] {
-		var err error
-		if counts[gi] <= mergeRatio*float64(len(cands)) {
-			cands, err = mergeNext(readers[gi], gi, cands)
-		} else {
-			cands, err = mergeAdvance(readers[gi], gi, cands)
-		}
+		kept := 0
+		err := visitPostings(readers[gi], cands, counts[gi], func(i int, d *bleveindex.TermFieldDoc) {
+			c := cands[i]
+			c.freq[gi] = uint32(d.Freq)
+			cands[kept] = c
+			kept++
+		})
 		if err != nil {
 			return nil, err
 		}
-		if len(cands) == 0 {
+		if cands = cands[:kept]; len(cands) == 0 {
 			break
 		}
 	}
 	return cands, nil
 }
 
-// mergeRatio is how many postings per candidate a gram may have for its
-// list to be read through rather than advanced along: an Advance seeks
-// the index afresh, a Next steps to the neighbouring row, so reading
-// through wins while lists are within a small multiple of the candidates
-// (measured in wasm under node; DESIGN.md).
+// mergeRatio is how many postings per candidate a list may have to be
+// read through rather than advanced along: an Advance seeks the index
+// afresh, a Next steps to the neighbouring row, so reading through wins
+// while lists are within a small multiple of the candidates (measured in
+// wasm under node; DESIGN.md).
 const mergeRatio = 8
 
-// mergeNext keeps the candidates (sorted by ID) that the reader's
-// postings hold, reading every posting, and records the gram's frequency
-// in them as gram gi.
-func mergeNext(r bleveindex.TermFieldReader, gi int, cands []candidate) ([]candidate, error) {
+// visitPostings calls fn, in order, with the index of each candidate
+// (sorted by ID) that r's postings hold, and the posting; count is r's
+// number of postings. fn may overwrite the candidates up to the one it is
+// given.
+func visitPostings(r bleveindex.TermFieldReader, cands []candidate, count float64, fn func(int, *bleveindex.TermFieldDoc)) error {
 	var tfd bleveindex.TermFieldDoc
-	kept := cands[:0]
-	d, err := r.Next(tfd.Reset())
-	for _, c := range cands {
-		for err == nil && d != nil && d.ID.Compare(c.id) < 0 {
-			d, err = r.Next(tfd.Reset())
+	if count <= mergeRatio*float64(len(cands)) {
+		d, err := r.Next(tfd.Reset())
+		for i := range cands {
+			id := cands[i].id
+			for err == nil && d != nil && d.ID.Compare(id) < 0 {
+				d, err = r.Next(tfd.Reset())
+			}
+			if err != nil || d == nil {
+				return err
+			}
+			if d.ID.Equals(id) {
+				fn(i, d)
+			}
 		}
-		if err != nil {
-			return nil, err
-		}
-		if d == nil {
-			break
-		}
-		if d.ID.Equals(c.id) {
-			c.freq[gi] = uint32(d.Freq)
-			kept = append(kept, c)
-		}
+		return nil
 	}
-	return kept, nil
-}
-
-// mergeAdvance is mergeNext for a reader with many more postings than
-// there are candidates: it advances to each candidate instead.
-func mergeAdvance(r bleveindex.TermFieldReader, gi int, cands []candidate) ([]candidate, error) {
-	var tfd bleveindex.TermFieldDoc
-	kept := cands[:0]
 	// Advance never moves backwards (scorch reopens the reader for
-	// that), so a candidate at or before the reader's position is
-	// decided by comparing with that position.
-	var cur bleveindex.IndexInternalID
-	var curFreq uint64
-	for _, c := range cands {
+	// that), so a candidate at or before the reader's position is decided
+	// by comparing with that position.
+	var cur *bleveindex.TermFieldDoc
+	for i := range cands {
+		id := cands[i].id
 		if cur != nil {
-			if c.id.Compare(cur) < 0 {
+			if c := id.Compare(cur.ID); c <= 0 {
+				if c == 0 {
+					fn(i, cur)
+				}
 				continue
 			}
-			if c.id.Equals(cur) {
-				c.freq[gi] = uint32(curFreq)
-				kept = append(kept, c)
-				continue
-			}
 		}
-		d, err := r.Advance(c.id, tfd.Reset())
-		if err != nil {
-			return nil, err
+		d, err := r.Advance(id, tfd.Reset())
+		if err != nil || d == nil {
+			return err
 		}
-		if d == nil {
-			break
-		}
-		cur, curFreq = append(cur[:0], d.ID...), d.Freq
-		if d.ID.Equals(c.id) {
-			c.freq[gi] = uint32(d.Freq)
-			kept = append(kept, c)
+		cur = d
+		if d.ID.Equals(id) {
+			fn(i, d)
 		}
 	}
-	return kept, nil
+	return nil
 }

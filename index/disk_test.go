@@ -125,6 +125,36 @@ func TestFaultsLeaveIndexConsistent(t *testing.T) {
 	}
 }
 
+// TestOldSchemaRebuilt opens an index written without declarations, as
+// schema 2 wrote it: Open rebuilds both bleve indexes, after which the
+// defining file ranks first; an index marked current is not rebuilt.
+func TestOldSchemaRebuilt(t *testing.T) {
+	for _, old := range []bool{true, false} {
+		dir := t.TempDir()
+		ix, err := index.Open(dir, index.WithoutDeclarations(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustUpsert(t, ix, codeCorpus...)
+		if old {
+			if err := index.SetSchema(ix, 2); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := ix.Close(); err != nil {
+			t.Fatal(err)
+		}
+		ix = mustOpen(t, dir, nil)
+		r := search(t, ix, index.Request{Query: "ReadFile ", Mode: index.ModeSubstring})
+		if got := rankOf(r, "os/file.go") <= 2; got != old {
+			t.Errorf("schema 2: %v: the definer ranks %d of %q", old, rankOf(r, "os/file.go"), ids(r))
+		}
+		if rep, err := ix.Check(ctx); err != nil || !rep.OK() {
+			t.Errorf("check: %v\n%s", err, rep)
+		}
+	}
+}
+
 // An index of an older schema has its text index rebuilt from the store
 // on Open, since that index lacks the words as written that fuzzy
 // matching reads; an index of this schema keeps its own.

@@ -34,11 +34,6 @@ var (
 	// version of twindex.
 	ErrNewerSchema = errors.New("index: written by a newer twindex (schema version)")
 
-	// ErrOlderSchema is returned by OpenSnapshot for a snapshot written
-	// by an older twindex, whose text index lacks what this build
-	// searches (Open rebuilds such an index from its store instead).
-	ErrOlderSchema = errors.New("index: written by an older twindex (schema version)")
-
 	// ErrClosed is returned by every method called after Close.
 	ErrClosed = errors.New("index: closed")
 
@@ -47,6 +42,13 @@ var (
 
 	// ErrCorrupt matches every *CorruptError.
 	ErrCorrupt = errors.New("index: corrupt")
+
+	// ErrReadOnly is returned, wrapped, by the writes of an index opened
+	// with Options.ReadOnly, and by such an Open when the index must be
+	// written before it can be read: a new index, one of an older schema,
+	// one whose bleve indexes are behind its store (after a crash), or one
+	// with segments to merge. Open it without ReadOnly then.
+	ErrReadOnly = errors.New("index: opened read-only")
 )
 
 // badValue is an ErrInvalidRequest of a Parse function: its message is

@@ -1,6 +1,10 @@
 package index
 
-import "github.com/twindex/twindex/storage"
+import (
+	"encoding/binary"
+
+	"github.com/twindex/twindex/storage"
+)
 
 // WithFault returns a copy of opts (nil: the defaults) whose store fails
 // its writes as fault says; see storage.FaultFunc.
@@ -17,3 +21,46 @@ func WithFault(opts *Options, fault storage.FaultFunc) *Options {
 // (step "store") and after it writes the bleve indexes (step "indexes"),
 // before it publishes the write.
 func PauseWrites(ix *Index, f func(step string)) { ix.pause = f }
+
+// WithoutDeclarations returns a copy of opts (nil: the defaults) that
+// indexes documents as schema 2 did: no symbols, no licence comment.
+func WithoutDeclarations(opts *Options) *Options {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	o.noDecl = true
+	return &o
+}
+
+// SetSchema records schema version n in ix's store, as an older build
+// would have.
+func SetSchema(ix *Index, n uint64) error {
+	return ix.store.Update(func(tx storage.Tx) error {
+		return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, n))
+	})
+}
+
+// ScoreFromText makes the substring leg of ix score every match from its
+// text, never from the index alone (indexScores).
+func ScoreFromText(ix *Index) { ix.textScores = true }
+
+// AnalyzeRuns makes the text leg of ix judge quoted phrases by their
+// words' positions only, never by their text as written (exactRun).
+func AnalyzeRuns(ix *Index) { ix.analyzeRuns = true }
+
+// SetReadOnlyMaxSegments sets the most segments a bleve index may have to
+// be opened with Options.ReadOnly, until restore is called.
+func SetReadOnlyMaxSegments(n int) (restore func()) {
+	old := readOnlyMaxSegments
+	readOnlyMaxSegments = n
+	return func() { readOnlyMaxSegments = old }
+}
+
+// ShallowShards makes a search of shards ask each shard for one hit per
+// leg at first, so that it deepens, until the returned func is called.
+func ShallowShards() (restore func()) {
+	old := firstDepth
+	firstDepth = func(int) int { return 1 }
+	return func() { firstDepth = old }
+}

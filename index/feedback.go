@@ -37,14 +37,77 @@ type feedbackTerm struct {
 	weight float64
 }
 
+// FeedbackDoc is what feedback reads of one of its documents: how many
+// tokens of its text it analyzed and how often each term occurs there.
+type FeedbackDoc struct {
+	Tokens int            `json:"n"`
+	Terms  map[string]int `json:"tf"`
+}
+
+// getsFeedback reports whether a query whose text leg is tp gets
+// feedback: a simple query of feedbackWords words or more, by score.
+func (s *search) getsFeedback(tp *textPlan) bool {
+	return tp != nil && !s.plan.strict && s.req.Order == OrderScore && tp.words >= feedbackWords
+}
+
 // feedback returns the terms to add to the query from the best documents
-// of its text-leg ranking: by their weight in those documents, none of
-// the query's terms, none shorter than three bytes, and none that fewer
-// than two documents hold (they would find nothing new). nil when the
-// query gets no feedback.
+// of its text-leg ranking; nil when the query gets no feedback.
 func (s *search) feedback(list *textList) ([]feedbackTerm, error) {
-	tp := list.plan
-	if tp == nil || s.plan.strict || s.req.Order != OrderScore || tp.words < feedbackWords || len(list.hits) == 0 {
+	if !s.getsFeedback(list.plan) || len(list.hits) == 0 {
+		return nil, nil
+	}
+	docs, err := feedbackHits(list)
+	if err != nil {
+		return nil, err
+	}
+	return s.feedbackTerms(list.plan, docs, s.feedbackDoc)
+}
+
+// feedbackHits returns the feedbackDocs best hits of a text list, by
+// score, ties by ID (so that a search of shards takes the same ones).
+func feedbackHits(list *textList) ([]ShardHit, error) {
+	var out []ShardHit
+	for _, p := range list.best(feedbackDocs) {
+		id, err := list.resolve(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ShardHit{ID: id, Score: list.hits[p].score})
+	}
+	slices.SortFunc(out, func(a, b ShardHit) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+	return out[:min(len(out), feedbackDocs)], nil
+}
+
+// feedbackDoc analyzes a document's stored text for feedback; false when
+// the store has no such document.
+func (s *search) feedbackDoc(id string) (FeedbackDoc, bool, error) {
+	title, body, ok, err := s.docText(id)
+	if err != nil || !ok {
+		return FeedbackDoc{}, false, err
+	}
+	d := FeedbackDoc{Terms: map[string]int{}}
+	for _, text := range [][]byte{title, body} {
+		for _, tok := range s.ix.textA.Analyze(text[:min(len(text), feedbackBytes)]) {
+			d.Terms[string(tok.Term)]++
+			d.Tokens++
+		}
+	}
+	return d, true, nil
+}
+
+// feedbackTerms returns the terms feedback adds to the query whose text
+// leg is tp, given its best documents (docs, by score) and how to read
+// one (doc; false: not at hand, left out): by their weight in those
+// documents, none of the query's terms, none shorter than three bytes,
+// and none that fewer than two documents hold (they would find nothing
+// new).
+func (s *search) feedbackTerms(tp *textPlan, docs []ShardHit, doc func(id string) (FeedbackDoc, bool, error)) ([]feedbackTerm, error) {
+	if len(docs) == 0 {
 		return nil, nil
 	}
 	own := map[string]bool{}
@@ -53,30 +116,19 @@ func (s *search) feedback(list *textList) ([]feedbackTerm, error) {
 			own[d] = true
 		}
 	}
-	best := list.best(feedbackDocs)
-	best = best[:min(len(best), feedbackDocs)]
-	top := list.hits[best[0]].score
+	top := docs[0].Score
 	weights := map[string]float64{}
-	for _, p := range best {
-		id, err := list.resolve(p)
+	for _, h := range docs {
+		d, ok, err := doc(h.ID)
 		if err != nil {
 			return nil, err
 		}
-		title, body, ok, err := s.docText(id)
-		if err != nil || !ok {
-			return nil, err
+		if !ok {
+			continue
 		}
-		tf := map[string]float64{}
-		n := 0
-		for _, text := range [][]byte{title, body} {
-			for _, tok := range s.ix.textA.Analyze(text[:min(len(text), feedbackBytes)]) {
-				tf[string(tok.Term)]++
-				n++
-			}
-		}
-		w := math.Exp((list.hits[p].score - top) / feedbackTemp)
-		for t, c := range tf {
-			weights[t] += w * c / float64(n)
+		w := math.Exp((h.Score - top) / feedbackTemp)
+		for t, c := range d.Terms {
+			weights[t] += w * float64(c) / float64(d.Tokens)
 		}
 	}
 	cands := make([]feedbackTerm, 0, len(weights))
@@ -93,14 +145,16 @@ func (s *search) feedback(list *textList) ([]feedbackTerm, error) {
 	})
 	var out []feedbackTerm
 	for _, c := range cands[:min(len(cands), 2*feedbackTerms)] {
-		if len(out) == feedbackTerms {
+		// A shard gathering statistics counts every candidate: which
+		// ones are held by two documents is the collection's to say.
+		if len(out) == feedbackTerms && s.rec == nil {
 			break
 		}
 		n, err := s.docFreq(c.term)
 		if err != nil {
 			return nil, err
 		}
-		if n >= 2 {
+		if n >= 2 && len(out) < feedbackTerms {
 			out = append(out, c)
 		}
 	}

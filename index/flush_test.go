@@ -33,7 +33,7 @@ func TestCloseLeavesNothingToReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{textDir, trigramDir} {
-		idx, err := newScorch(dir+"/"+name, bleveindex.NewAnalysisQueue(1), false)
+		idx, err := newScorch(dir+"/"+name, bleveindex.NewAnalysisQueue(1), backendOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

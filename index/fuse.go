@@ -1,6 +1,9 @@
 package index
 
 import (
+	"math"
+	"slices"
+
 	"github.com/twindex/twindex/fusion"
 )
 
@@ -41,6 +44,10 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 		return out, text.count(), nil
 	}
 
+	if vec == nil && s.req.Boost == nil && s.req.Expand == nil {
+		return s.fuseTwo(tri, text, need)
+	}
+
 	// The legs whose documents come with IDs (substring, vector) are
 	// fused in full; then their documents are placed in the text leg's
 	// ranking.
@@ -69,46 +76,153 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 		return out, known, nil
 	}
 	wText := s.ix.opts.TextWeight
-	// Match the documents by resolving the smaller side.
-	var byID map[string]int
-	if known > len(text.hits) {
-		byID = make(map[string]int, len(text.hits))
-		for p := range text.hits {
-			id, err := text.resolve(p)
-			if err != nil {
-				return nil, 0, err
-			}
-			byID[id] = p
-		}
+	ids := make([]string, known)
+	for j := range ids {
+		ids[j] = out[j].ID
+	}
+	pos, err := s.inText(ids, text)
+	if err != nil {
+		return nil, 0, err
 	}
 	rank := text.ranker(known)
-	inBoth := map[int]bool{}
-	for j := range out[:known] {
-		p, ok := -1, false
-		if byID != nil {
-			p, ok = byID[out[j].ID]
-		} else {
-			iid, err := s.textR.InternalID(out[j].ID)
-			if err != nil {
-				return nil, 0, err
-			}
-			if iid != nil {
-				p, ok = text.hitIndex(iid)
-			}
-		}
-		if ok {
+	inBoth := make([]bool, len(text.hits))
+	nBoth := 0
+	for j, p := range pos {
+		if p >= 0 {
 			inBoth[p] = true
+			nBoth++
 			sc := text.hits[p].score
 			r := rank(sc)
 			out[j].Score += wText / (k + float64(r))
 			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: text.leg(p), Rank: r, Score: sc})
 		}
 	}
-	// The text-only prefix: the first need of them, and the rest of the
-	// last one's tie group, whose members share its fused score and are
-	// ordered by ID below. A hit's rank is one more than the number of
-	// better hits, all of which come before it in order.
-	order := text.best(need + len(inBoth))
+	if out, err = s.textOnly(out, text, inBoth, nBoth, need); err != nil {
+		return nil, 0, err
+	}
+	fusion.Sort(out)
+	return out, known + len(text.hits) - nBoth, nil
+}
+
+// fuseTwo is fuseTop of the substring and text legs alone, with no boost
+// or expansion to reorder its hits afterwards: a substring match that is
+// not a text match can only be among the first need hits if it is among
+// the first need of those (ties included), as its fused score falls with
+// its substring rank. Those, the matches of both legs and the text-only
+// prefix are scored, and only those scoring at least the need-th best
+// become hits; the rest is counted.
+func (s *search) fuseTwo(tri []scored, text *textList, need int) ([]fusion.Hit, int, error) {
+	k, wTri, wText := float64(s.ix.opts.K), s.ix.opts.SubstringWeight, s.ix.opts.TextWeight
+	ids := make([]string, len(tri))
+	for i, x := range tri {
+		ids[i] = x.id
+	}
+	pos, err := s.inText(ids, text)
+	if err != nil {
+		return nil, 0, err
+	}
+	triRank := ranks(scoresOf(tri))
+	rank := text.ranker(len(tri))
+	type fused struct {
+		i, p, r int // substring position, text position (or -1) and rank
+		score   float64
+	}
+	var cands []fused
+	inBoth := make([]bool, len(text.hits))
+	nBoth, taken, last := 0, 0, 0
+	for i := range tri {
+		if p := pos[i]; p >= 0 {
+			inBoth[p] = true
+			nBoth++
+			r := rank(text.hits[p].score)
+			cands = append(cands, fused{i, p, r, wTri/(k+float64(triRank[i])) + wText/(k+float64(r))})
+			continue
+		}
+		if taken >= need && triRank[i] != last {
+			continue
+		}
+		cands = append(cands, fused{i, -1, 0, wTri / (k + float64(triRank[i]))})
+		taken, last = taken+1, triRank[i]
+	}
+	out, err := s.textOnly(nil, text, inBoth, nBoth, need)
+	if err != nil {
+		return nil, 0, err
+	}
+	scores := make([]float64, 0, len(cands)+len(out))
+	for _, c := range cands {
+		scores = append(scores, c.score)
+	}
+	for _, h := range out {
+		scores = append(scores, h.Score)
+	}
+	cut := math.Inf(-1)
+	if len(scores) > need {
+		slices.Sort(scores)
+		cut = scores[len(scores)-need]
+	}
+	for _, c := range cands {
+		if c.score < cut {
+			continue
+		}
+		x := tri[c.i]
+		legs := []fusion.LegRank{{Leg: LegSubstring, Rank: triRank[c.i], Score: x.score}}
+		if c.p >= 0 {
+			legs = append(legs, fusion.LegRank{Leg: text.leg(c.p), Rank: c.r, Score: text.hits[c.p].score})
+		}
+		out = append(out, fusion.Hit{ID: x.id, Score: c.score, Legs: legs})
+	}
+	fusion.Sort(out)
+	return out, len(tri) + len(text.hits) - nBoth, nil
+}
+
+// inText returns where each document of ids stands in the text leg's
+// hits, or -1. It resolves the text leg's IDs unless they are many more
+// than ids: looking an ID up in the text index costs as much as resolving
+// idLookupCost of its internal IDs.
+func (s *search) inText(ids []string, text *textList) ([]int, error) {
+	pos := make([]int, len(ids))
+	if len(ids)*idLookupCost > len(text.hits) {
+		byID := make(map[string]int, len(text.hits))
+		for p := range text.hits {
+			id, err := text.resolve(p)
+			if err != nil {
+				return nil, err
+			}
+			byID[id] = p
+		}
+		for i, id := range ids {
+			if p, ok := byID[id]; ok {
+				pos[i] = p
+			} else {
+				pos[i] = -1
+			}
+		}
+		return pos, nil
+	}
+	for i, id := range ids {
+		pos[i] = -1
+		iid, err := s.textR.InternalID(id)
+		if err != nil {
+			return nil, err
+		}
+		if iid != nil {
+			if p, ok := text.hitIndex(iid); ok {
+				pos[i] = p
+			}
+		}
+	}
+	return pos, nil
+}
+
+// textOnly appends to out the text leg's prefix of hits in no other leg
+// (inBoth, by position, marks the nBoth in another):
+// the first need of them, and the rest of the last one's tie group, whose
+// members share its fused score and are ordered by ID by fusion.Sort. A
+// hit's rank is one more than the number of better hits, all of which
+// come before it in order.
+func (s *search) textOnly(out []fusion.Hit, text *textList, inBoth []bool, nBoth, need int) ([]fusion.Hit, error) {
+	k, wText := float64(s.ix.opts.K), s.ix.opts.TextWeight
+	order := text.best(need + nBoth)
 	taken, r := 0, 0
 	for i, p := range order {
 		sc := text.hits[p].score
@@ -123,14 +237,20 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 		}
 		id, err := text.resolve(p)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		out = append(out, fusion.Hit{ID: id, Score: wText / (k + float64(r)), Legs: []fusion.LegRank{{Leg: text.leg(p), Rank: r, Score: sc}}})
 		taken++
 	}
-	fusion.Sort(out)
-	return out, known + len(text.hits) - len(inBoth), nil
+	return out, nil
 }
+
+// idLookupCost is how many of the text index's internal IDs resolving
+// (ExternalID, about in doc number order as fuseTop asks) costs as much
+// as looking up one external ID (InternalID, which opens a term reader on
+// the ID field): 0.05-1 µs against 3-10 µs on the yardstick's full corpus
+// in scorch (DESIGN.md).
+const idLookupCost = 8
 
 func scoresOf(l []scored) []float64 {
 	out := make([]float64, len(l))

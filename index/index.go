@@ -23,13 +23,16 @@ import (
 
 // SchemaVersion is the version of the on-disk layout this build writes.
 // Open refuses an index with a higher version.
-// Version 2 added sessions, links and vectors to document records;
-// version 3 the words as written to the text index (fieldWords), so Open
-// rebuilds the text index of an older index from the store.
+// Version 2 added sessions, links and vectors to document records.
+// Version 3 added the text index's symbols, licence-comment and
+// words-as-written fields, the trigram index's declared names (package
+// decl) and its grams of one and two runes: Open and OpenSnapshot rebuild both bleve indexes of an older
+// index from its store, which version 3 reads as it is.
 const SchemaVersion = 3
 
-// wordsSchema is the first SchemaVersion whose text index has fieldWords.
-const wordsSchema = 3
+// rebuildBelow is the oldest schema whose bleve indexes this build
+// searches as they are; older ones are rebuilt from the store on open.
+const rebuildBelow = 3
 
 // Options configure an Index. A nil *Options means the defaults.
 type Options struct {
@@ -39,6 +42,22 @@ type Options struct {
 	// TitleWeight and BodyWeight weight the fields in both legs' BM25.
 	// 0 means 5 and 1.
 	TitleWeight, BodyWeight float64
+	// SymbolWeight weighs a declaration of a query word (a function,
+	// type, class, constant or variable of a source file, a heading of
+	// a Markdown note; see package decl) in both legs: it adds
+	// SymbolWeight times the word's idf to a document that declares it.
+	// The substring leg adds each field so (the title adds about
+	// TitleWeight times the idf); the text leg adds it apart from the
+	// title's and body's BM25, which saturates at k1+1 = 2.2 times the
+	// idf however often the word occurs. With the default, 6, a document
+	// that defines a word ranks above every document that only mentions
+	// it, in its body or in its title (a file name). Negative turns it
+	// off. Figures in DESIGN.md.
+	SymbolWeight float64
+	// BoilerWeight weighs the licence comment a source file starts with
+	// (decl.File.Boilerplate), repeated in every file of a project,
+	// against BodyWeight for the rest of the body. 0 means 0.1.
+	BoilerWeight float64
 	// K is the RRF constant; 0 means 60.
 	K int
 	// TextWeight and SubstringWeight weight the text and substring legs
@@ -66,6 +85,15 @@ type Options struct {
 	// RebuildCorrupt makes Open discard a bleve index it cannot read (a
 	// *CorruptError) and rebuild it from the store instead of failing.
 	RebuildCorrupt bool
+	// ReadOnly opens an index to search it only (a CLI search): writes
+	// fail with ErrReadOnly, and scorch runs without its persister and
+	// merger, so that neither Open nor Close writes to the bleve indexes
+	// (each would otherwise persist a snapshot, with three fsyncs). The
+	// store stays locked as for writing. Open fails with ErrReadOnly when
+	// the index must be written first (see ErrReadOnly), and when a bleve
+	// index has more than ten segments: scorch's merger, which runs only
+	// in a writer, would merge some.
+	ReadOnly bool
 	// CacheBytes bounds the cache of case-folded document text that
 	// substring verification and snippets read; 0 means 64 MiB, negative
 	// disables it.
@@ -87,6 +115,9 @@ type Options struct {
 	// fault injects storage write errors, for the package's tests
 	// (export_test.go); see storage.FaultFunc.
 	fault storage.FaultFunc
+	// noDecl indexes without declarations and licence comments, as
+	// schema 2 did, for the package's tests.
+	noDecl bool
 }
 
 func (o *Options) withDefaults() Options {
@@ -102,6 +133,15 @@ func (o *Options) withDefaults() Options {
 	}
 	if r.BodyWeight == 0 {
 		r.BodyWeight = 1
+	}
+	switch {
+	case r.SymbolWeight == 0:
+		r.SymbolWeight = 6
+	case r.SymbolWeight < 0:
+		r.SymbolWeight = 0
+	}
+	if r.BoilerWeight == 0 {
+		r.BoilerWeight = 0.1
 	}
 	if r.K <= 0 {
 		r.K = 60
@@ -166,9 +206,6 @@ type Index struct {
 	textA *tokenize.Text
 	triA  *tokenize.Trigram
 	fold  *foldCache
-	// scan is the latest table of every document for the substring
-	// leg's scans, with its own lock.
-	scan scanSlot
 
 	// writeMu serializes writes (Apply, Optimize, Rebuild, Close) from
 	// their start to the publication of their view.
@@ -184,6 +221,11 @@ type Index struct {
 	closed bool
 	// damage is the first panic guard recovered from bleve; see ready.
 	damage atomic.Pointer[CorruptError]
+	// unflushed is set once this process gives a bleve index a batch or a
+	// merge: Close then waits until scorch has persisted it. A process
+	// that only searched (a CLI search) has nothing to persist, and skips
+	// the wait and the writes it costs.
+	unflushed atomic.Bool
 
 	// vecs holds the documents' vectors for vector search, built from the
 	// store on the first such search (under writeMu) and kept in step by
@@ -196,7 +238,20 @@ type Index struct {
 	// commit ("store") and after the bleve batches ("indexes"), before the
 	// write is published.
 	pause func(step string)
+	// textScores, set by the package's tests, makes the substring leg
+	// score every candidate from its text, as indexScores must agree with.
+	textScores bool
+	// analyzeRuns, set by the package's tests, makes the text leg judge
+	// every quoted phrase by its words' positions, as exactRun must agree
+	// with.
+	analyzeRuns bool
 }
+
+// readOnlyMaxSegments is the most segments a bleve index may have to be
+// opened read-only: bleve's merge plan merges the smallest segments once
+// there are more than ten of them, so a writer keeps about that many. A
+// variable for the package's tests.
+var readOnlyMaxSegments = 10
 
 const (
 	storeFile  = "store.db"
@@ -234,14 +289,18 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 		}
 		return nil, fmt.Errorf("open: %w", err)
 	}
-	old, err := ix.checkSchema()
+	had, err := ix.checkSchema()
 	if err != nil {
 		return fail(err)
 	}
-	if old < wordsSchema && dir != "" {
-		// recover fills the new text index from the store.
-		if err := os.RemoveAll(ix.subdir(textDir)); err != nil {
-			return fail(fmt.Errorf("text index of schema %d: %w", old, err))
+	if had < rebuildBelow && dir != "" {
+		// Empty indexes replay the whole store (recover, below), and only
+		// then is the new version written, so a crash before that
+		// rebuilds them again.
+		for _, name := range []string{textDir, trigramDir} {
+			if err := os.RemoveAll(ix.subdir(name)); err != nil {
+				return fail(err)
+			}
 		}
 	}
 	if ix.text, err = ix.openBackend(textDir); err != nil {
@@ -253,6 +312,15 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 	if err := ix.recover(context.Background()); err != nil {
 		return fail(err)
 	}
+	if o.ReadOnly {
+		// Only a writer runs scorch's merger, and only while it lives: a
+		// short one may leave segments behind for a reader to meet.
+		if n, m := segments(ix.text), segments(ix.tri); n > readOnlyMaxSegments || m > readOnlyMaxSegments {
+			return fail(fmt.Errorf("%w: its indexes have %d and %d segments to merge", ErrReadOnly, n, m))
+		}
+	} else if err := ix.writeSchema(had); err != nil {
+		return fail(err)
+	}
 	return ix, nil
 }
 
@@ -260,14 +328,15 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 // corrupt one is replaced by an empty index, which recover then fills from
 // the store.
 func (ix *Index) openBackend(name string) (bleveindex.Index, error) {
-	idx, err := newBackend(ix.opts.Backend, ix.subdir(name), ix.queue, ix.opts.BulkLoad)
-	if err == nil || !ix.opts.RebuildCorrupt || !errors.Is(err, ErrCorrupt) || ix.dir == "" {
+	o := backendOptions{bulk: ix.opts.BulkLoad, readOnly: ix.opts.ReadOnly}
+	idx, err := newBackend(ix.opts.Backend, ix.subdir(name), ix.queue, o)
+	if err == nil || !ix.opts.RebuildCorrupt || !errors.Is(err, ErrCorrupt) || ix.dir == "" || ix.opts.ReadOnly {
 		return idx, err
 	}
 	if err := os.RemoveAll(ix.subdir(name)); err != nil {
 		return nil, err
 	}
-	return newBackend(ix.opts.Backend, ix.subdir(name), ix.queue, ix.opts.BulkLoad)
+	return newBackend(ix.opts.Backend, ix.subdir(name), ix.queue, o)
 }
 
 func (ix *Index) subdir(name string) string {
@@ -277,28 +346,37 @@ func (ix *Index) subdir(name string) string {
 	return filepath.Join(ix.dir, name)
 }
 
-// checkSchema refuses a store of a newer schema and marks an older one
-// (or a new one) as of SchemaVersion, returning the version it had
-// (SchemaVersion for a new store).
+// checkSchema returns the schema version the store records, 0 for a new
+// store, or ErrNewerSchema; with Options.ReadOnly, ErrReadOnly for any
+// version but this build's, which only a writer can bring up to date.
 func (ix *Index) checkSchema() (uint64, error) {
-	old := uint64(SchemaVersion)
-	err := ix.store.Update(func(tx storage.Tx) error {
-		v := tx.Get(bucketMeta, metaSchema)
-		if v == nil {
-			return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
-		}
-		old, _ = binary.Uvarint(v)
-		if old > SchemaVersion {
-			return fmt.Errorf("%w: index has %d, this build reads up to %d", ErrNewerSchema, old, SchemaVersion)
-		}
-		if old < SchemaVersion {
-			// Older records are read as they are; mark the index so
-			// that an older build refuses it.
-			return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
+	var n uint64
+	err := ix.store.View(func(tx storage.Tx) error {
+		if v := tx.Get(bucketMeta, metaSchema); v != nil {
+			n, _ = binary.Uvarint(v)
 		}
 		return nil
 	})
-	return old, err
+	switch {
+	case err != nil:
+	case n > SchemaVersion:
+		err = fmt.Errorf("%w: index has %d, this build reads up to %d", ErrNewerSchema, n, SchemaVersion)
+	case n < SchemaVersion && ix.opts.ReadOnly:
+		err = fmt.Errorf("%w: the index is new or of schema %d", ErrReadOnly, n)
+	}
+	return n, err
+}
+
+// writeSchema records SchemaVersion in a store that had version had, once
+// the index is what that version promises. Version 1 records are read as
+// they are; the mark makes a build that reads only version 1 refuse them.
+func (ix *Index) writeSchema(had uint64) error {
+	if had == SchemaVersion {
+		return nil
+	}
+	return ix.store.Update(func(tx storage.Tx) error {
+		return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
+	})
 }
 
 func (ix *Index) closeBackends() error {
@@ -363,7 +441,7 @@ func (ix *Index) storedSeq() (uint64, error) {
 // persists in the background and its Close does not wait for that; a
 // batch with a persisted callback, which scorch calls in order, does.
 func (ix *Index) flush() error {
-	if ix.dir == "" || ix.stale != nil {
+	if ix.dir == "" || ix.stale != nil || !ix.unflushed.Load() {
 		return nil
 	}
 	seq, err := ix.storedSeq()

@@ -5,6 +5,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -19,6 +20,11 @@ func Open(dir string, opts *Options) (*Index, error) {
 	o := opts.withDefaults()
 	if o.Backend != Scorch {
 		return nil, fmt.Errorf("open %s: %w: on-disk indexes need %s", dir, ErrBackend, Scorch)
+	}
+	if o.ReadOnly {
+		if _, err := os.Stat(filepath.Join(dir, storeFile)); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("open %s: %w: no index there yet", dir, ErrReadOnly)
+		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("open %s: %w", dir, err)

@@ -14,6 +14,9 @@ import (
 // Writes wait until it is done; searches go on, each reading the segments
 // as they were when it began.
 func (ix *Index) Optimize(ctx context.Context) error {
+	if ix.opts.ReadOnly {
+		return fmt.Errorf("optimize: %w", ErrReadOnly)
+	}
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
 	ix.mu.RLock()
@@ -37,6 +40,7 @@ func (ix *Index) Optimize(ctx context.Context) error {
 	if err := ix.flush(); err != nil {
 		return fmt.Errorf("optimize: %w", err)
 	}
+	ix.unflushed.Store(true) // the merged segments' snapshot
 	// The three files are independent: merged and compacted at once.
 	errs := make([]error, 3)
 	var wg sync.WaitGroup

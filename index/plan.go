@@ -24,14 +24,17 @@ const (
 // the legs.
 //
 // In simple syntax the substring leg asks for every leaf and the text leg
-// for any of them, ranking documents with more of them higher. In raw
-// syntax (strict) both legs follow the tree: AND, OR, NOT, NEAR, column
-// filters and ^initial. A leaf with no text-leg term (only stop words,
+// for any of them, ranking documents with more of them higher, but for
+// quoted phrases, which every hit of both legs holds: the substring leg
+// as exact text, the text leg as a run of words. In raw syntax (strict)
+// both legs follow the tree: AND, OR, NOT, NEAR, column filters and
+// ^initial. A leaf with no text-leg term (only stop words,
 // only punctuation) is left out of the text leg's tree, as FTS5 leaves
 // out a phrase its tokenizer makes nothing of.
 type plan struct {
 	root   query.Node
 	strict bool
+	quoted bool    // a simple query with a phrase: the text leg reads stored text
 	leaves []*leaf // input order
 	byNode map[query.Node]*leaf
 }
@@ -44,7 +47,8 @@ type leaf struct {
 	initial bool // must start its field
 	prefix  bool // the last word is a prefix (FTS5 word*)
 	typing  bool // the last word is also a prefix, scored lower (simple syntax with Request.Prefix, still being typed)
-	phrase  bool // its words must be adjacent and in order (strict only)
+	phrase  bool // its words must be adjacent and in order
+	quoted  bool // simple syntax: a phrase, which every hit holds, exactly
 	negated bool // under a NOT: excludes, never scores
 	near    bool // a child of a NEAR group
 }
@@ -101,7 +105,9 @@ func parse(req *Request) (*plan, error) {
 		case *query.Term:
 			l.text, cols, l.initial = n.Text, n.Columns, n.Initial
 		case *query.Phrase:
-			l.text, cols, l.initial, l.phrase = n.Text, n.Columns, n.Initial, p.strict && multiword(n.Text)
+			// A quoted word with parts (ReadFile) is a run of them too.
+			l.text, cols, l.initial, l.phrase, l.quoted = n.Text, n.Columns, n.Initial, multiword(n.Text) || !p.strict, !p.strict
+			p.quoted = p.quoted || l.quoted
 		case *query.Prefix:
 			l.text, cols, l.initial, l.prefix, l.phrase = n.Text, n.Columns, n.Initial, true, multiword(n.Text)
 		}
@@ -138,10 +144,11 @@ func parse(req *Request) (*plan, error) {
 	return p, nil
 }
 
-// multiword reports whether a phrase's text holds several words. One word
-// ("bufio.Scanner", MapFile*) is matched like a term, by its whole
-// identifier or its parts: checking that the parts are adjacent would take
-// word positions, which the text index does not keep.
+// multiword reports whether a phrase's text holds several words. In raw
+// syntax one word ("bufio.Scanner", MapFile*) is matched like a term, by
+// its whole identifier or its parts: checking that the parts are adjacent
+// would take word positions, which the text index does not keep. A quoted
+// word of a simple query restricts, and takes them.
 func multiword(s string) bool { return strings.ContainsFunc(s, unicode.IsSpace) }
 
 // positive returns the leaves that score: those not under a NOT.

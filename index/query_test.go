@@ -71,6 +71,13 @@ var rawCases = []struct {
 	{`title:(one OR five)`, "p1", "p1"},
 	{`title: NEAR(two three, 0)`, "p3", "p3"},
 	{`body:"two three"`, "p1", "p1"},
+	// Leaves of one and two characters, which the substring leg finds by
+	// their own grams ("-": no such word for the text leg).
+	{`title:o`, "-", "p1 p3"},
+	{`^t`, "-", "p2 p3"},
+	{`fi OR si`, "-", "p3"},
+	{`on NOT tw`, "-", "p4"},
+	{`NEAR(e f, 0)`, "-", "n1 p1 p3 p4"},
 }
 
 func TestRawSyntax(t *testing.T) {

@@ -33,7 +33,7 @@ func (ix *Index) recover(ctx context.Context) (err error) {
 		name string
 		idx  bleveindex.Index
 		mk   func(*Doc, []byte) bleveindex.Document
-	}{{"text", ix.text, ix.textDoc}, {"trigram", ix.tri, ix.trigramDoc}} {
+	}{{"text", ix.text, ix.textDoc}, {"trigram", ix.tri, ix.trigramDocs(storeSeq)}} {
 		seq, err := appliedSeq(leg.idx)
 		if err != nil {
 			return fmt.Errorf("recover %s index: %w", leg.name, err)
@@ -41,6 +41,9 @@ func (ix *Index) recover(ctx context.Context) (err error) {
 		minSeq = min(minSeq, seq)
 		if seq == storeSeq {
 			continue
+		}
+		if ix.opts.ReadOnly {
+			return fmt.Errorf("recover %s index: %w: it applied the store's writes up to %d of %d", leg.name, ErrReadOnly, seq, storeSeq)
 		}
 		if err := ix.replay(ctx, leg.idx, leg.mk, seq, storeSeq); err != nil {
 			return fmt.Errorf("recover %s index: %w", leg.name, err)
@@ -50,6 +53,9 @@ func (ix *Index) recover(ctx context.Context) (err error) {
 	ix.stale = nil
 	ix.mu.Unlock()
 	ix.publish(&view{seq: storeSeq})
+	if ix.opts.ReadOnly {
+		return nil // the log is pruned by the next writer
+	}
 	// Entries up to minSeq are durable in both indexes: what we read above
 	// came from their persisted state (or, for memory indexes, from this
 	// process, where the log is of no further use either).
@@ -182,6 +188,9 @@ func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc
 // for an index whose bleve files are damaged or suspect. Searches wait
 // until it is done.
 func (ix *Index) Rebuild(ctx context.Context) error {
+	if ix.opts.ReadOnly {
+		return fmt.Errorf("rebuild: %w", ErrReadOnly)
+	}
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
 	ix.mu.Lock()
@@ -206,10 +215,10 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 			}
 		}
 	}
-	if ix.text, err = newBackend(ix.opts.Backend, ix.subdir(textDir), ix.queue, ix.opts.BulkLoad); err != nil {
+	if ix.text, err = newBackend(ix.opts.Backend, ix.subdir(textDir), ix.queue, backendOptions{bulk: ix.opts.BulkLoad}); err != nil {
 		return fmt.Errorf("rebuild text index: %w", err)
 	}
-	if ix.tri, err = newBackend(ix.opts.Backend, ix.subdir(trigramDir), ix.queue, ix.opts.BulkLoad); err != nil {
+	if ix.tri, err = newBackend(ix.opts.Backend, ix.subdir(trigramDir), ix.queue, backendOptions{bulk: ix.opts.BulkLoad}); err != nil {
 		return fmt.Errorf("rebuild trigram index: %w", err)
 	}
 	seq, err := ix.storedSeq()
@@ -219,7 +228,7 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 	if err := ix.reindex(ctx, ix.text, ix.textDoc, seq); err != nil {
 		return fmt.Errorf("rebuild text index: %w", err)
 	}
-	if err := ix.reindex(ctx, ix.tri, ix.trigramDoc, seq); err != nil {
+	if err := ix.reindex(ctx, ix.tri, ix.trigramDocs(seq), seq); err != nil {
 		return fmt.Errorf("rebuild trigram index: %w", err)
 	}
 	ix.view = &view{seq: seq}

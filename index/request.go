@@ -308,8 +308,37 @@ type Request struct {
 	// Rerank, with Options.Reranker, reorders the first Rerank hits of
 	// the first page by the reranker's scores.
 	Rerank int
-	// MarkStart and MarkEnd wrap matches in snippets; "" means <mark> and </mark>.
+	// MarkStart and MarkEnd wrap matches in snippets and lines; "" means
+	// <mark> and </mark>.
 	MarkStart, MarkEnd string
+	// Lines asks for each hit's matching lines (Hit.Lines), as grep
+	// prints them; nil asks for none.
+	Lines *LineOptions
+	// MinSeq, on a cluster (package cluster), makes the search wait until
+	// every shard shows the cluster's writes up to this sequence (an
+	// Applied.Seq): read your writes. An Index ignores it.
+	MinSeq uint64
+}
+
+// LineOptions asks for the lines of a hit's body that hold a match, found
+// in the stored text as the legs matched: the exact, case- and
+// accent-insensitive occurrences of the query's terms where the substring
+// leg ran; the words whose analyzed terms are the query's (stems, a word
+// being typed's completions, a tolerant hit's typos) where the text leg
+// ran; a quoted phrase where its words run in order; in the first MiB of
+// the body, as snippets look. Cost: each hit's whole body is searched for
+// every term, and the words that start like a query word are analyzed, on
+// the page's hits only: linear in their text, a full analysis of it for a
+// quoted phrase (BenchmarkSearch auto+lines against auto).
+type LineOptions struct {
+	// Before and After are the lines of context shown before and after
+	// each matching line (grep -B and -A); context lines that two matches
+	// share are shown once.
+	Before, After int
+	// Max bounds the matching lines returned per hit; 0 means
+	// DefaultMaxLines, at most MaxLines. Hit.MatchingLines counts them
+	// all.
+	Max int
 }
 
 // Limits of a Request.
@@ -321,6 +350,11 @@ const (
 	// ErrInvalidRequest, never silently cut.
 	MaxQueryBytes = 10000
 	MaxQueryTerms = 64
+	// DefaultMaxLines and MaxLines bound LineOptions.Max; MaxContext
+	// bounds Before and After.
+	DefaultMaxLines = 100
+	MaxLines        = 10000
+	MaxContext      = 100
 )
 
 // Validate reports, as an ErrInvalidRequest, what in r Search would
@@ -366,6 +400,19 @@ func (r Request) normalized() (Request, error) {
 		return bad("query of %d bytes, the limit is %d", len(r.Query), MaxQueryBytes)
 	case r.Rerank < 0 || r.Rerank > MaxLimit:
 		return bad("rerank %d out of range 0..%d", r.Rerank, MaxLimit)
+	}
+	if l := r.Lines; l != nil {
+		switch {
+		case l.Before < 0 || l.Before > MaxContext || l.After < 0 || l.After > MaxContext:
+			return bad("lines of context %d before, %d after: out of range 0..%d", l.Before, l.After, MaxContext)
+		case l.Max < 0 || l.Max > MaxLines:
+			return bad("max lines %d out of range 0..%d", l.Max, MaxLines)
+		}
+		lo := *l
+		if lo.Max == 0 {
+			lo.Max = DefaultMaxLines
+		}
+		r.Lines = &lo
 	}
 	if r.Fallback == 0 {
 		r.Fallback = DefaultFallback

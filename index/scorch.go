@@ -12,6 +12,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -22,6 +23,10 @@ import (
 )
 
 const defaultBackend = Scorch
+
+// checkedSuffix names, beside a scorch index's directory, the record of
+// the segment files verifySegments found sound.
+const checkedSuffix = ".checked"
 
 // scorch reports failures of its background persister (a full disk, say)
 // only to a callback it finds by name in a global registry, then retries
@@ -55,7 +60,7 @@ func persistError(dir string) error {
 // until Optimize.
 var bulkMergePlan = map[string]any{"MaxSegmentsPerTier": 30, "FloorSegmentSize": 400}
 
-func newScorch(dir string, q *bleveindex.AnalysisQueue, bulk bool) (idx bleveindex.Index, err error) {
+func newScorch(dir string, q *bleveindex.AnalysisQueue, o backendOptions) (idx bleveindex.Index, err error) {
 	if dir != "" {
 		// scorch keeps its snapshot list in a bbolt file, which bbolt
 		// cannot open safely once truncated.
@@ -69,8 +74,12 @@ func newScorch(dir string, q *bleveindex.AnalysisQueue, bulk bool) (idx bleveind
 	config := map[string]interface{}{
 		"path": dir, "unsafe_batch": true, "asyncErrorCallbackName": asyncErrorCallback,
 	}
-	if bulk {
+	if o.bulk {
 		config["scorchMergePlanOptions"] = bulkMergePlan
+	}
+	if o.readOnly {
+		// No persister, no merger, root.bolt opened read-only.
+		config["read_only"] = true
 	}
 	idx, err = scorch.NewScorch(scorch.Name, config, q)
 	if err != nil {
@@ -93,7 +102,7 @@ func newScorch(dir string, q *bleveindex.AnalysisQueue, bulk bool) (idx bleveind
 		}
 		return nil, &CorruptError{Path: dir, Err: err}
 	}
-	if err := verifySegments(idx); err != nil {
+	if err := verifySegments(idx, dir+checkedSuffix); err != nil {
 		_ = idx.Close()
 		return nil, err
 	}
@@ -104,9 +113,19 @@ func newScorch(dir string, q *bleveindex.AnalysisQueue, bulk bool) (idx bleveind
 // against the CRC-32 in its footer, which zap never checks: a zeroed or
 // truncated segment opens as an empty one, so searches would quietly find
 // nothing, and a damaged one panics mid-search with the segment's lock
-// held, so the next search touching it would block forever. It reads
-// every segment file once: O(index size).
-func verifySegments(idx bleveindex.Index) error {
+// held, so the next search touching it would block forever.
+//
+// Segment files are never written once made, so a file is read once per
+// state: the file at record notes each segment found sound with its
+// size, modification time and checksum, and a segment whose stamp matches
+// is not read again (storage.Options.CheckRecord does the same for the
+// store). Damage that changes neither size nor modification time (a bit
+// flipped on the disk) then goes unseen until the next merge rewrites the
+// segment.
+//
+// Cost: a stat per segment; a read of every segment file not noted (about
+// 27 ms per 100 MB from the page cache).
+func verifySegments(idx bleveindex.Index, record string) error {
 	r, err := idx.Reader()
 	if err != nil {
 		return err
@@ -116,6 +135,12 @@ func verifySegments(idx bleveindex.Index) error {
 	if !ok {
 		return nil
 	}
+	old, _ := os.ReadFile(record)
+	noted := map[string]bool{}
+	for _, line := range strings.Split(string(old), "\n") {
+		noted[line] = true
+	}
+	var now []string
 	for _, ss := range snap.Segments() {
 		seg, ok := ss.Segment().(interface {
 			Path() string
@@ -124,9 +149,21 @@ func verifySegments(idx bleveindex.Index) error {
 		if !ok {
 			continue // in memory
 		}
-		if err := verifyCRC(seg.Path(), seg.CRC()); err != nil {
+		fi, err := os.Stat(seg.Path())
+		if err != nil {
 			return &CorruptError{Path: seg.Path(), Err: err}
 		}
+		stamp := fmt.Sprintf("%s %d %d %08x", filepath.Base(seg.Path()), fi.Size(), fi.ModTime().UnixNano(), seg.CRC())
+		if !noted[stamp] {
+			if err := verifyCRC(seg.Path(), seg.CRC()); err != nil {
+				return &CorruptError{Path: seg.Path(), Err: err}
+			}
+		}
+		now = append(now, stamp)
+	}
+	if b := strings.Join(now, "\n"); b != string(old) {
+		// Only a speed-up: a record not written costs the next Open a read.
+		_ = os.WriteFile(record, []byte(b), 0o644)
 	}
 	return nil
 }

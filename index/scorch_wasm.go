@@ -10,10 +10,14 @@ import (
 
 const defaultBackend = UpsideDown
 
-func newScorch(string, *bleveindex.AnalysisQueue, bool) (bleveindex.Index, error) {
+func newScorch(string, *bleveindex.AnalysisQueue, backendOptions) (bleveindex.Index, error) {
 	return nil, ErrBackend
 }
 
 func forceMerge(context.Context, bleveindex.Index) error { return nil }
 
 func persistError(string) error { return nil }
+
+func segmentPrefixCounts(bleveindex.IndexReader, string, []byte, func(string, uint64)) (bool, error) {
+	return false, nil
+}

@@ -24,8 +24,11 @@ type scored struct {
 
 func sortScored(l []scored) {
 	slices.SortFunc(l, func(a, b scored) int {
-		if c := cmp.Compare(b.score, a.score); c != 0 {
-			return c
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
 		}
 		return cmp.Compare(a.id, b.id)
 	})
@@ -37,24 +40,37 @@ type search struct {
 	ctx context.Context
 	req Request
 	tx  storage.Tx // reads the state of the store the readers show
-	// allTextR is the text index's reader whatever the mode, for
-	// did-you-mean; textR is nil when the mode runs no text leg.
+	// allTextR and allTriR are the indexes' readers whatever the mode,
+	// for did-you-mean and declarations; textR and triR are nil when the
+	// mode does not run their leg.
 	allTextR bleveindex.IndexReader
+	allTriR  bleveindex.IndexReader
 	textR    bleveindex.IndexReader
 	triR     bleveindex.IndexReader
 	plan     *plan
 	// The text leg's term tables of the exact and the tolerant pass, for
 	// snippets.
 	exactPlan, tolPlan *textPlan
-	filter             filter
-	n                  float64          // documents in the index
-	snip               [2]*snippetQuery // what snippets look for in exact and tolerant hits, made on first use
-	best               float64          // the first hit's score, for Hit.Norm
-	probed             bool             // probeDicts has run
-	qvec               []float32        // the query vector of a vector or hybrid search
-	avgTitle, avgBody  float64          // average field lengths in tokens, for BM25
-	slots              []*slots.Table   // the text leg's, released when the search ends
-	added              []feedbackTerm   // the terms feedback added to the text leg
+	// explained is the tally of the text leg's last pass, whose list
+	// ranked the hits, kept for Explain.
+	explained *tallied
+	// defines holds, by positive leaf, the trigram index's internal IDs
+	// of the documents that declare its text; made on first use.
+	defines           map[*leaf]map[string]struct{}
+	filter            filter
+	n                 float64          // documents in the index
+	snip              [2]*snippetQuery // what snippets look for in exact and tolerant hits, made on first use
+	best              float64          // the first hit's score, for Hit.Norm
+	probed            bool             // probeDicts has run
+	qvec              []float32        // the query vector of a vector or hybrid search
+	avgTitle, avgBody float64          // average field lengths in tokens, for BM25
+	slots             []*slots.Table   // the text leg's, released when the search ends
+	added             []feedbackTerm   // the terms feedback added to the text leg
+	// g, when set, holds the statistics of the whole collection, of which
+	// this index is a shard: the search scores with them (see Global).
+	// rec, when set, gathers this shard's part of those g lacks.
+	g   *Global
+	rec *recorder
 }
 
 // Search runs a query. It returns ErrEmptyQuery for a query with nothing to
@@ -106,7 +122,7 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	var res *Result
 	err = ix.read(readsIndexes, func(textR, triR bleveindex.IndexReader, tx storage.Tx) (err error) {
 		defer ix.guard(&err)
-		s.tx, s.allTextR = tx, textR
+		s.tx, s.allTextR, s.allTriR = tx, textR, triR
 		if req.Mode.legs()&runsText != 0 {
 			s.textR = textR
 		}
@@ -129,7 +145,7 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 }
 
 func (s *search) run() (*Result, error) {
-	s.n = float64(getUint(s.tx, metaDocs))
+	s.n = float64(s.counter(metaDocs))
 	if err := s.filter.init(s.tx, &s.req); err != nil {
 		return nil, err
 	}
@@ -137,56 +153,11 @@ func (s *search) run() (*Result, error) {
 	if legs == runsVector {
 		return s.runVector()
 	}
-	s.avgTitle = float64(getUint(s.tx, metaTitleTokens)) / max(s.n, 1)
-	s.avgBody = float64(getUint(s.tx, metaBodyTokens)) / max(s.n, 1)
-	var tri []scored
-	var text *textList
-	var triErr, textErr error
-	substring := func() {
-		if tri, triErr = s.substringLeg(); triErr != nil {
-			triErr = fmt.Errorf("substring leg: %w", triErr)
-		}
-	}
-	// Fuzzy words are read in the same pass as the exact ones.
-	var tol *tolerance
-	if s.req.Fuzzy != FuzzyOff {
-		tol = &tolerance{fuzzy: s.req.Fuzzy}
-	}
-	words := func() {
-		if text, textErr = s.textLeg(tol); textErr != nil {
-			textErr = fmt.Errorf("text leg: %w", textErr)
-		}
-	}
-	switch {
-	case legs&runsText == 0:
-		substring()
-	case legs&runsSubstring == 0:
-		words()
-	case s.ix.opts.Workers > 1 && !s.plan.strict && !s.filter.byHeader:
-		// The legs at once: the text leg then reads no record (no
-		// filter on stored fields, no phrase to check), so only the
-		// substring leg uses the store's transaction.
-		var wg sync.WaitGroup
-		wg.Go(func() {
-			defer s.ix.guard(&textErr)
-			words()
-		})
-		// A panic (a damaged index) must not leave before the text leg,
-		// which reads what Search closes when it returns.
-		func() {
-			defer s.ix.guard(&triErr)
-			substring()
-		}()
-		wg.Wait()
-	default:
-		substring()
-		words()
-	}
-	err := errors.Join(triErr, textErr)
+	s.avgTitle = float64(s.counter(metaTitleTokens)) / max(s.n, 1)
+	s.avgBody = float64(s.counter(metaBodyTokens)) / max(s.n, 1)
+	tol := requestTolerance(&s.req)
+	tri, text, err := s.legs(tol)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.ctx.Err(); err != nil {
 		return nil, err
 	}
 	if text != nil {
@@ -212,20 +183,8 @@ func (s *search) run() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The fallback, when few documents match: the tolerant pass (fuzzy,
-	// auto unless asked otherwise, and, as typed into a search box,
-	// prefixes) ranks the text leg again. When a word matches nothing
-	// but others match enough, only that word is tolerated.
-	fallback := tolerance{fuzzy: s.req.Fuzzy, prefix: s.req.Prefix}
-	if fallback.fuzzy == FuzzyOff {
-		fallback.fuzzy = FuzzyAuto
-	}
-	again := total < s.req.Fallback && (tol == nil || *tol != fallback)
-	if !again && s.req.Fallback > 0 && tol == nil && text != nil && text.unknown {
-		fallback.unknown, again = true, true
-	}
-	if legs&runsText != 0 && again {
-		tol = &fallback
+	if fb := fallbackTolerance(&s.req, tol, total, text != nil && text.unknown != 0); fb != nil {
+		tol = fb
 		if text, err = s.textLeg(tol); err != nil {
 			return nil, fmt.Errorf("tolerant pass: %w", err)
 		}
@@ -233,7 +192,7 @@ func (s *search) run() (*Result, error) {
 			return nil, err
 		}
 	}
-	return s.finish(&Result{Mode: s.req.Mode, Tolerant: tol != nil}, fused, total)
+	return s.finish(&Result{Mode: s.req.Mode, Tolerant: tol != nil && legs&runsText != 0}, fused, total)
 }
 
 // fuse returns the first need hits of the legs' fused ranking in the
@@ -248,6 +207,94 @@ func (s *search) fuse(tri []scored, text *textList, vec []scored, need int) ([]f
 		err = s.sortByDate(fused)
 	}
 	return fused, len(fused), err
+}
+
+// legs runs the substring and text legs the mode asks for, at once when
+// it can: the substring leg's matches, sorted; the text leg's list,
+// unsorted, tolerant with tol (nil: exact).
+func (s *search) legs(tol *tolerance) (tri []scored, text *textList, err error) {
+	legs := s.req.Mode.legs()
+	var triErr, textErr error
+	substring := func() {
+		if tri, triErr = s.substringLeg(); triErr != nil {
+			triErr = fmt.Errorf("substring leg: %w", triErr)
+		}
+	}
+	words := func() {
+		if text, textErr = s.textLeg(tol); textErr != nil {
+			textErr = fmt.Errorf("text leg: %w", textErr)
+		}
+	}
+	switch {
+	case legs&runsText == 0:
+		substring()
+	case legs&runsSubstring == 0:
+		words()
+	case s.ix.opts.Workers > 1 && !s.plan.strict && !s.plan.quoted && !s.filter.byHeader:
+		// The legs at once: the text leg then reads no record (no
+		// filter on stored fields, no phrase to check), so only the
+		// substring leg uses the store's transaction.
+		var wg sync.WaitGroup
+		wg.Go(func() {
+			defer s.ix.guard(&textErr)
+			words()
+		})
+		// A panic (a damaged index) must not leave before the text leg,
+		// which reads what Search closes when it returns.
+		func() {
+			defer s.ix.guard(&triErr)
+			substring()
+		}()
+		wg.Wait()
+	default:
+		substring()
+		words()
+	}
+	if err := errors.Join(triErr, textErr); err != nil {
+		return nil, nil, err
+	}
+	return tri, text, s.ctx.Err()
+}
+
+// requestTolerance is what Request.Fuzzy adds to the text leg, read in
+// the same pass as the exact words; nil for none.
+func requestTolerance(req *Request) *tolerance {
+	if req.Fuzzy == FuzzyOff {
+		return nil
+	}
+	return &tolerance{fuzzy: req.Fuzzy}
+}
+
+// fallbackPass is what the fallback's tolerant pass adds to each word;
+// with unknown, only to the words no document holds.
+func fallbackPass(req *Request, unknown bool) tolerance {
+	fb := tolerance{fuzzy: req.Fuzzy, prefix: req.Prefix, unknown: unknown}
+	if fb.fuzzy == FuzzyOff {
+		fb.fuzzy = FuzzyAuto
+	}
+	return fb
+}
+
+// fallbackTolerance returns what the fallback's tolerant pass adds to
+// each word, nil when it does not run. It runs, when the mode has the
+// text leg, for a search whose text leg (tolerant with tol) and other
+// legs found fewer than Request.Fallback documents: fuzzy (auto unless
+// asked otherwise) and, as typed into a search box, prefixes; and, when
+// some word is in no document (unknown) but the others match enough, for
+// that word alone.
+func fallbackTolerance(req *Request, tol *tolerance, total int, unknown bool) *tolerance {
+	if req.Mode.legs()&runsText == 0 {
+		return nil
+	}
+	fb := fallbackPass(req, false)
+	switch {
+	case total < req.Fallback && (tol == nil || *tol != fb):
+	case req.Fallback > 0 && tol == nil && unknown:
+		fb.unknown = true
+	default:
+		return nil
+	}
+	return &fb
 }
 
 // finish expands and boosts the ranked hits, suggests a spelling when
@@ -359,8 +406,29 @@ func (s *search) hit(f fusion.Hit) (Hit, hitRecord, error) {
 	h.Via = f.Via
 	if s.req.Explain {
 		h.Explain = &Explain{K: s.ix.opts.K, Legs: slices.Clone(f.Legs), Boost: f.Boosted}
+		if err := s.explainText(h.Explain, f); err != nil {
+			return Hit{}, hitRecord{}, err
+		}
 	}
 	return h, hitRecord{hd.Seq, rest}, nil
+}
+
+// explainText splits the hit's text-leg score by field.
+func (s *search) explainText(e *Explain, f fusion.Hit) error {
+	for _, l := range f.Legs {
+		t := s.explained
+		if t == nil || l.Leg != LegText && l.Leg != LegFuzzy {
+			continue
+		}
+		iid, err := s.allTextR.InternalID(f.ID)
+		if err != nil {
+			return err
+		}
+		if iid != nil {
+			e.Text = t.fieldScores(iid, l.Score)
+		}
+	}
+	return nil
 }
 
 // texts sets each hit's title and snippet from its record, on up to
@@ -368,10 +436,16 @@ func (s *search) hit(f fusion.Hit) (Hit, hitRecord, error) {
 // need only the fold cache, which is safe for concurrent use, and the
 // records, which nothing writes.
 func (s *search) texts(hits []Hit, recs []hitRecord) error {
-	// The snippets' queries are made first, once.
+	// The snippets' queries and what each hit declares are found first,
+	// on this goroutine.
 	qs := make([]*snippetQuery, len(hits))
+	declared := make([][]string, len(hits))
 	for i := range hits {
 		qs[i] = s.snippetQuery(slices.Contains(hits[i].MatchedIn, LegFuzzy))
+		var err error
+		if declared[i], err = s.declared(hits[i].ID); err != nil {
+			return err
+		}
 	}
 	text := func(i int) error {
 		h, rec := &hits[i], recs[i]
@@ -400,7 +474,19 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 			title, body = string(t), string(b)
 		}
 		h.Title = title
-		h.Field, h.Snippet = s.snippet(qs[i], title, body, fd)
+		prefer, floor := s.declarations(h, body, declared[i], qs[i])
+		var at int
+		fd = fd.withMaps(title, body)
+		h.Field, h.Snippet, at = s.snippet(qs[i], title, body, fd, prefer, floor)
+		if at >= 0 {
+			h.Line, h.Column = locate(body, at)
+		}
+		if s.req.Lines != nil {
+			h.Lines, h.MatchingLines = s.lines(qs[i], body, fd, s.req.Lines)
+		}
+		if h.Explain != nil {
+			h.Explain.Defines = declared[i]
+		}
 		return nil
 	}
 	workers := min(s.ix.opts.Workers, len(hits)/parallelTexts)

@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 
@@ -165,12 +166,9 @@ func (ix *Index) adopt(st storage.Store, snap *snapfile.File) (err error) {
 		(*leg.idx).Close()
 		*leg.idx = idx
 	}
-	schema, err := ix.checkSchema()
+	had, err := ix.checkSchema()
 	if err != nil {
 		return fmt.Errorf("open snapshot: %w", err)
-	}
-	if schema < wordsSchema {
-		return fmt.Errorf("open snapshot: %w: %d, this build reads %d and up; write it again", ErrOlderSchema, schema, wordsSchema)
 	}
 	if err := ix.checkSnapshotSeq(); err != nil {
 		return &CorruptError{Path: "snapshot", Err: err}
@@ -178,6 +176,27 @@ func (ix *Index) adopt(st storage.Store, snap *snapfile.File) (err error) {
 	seq, err := ix.storedSeq()
 	if err != nil {
 		return err
+	}
+	if had < rebuildBelow {
+		// A snapshot of an older layout: its indexes are made anew from
+		// its store.
+		for _, leg := range []struct {
+			idx *bleveindex.Index
+			mk  func(*Doc, []byte) bleveindex.Document
+		}{{&ix.text, ix.textDoc}, {&ix.tri, ix.trigramDocs(seq)}} {
+			idx, err := openUpsideDown(nil, ix.queue)
+			if err != nil {
+				return err
+			}
+			(*leg.idx).Close()
+			*leg.idx = idx
+			if err := ix.reindex(context.Background(), idx, leg.mk, seq); err != nil {
+				return fmt.Errorf("open snapshot: rebuild an index of schema %d: %w", had, err)
+			}
+		}
+	}
+	if err := ix.writeSchema(had); err != nil {
+		return fmt.Errorf("open snapshot: %w", err)
 	}
 	ix.publish(&view{seq: seq})
 	return nil

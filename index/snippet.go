@@ -7,6 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/blevesearch/bleve/v2/analysis"
+
 	"github.com/twindex/twindex/index/internal/find"
 )
 
@@ -24,35 +26,51 @@ type span struct{ start, end, key int }
 
 // snippet picks the field to show (body when it has a match, else title
 // when it has one, else body) and returns it with a window around the best
-// match, HTML-escaped, matches wrapped in the request's markers.
+// match, HTML-escaped, matches wrapped in the request's markers, and the
+// byte offset of that match in the body (-1 when the body shows none). A
+// declaration of a query term at prefer (-1: none) is the best match, and
+// matches before floor (the licence comment) count only when there are no
+// others.
 //
 // Text-leg matches are words whose analyzed terms are query terms. Only
 // words inside the shown window are analyzed; the window is chosen from
 // cheap candidates: the places where a term's first three characters start
 // a word or a camelCase part.
-func (s *search) snippet(q *snippetQuery, title, body string, f *folded) (field, snip string) {
-	if snip := s.render(q, body, f.body, f.bodyMap); snip != "" || title == "" {
-		return fieldBody, snip
+func (s *search) snippet(q *snippetQuery, title, body string, f *folded, prefer, floor int) (field, snip string, at int) {
+	if snip, at := s.render(q, body, f.body, f.bodyMap, prefer, floor); snip != "" || title == "" {
+		return fieldBody, snip, at
 	}
-	if snip := s.render(q, title, f.title, f.titleMap); snip != "" {
-		return fieldTitle, snip
+	if snip, _ := s.render(q, title, f.title, f.titleMap, -1, 0); snip != "" {
+		return fieldTitle, snip, -1
 	}
-	lo, hi := window(body, nil)
-	return fieldBody, s.mark(body, lo, hi, nil)
+	lo, hi, _ := window(body, nil, -1, 0)
+	return fieldBody, s.mark(body, lo, hi, nil), -1
 }
 
-// snippetQuery is what snippets look for: the query's folded terms as
-// substrings (keys 0..n-1) and its analyzed terms (keys n..), each with a
-// probe, its first three characters.
+// snippetQuery is what snippets and lines look for: the query's folded
+// terms as substrings (keys 0..n-1), its analyzed terms (keys n..), each
+// with a probe, its first three characters, and its quoted phrases of
+// several words as runs of words.
 type snippetQuery struct {
 	subs   []find.Finder
 	terms  map[string]int
 	probes []probe
+	runs   []phraseRun
+	tp     *textPlan
+	// defines holds the folded text of the query's terms: a declared
+	// name among them is the best match.
+	defines map[string]bool
 }
 
 type probe struct {
 	find find.Finder
 	key  int
+}
+
+// phraseRun is a quoted phrase the text leg matched as a run of words.
+type phraseRun struct {
+	tl  *tleaf
+	key int
 }
 
 // snippetQuery returns what the snippets of exact or tolerant hits look
@@ -69,8 +87,11 @@ func (s *search) snippetQuery(tolerant bool) *snippetQuery {
 }
 
 func (s *search) snippetTerms(tolerant bool) *snippetQuery {
-	q := &snippetQuery{terms: map[string]int{}}
+	q := &snippetQuery{terms: map[string]int{}, defines: map[string]bool{}}
 	leaves := s.plan.positive()
+	for _, l := range leaves {
+		q.defines[l.folded] = true
+	}
 	// Exact substrings, unless only words were searched for.
 	if legs := s.req.Mode.legs(); legs&runsSubstring != 0 || legs&runsText == 0 {
 		for _, l := range leaves {
@@ -89,9 +110,14 @@ func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 		tp = s.tolPlan
 	}
 	if tp != nil {
+		q.tp = tp
 		for _, tl := range tp.leaves {
 			k, ok := key[tl.leaf]
 			if !ok {
+				continue
+			}
+			if tl.quoted && tl.needsPositions() {
+				q.runs = append(q.runs, phraseRun{tl, k})
 				continue
 			}
 			for _, g := range tl.groups {
@@ -117,9 +143,10 @@ func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 	return q
 }
 
-// render returns the snippet of one field, or "" when the field has no
-// match.
-func (s *search) render(q *snippetQuery, text, ftext string, fmap []int) string {
+// matchSpans returns the exact matches in a field (substrings, and the
+// runs of quoted phrases), up to limit occurrences of each term, and
+// guesses: the places where a word that may be a query word starts.
+func (s *search) matchSpans(q *snippetQuery, text, ftext string, fmap []int, limit int) (exact, guess []span) {
 	if len(ftext) > snippetScan {
 		ftext = ftext[:snippetScan]
 	}
@@ -129,13 +156,12 @@ func (s *search) render(q *snippetQuery, text, ftext string, fmap []int) string 
 		}
 		return i
 	}
-	var exact, guess []span
 	for key, sub := range q.subs {
 		n := len(sub.Needle())
 		if n == 0 {
 			continue
 		}
-		for i, k := 0, 0; k < snippetSpans; k++ {
+		for i, k := 0, 0; k < limit; k++ {
 			j := sub.Index(ftext[i:])
 			if j < 0 {
 				break
@@ -144,9 +170,12 @@ func (s *search) render(q *snippetQuery, text, ftext string, fmap []int) string 
 			i += j + n
 		}
 	}
+	if len(q.runs) > 0 {
+		exact = append(exact, q.runSpans(s.ix.textA.Analyze([]byte(text[:orig(len(ftext))])))...)
+	}
 	for _, p := range q.probes {
 		n := len(p.find.Needle())
-		for i, k := 0, 0; k < snippetSpans; {
+		for i, k := 0, 0; k < limit; {
 			j := p.find.Index(ftext[i:])
 			if j < 0 {
 				break
@@ -158,19 +187,61 @@ func (s *search) render(q *snippetQuery, text, ftext string, fmap []int) string 
 			i += j + n
 		}
 	}
-	if len(exact)+len(guess) == 0 {
-		return ""
+	return exact, guess
+}
+
+// runSpans returns where the quoted phrases run in a field, given its
+// tokens: from the first word's start to the last one's end.
+func (q *snippetQuery) runSpans(toks analysis.TokenStream) []span {
+	pos := map[string][]int{}
+	at := map[int][2]int{} // position -> the bytes its tokens cover
+	for _, tok := range toks {
+		pos[string(tok.Term)] = append(pos[string(tok.Term)], tok.Position)
+		r, ok := at[tok.Position]
+		if !ok {
+			r = [2]int{tok.Start, tok.End}
+		}
+		at[tok.Position] = [2]int{min(r[0], tok.Start), max(r[1], tok.End)}
 	}
-	lo, hi := window(text, sortSpans(append(slices.Clone(exact), guess...)))
+	var out []span
+	for _, r := range q.runs {
+		for _, o := range r.tl.occurrences(q.tp, pos) {
+			out = append(out, span{at[o[0]][0], at[o[1]][1], r.key})
+		}
+	}
+	return out
+}
+
+// render returns the snippet of one field, or "" when the field has no
+// match, and the offset of its best match; see snippet for prefer and
+// floor.
+func (s *search) render(q *snippetQuery, text, ftext string, fmap []int, prefer, floor int) (string, int) {
+	exact, guess := s.matchSpans(q, text, ftext, fmap, snippetSpans)
+	if len(exact)+len(guess) == 0 {
+		return "", -1
+	}
+	// Matches in the licence comment count when there are no others.
+	if floor > 0 && slices.ContainsFunc(slices.Concat(exact, guess), func(sp span) bool { return sp.start >= floor }) {
+		out := func(sp span) bool { return sp.start < floor }
+		exact, guess = slices.DeleteFunc(exact, out), slices.DeleteFunc(guess, out)
+	} else {
+		floor = 0
+	}
+	lo, hi, at := window(text, sortSpans(append(slices.Clone(exact), guess...)), prefer, floor)
 	spans := exact
 	if len(guess) > 0 {
 		spans = append(spans, s.wordSpans(q, text, lo, hi, guess)...)
 	}
 	spans = sortSpans(spans)
 	if len(spans) == 0 {
-		return ""
+		return "", -1
 	}
-	return s.mark(text, lo, hi, spans)
+	// The best match: the first at or after the window's anchor.
+	best := spans[0].start
+	if i := slices.IndexFunc(spans, func(sp span) bool { return sp.start >= at }); i >= 0 {
+		best = spans[i].start
+	}
+	return s.mark(text, lo, hi, spans), best
 }
 
 // wordSpans analyzes the words around the candidates that fall in
@@ -218,11 +289,16 @@ func sortSpans(spans []span) []span {
 }
 
 // window picks the part of text to show: the window of about
-// snippetBytes holding the most distinct matched terms, starting a little
-// before its first match, on word boundaries where possible.
-func window(text string, spans []span) (lo, hi int) {
-	lo, hi = 0, min(len(text), snippetBytes)
-	if len(spans) > 0 {
+// snippetBytes holding the most distinct matched terms, or the one that
+// starts at prefer (a declaration) when prefer >= 0, starting a little
+// before its first match but not before floor, on word boundaries where
+// possible. at is the window's first match.
+func window(text string, spans []span, prefer, floor int) (lo, hi, at int) {
+	lo, hi, at = floor, min(len(text), floor+snippetBytes), -1
+	switch {
+	case prefer >= 0:
+		at = prefer
+	case len(spans) > 0:
 		best, bestKeys := 0, -1
 		var keys []int
 		for i := range spans {
@@ -236,10 +312,17 @@ func window(text string, spans []span) (lo, hi int) {
 				best, bestKeys = i, len(keys)
 			}
 		}
-		lo = max(0, spans[best].start-snippetBefore)
+		at = spans[best].start
+	}
+	if at >= 0 {
+		lo = max(floor, at-snippetBefore)
 		hi = min(len(text), lo+snippetBytes)
 	}
-	return wordBoundary(text, lo, false), wordBoundary(text, hi, true)
+	lo = wordBoundary(text, lo, false)
+	if lo < floor {
+		lo = floor
+	}
+	return lo, wordBoundary(text, hi, true), at
 }
 
 // mark renders text[lo:hi], HTML-escaped, with the spans in it marked.

@@ -10,8 +10,11 @@ import (
 )
 
 // FuzzSnippet searches a one-document index with arbitrary text and query
-// in every mode: nothing panics, and every snippet, once its markers are
-// taken out, holds no markup: the document's text comes back escaped.
+// in every mode: nothing panics, and every snippet and line, once its
+// markers are taken out, holds no markup: the document's text comes back
+// escaped. Lines are numbered in order, within the body, and the matching
+// ones are those MatchingLines counts, up to the maximum; Line and Column
+// point into the body.
 func FuzzSnippet(f *testing.F) {
 	f.Add(`<script>alert(1)</script> payload`, "payload")
 	f.Add(`" onmouseover="x" &amp; </mark><mark>`, "mark")
@@ -36,7 +39,7 @@ func FuzzSnippet(f *testing.F) {
 			t.Fatal(err)
 		}
 		for _, m := range []index.Mode{index.ModeAuto, index.ModeSubstring, index.ModeText} {
-			r, err := ix.Search(ctx, index.Request{Query: q, Mode: m})
+			r, err := ix.Search(ctx, index.Request{Query: q, Mode: m, Lines: &index.LineOptions{Before: 1, After: 1, Max: 3}})
 			if errors.Is(err, index.ErrEmptyQuery) || errors.Is(err, index.ErrInvalidRequest) {
 				return
 			}
@@ -53,6 +56,24 @@ func FuzzSnippet(f *testing.F) {
 				}
 				if strings.Count(h.Snippet, "<mark>") != strings.Count(h.Snippet, "</mark>") {
 					t.Fatalf("%s: unbalanced markers in %q", m, h.Snippet)
+				}
+				nlines := strings.Count(body, "\n") + 1
+				if h.Line < 0 || h.Line > nlines || (h.Line == 0) != (h.Column == 0) {
+					t.Fatalf("%s: match at %d:%d in %d lines", m, h.Line, h.Column, nlines)
+				}
+				last, matching := 0, 0
+				for _, l := range h.Lines {
+					plain := strings.NewReplacer("<mark>", "", "</mark>", "").Replace(l.Text)
+					if strings.ContainsAny(plain, "<>\"\n") || l.N <= last || l.N > nlines {
+						t.Fatalf("%s: line %+v after line %d of %d", m, l, last, nlines)
+					}
+					if l.Match {
+						matching++
+					}
+					last = l.N
+				}
+				if matching != min(h.MatchingLines, 3) {
+					t.Fatalf("%s: %d matching lines shown of %d", m, matching, h.MatchingLines)
 				}
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -12,6 +13,11 @@ import (
 
 	"github.com/twindex/twindex/index"
 )
+
+// yield lets other goroutines run: js/wasm runs them on one thread without
+// preemption, and searches, which never wait for writes, would otherwise
+// keep the timer that ends the test from firing.
+func yield() { runtime.Gosched() }
 
 // TestStress runs 16 searchers (every mode, random filters and pages)
 // against one writer that upserts new documents and removes old ones.
@@ -84,6 +90,7 @@ func TestStress(t *testing.T) {
 				}
 				next.Store(int64(n + 5))
 				writes.Add(1)
+				yield()
 			}
 		})
 		latencies := make([][]time.Duration, 16) // per searcher
@@ -122,6 +129,7 @@ func TestStress(t *testing.T) {
 						}
 					}
 					searches.Add(1)
+					yield()
 				}
 			})
 		}

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
-	"unicode/utf8"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/query"
@@ -19,62 +20,70 @@ import (
 // sleaf is what the substring leg makes of a leaf.
 type sleaf struct {
 	*leaf
-	find   find.Finder
-	grams  []int // indexes into the query's grams, rarest first
-	df     float64
-	verify bool // its candidates do not decide it
-	dup    bool // simple syntax: the same text as an earlier leaf
-	at     int  // its place in the query's leaves
+	find    find.Finder
+	grams   []int // indexes into the query's grams, rarest first
+	df      float64
+	verify  bool                // its candidates do not decide it
+	dup     bool                // simple syntax: the same text as an earlier leaf
+	at      int                 // its place in the query's leaves
+	defines map[string]struct{} // internal IDs of the documents that declare the leaf's text
 }
 
 // substringLeg finds the documents whose title or body contains the
 // query's leaves as case- and diacritics-insensitive substrings: every
 // leaf in simple syntax, as the tree says in raw syntax.
 //
-// Candidates come from intersecting trigram postings, rarest first: the
-// one trigram of a three-character leaf, which decides it exactly, and the
-// rarest few of a longer one, whose candidates are then verified against
-// the stored, folded text, so the result is exact. OR unites candidates;
-// NOT and leaves shorter than three characters (no trigrams) constrain
-// nothing and are verified on the others' candidates, or on every
-// document when nothing else constrains (a scan, over the scanTable).
+// Candidates come from intersecting gram postings, rarest first: the one
+// gram of a leaf of one to three characters, which decides it exactly, and
+// the rarest few trigrams of a longer one, whose candidates are then
+// verified against the stored, folded text, so the result is exact. OR
+// unites candidates; NOT constrains nothing and is verified on the
+// others' candidates, or on every document when nothing else constrains
+// (a scan of the store, as for a leaf that folds to nothing).
 // Verification stops at the first occurrence of each leaf. A leaf's
-// frequency for BM25 is estimated from its rarest trigram's frequency in
-// the document (title and body together), plus a title bonus for a leaf
-// in the title; a scanned leaf's is counted.
+// frequency for BM25 is estimated from its rarest gram's frequency in the
+// document (title and body together), plus a title bonus for a leaf in
+// the title; a scanned leaf's is counted.
 func (s *search) substringLeg() ([]scored, error) {
 	var grams []string
 	var leaves []*sleaf
 	byLeaf := map[*leaf]*sleaf{}
 	for _, l := range s.plan.leaves {
-		sl := &sleaf{leaf: l, find: find.New(l.folded), df: s.n, verify: true} // a short leaf gets the lowest idf
+		sl := &sleaf{leaf: l, find: find.New(l.folded), df: s.n, verify: true} // an empty leaf gets the lowest idf
 		for _, o := range leaves {
 			if !s.plan.strict && o.folded == l.folded {
 				sl.dup = true
 			}
 		}
-		if utf8.RuneCountInString(l.folded) >= 3 {
-			for _, g := range tokenize.Grams(l.folded) {
-				i := slices.Index(grams, g)
-				if i < 0 {
-					i = len(grams)
-					grams = append(grams, g)
-				}
-				sl.grams = append(sl.grams, i)
+		for _, g := range tokenize.Grams(l.folded) {
+			i := slices.Index(grams, g)
+			if i < 0 {
+				i = len(grams)
+				grams = append(grams, g)
 			}
-			// A leaf of exactly one trigram is in the document iff the
-			// trigram is, unless it could span the title/body joint.
+			sl.grams = append(sl.grams, i)
+		}
+		if len(sl.grams) > 0 {
+			// A leaf of exactly one gram is in the document iff the gram
+			// is, unless it could span the title/body joint.
 			sl.verify = len(sl.grams) > 1 || strings.Contains(l.folded, "\n") || l.initial || l.fields != allFields
 		}
 		leaves = append(leaves, sl)
 		byLeaf[l] = sl
 	}
-	avgTitle := float64(getUint(s.tx, metaTitleBytes)) / max(s.n, 1)
-	avgAll := avgTitle + float64(getUint(s.tx, metaBodyBytes))/max(s.n, 1)
+	avgTitle := float64(s.counter(metaTitleBytes)) / max(s.n, 1)
+	avgAll := avgTitle + float64(s.counter(metaBodyBytes))/max(s.n, 1)
 
 	counts, err := s.gramCounts(grams)
+	if err != nil || s.rec != nil {
+		return nil, err // a shard gathering statistics needs no more
+	}
+	defs, err := s.definers()
 	if err != nil {
 		return nil, err
+	}
+	for _, sl := range leaves {
+		sl.defines = defs[sl.leaf]
 	}
 	for _, sl := range leaves {
 		if len(sl.grams) > 0 {
@@ -113,6 +122,11 @@ func (s *search) substringLeg() ([]scored, error) {
 			if v == yes && !l.negated && !sl.dup {
 				w := idf(s.n, sl.df)
 				score += w * (s.ix.opts.BodyWeight*bm25(tf, dl, avgAll) + s.ix.opts.TitleWeight*bm25(ct, float64(len(f.title)), avgTitle))
+				if c != nil {
+					if _, ok := sl.defines[string(c.id)]; ok {
+						score += w * s.ix.opts.SymbolWeight
+					}
+				}
 			}
 			return v
 		}
@@ -158,17 +172,7 @@ func (s *search) substringLeg() ([]scored, error) {
 				return nil
 			}
 		}
-		fd, err := s.ix.fold.get(id, seq, func() ([]byte, []byte, error) {
-			_, rest, err := decodeHeader(rec)
-			if err != nil {
-				return nil, nil, err
-			}
-			return decodeText(rest)
-		})
-		if err != nil {
-			return fmt.Errorf("document %q: %w", id, err)
-		}
-		todo = append(todo, checkItem{id, fd, cand})
+		todo = append(todo, checkItem{id: id, rec: rec, seq: seq, cand: cand})
 		return nil
 	}
 
@@ -176,12 +180,30 @@ func (s *search) substringLeg() ([]scored, error) {
 	if err != nil {
 		return nil, err
 	}
-	if all {
-		table, err := s.scan(verify)
+	if !all && !s.ix.textScores && s.decidedByGrams(leaves) {
+		return s.indexScores(leaves, grams, cands, avgTitle, avgAll)
+	}
+	// Unless a filter needs the stored record, a candidate whose folded
+	// text is cached needs none: fieldLength gives its record's sequence
+	// number (or a higher one, which misses).
+	var seqs []uint64
+	if !s.filter.byHeader && len(cands) > 0 {
+		seqs = make([]uint64, len(cands))
+		err := s.eachPosting(fieldLength, lengthTerm, cands, func(i int, d *bleveindex.TermFieldDoc) { seqs[i] = d.Freq })
 		if err != nil {
 			return nil, err
 		}
-		todo = append(todo, table...)
+	}
+	if all {
+		err := s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
+			if err := s.ctx.Err(); err != nil {
+				return err
+			}
+			return verify(string(k), v, nil)
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	for i := range cands {
 		if i%256 == 0 {
@@ -192,6 +214,14 @@ func (s *search) substringLeg() ([]scored, error) {
 		id, err := s.triR.ExternalID(cands[i].id)
 		if err != nil {
 			return nil, err
+		}
+		if seqs != nil && seqs[i] > 0 {
+			if fd := s.ix.fold.peek(id, seqs[i]); fd != nil {
+				if !s.filter.active || s.filter.matchID(id) {
+					todo = append(todo, checkItem{id: id, f: fd, cand: &cands[i]})
+				}
+				continue
+			}
 		}
 		rec := s.tx.Get(bucketDocs, []byte(id))
 		if rec == nil {
@@ -209,12 +239,35 @@ func (s *search) substringLeg() ([]scored, error) {
 	return out, nil
 }
 
-// checkItem is a document to check, with its folded text and, when it
-// came from the trigram index, its candidate entry.
+// checkItem is a document to check, with its folded text, or its stored
+// record to fold (rec, valid for the search's transaction, and its write
+// sequence number), and, when it came from the trigram index, its
+// candidate entry. Folding is left to the goroutines that check: in a
+// process whose fold cache is cold, it is most of a search.
 type checkItem struct {
 	id   string
 	f    *folded
+	rec  []byte
+	seq  uint64
 	cand *candidate
+}
+
+// folded returns the item's folded text, from the fold cache or its record.
+func (it *checkItem) folded(c *foldCache) (*folded, error) {
+	if it.f != nil {
+		return it.f, nil
+	}
+	f, err := c.get(it.id, it.seq, func() ([]byte, []byte, error) {
+		_, rest, err := decodeHeader(it.rec)
+		if err != nil {
+			return nil, nil, err
+		}
+		return decodeText(rest)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("document %q: %w", it.id, err)
+	}
+	return f, nil
 }
 
 // parallelChecks is the fewest documents checked by more than one goroutine.
@@ -223,76 +276,45 @@ const parallelChecks = 512
 // checkAll checks every item, on up to Options.Workers goroutines, each
 // with its own check function, and returns the matches in no set order.
 func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *folded, *candidate) (scored, bool)) ([]scored, error) {
-	workers := min(s.ix.opts.Workers, len(todo)/parallelChecks)
-	if workers <= 1 {
-		check := newCheck()
-		out := []scored{}
-		for i, it := range todo {
-			if i%256 == 0 {
-				if err := s.ctx.Err(); err != nil {
-					return nil, err
-				}
-			}
-			if m, ok := check(it.id, it.f, it.cand); ok {
-				out = append(out, m)
-			}
-		}
-		return out, nil
-	}
+	workers := max(1, min(s.ix.opts.Workers, len(todo)/parallelChecks))
 	outs := make([][]scored, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
+	errs := make([]error, workers)
+	part := func(w int) {
 		check := newCheck()
-		part := todo[w*len(todo)/workers : (w+1)*len(todo)/workers]
-		wg.Go(func() {
-			for i, it := range part {
-				if i%256 == 0 && s.ctx.Err() != nil {
+		for i, it := range todo[w*len(todo)/workers : (w+1)*len(todo)/workers] {
+			if i%256 == 0 {
+				if errs[w] = s.ctx.Err(); errs[w] != nil {
 					return
 				}
-				if m, ok := check(it.id, it.f, it.cand); ok {
-					outs[w] = append(outs[w], m)
-				}
 			}
-		})
-	}
-	wg.Wait()
-	if err := s.ctx.Err(); err != nil {
-		return nil, err
-	}
-	return slices.Concat(outs...), nil
-}
-
-// scan returns every document that passes the filters, to check, from
-// the snapshot's scanTable when there is one; else it gives each stored
-// record to verify and returns nothing.
-func (s *search) scan(verify func(string, []byte, *candidate) error) (todo []checkItem, err error) {
-	t, err := s.scanTable()
-	if err != nil {
-		return nil, err
-	}
-	if t == nil {
-		err := s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
-			if err := s.ctx.Err(); err != nil {
-				return err
+			f, err := it.folded(s.ix.fold)
+			if err != nil {
+				errs[w] = err
+				return
 			}
-			return verify(string(k), v, nil)
-		})
-		return nil, err
-	}
-	todo = make([]checkItem, 0, len(t.docs))
-	for i := range t.docs {
-		d := &t.docs[i]
-		if i%256 == 0 {
-			if err := s.ctx.Err(); err != nil {
-				return nil, err
+			if m, ok := check(it.id, f, it.cand); ok {
+				outs[w] = append(outs[w], m)
 			}
 		}
-		if s.filter.active && !s.filter.matchID(d.id) || s.filter.byHeader && !s.filter.matchHeader(&d.h) {
-			continue
-		}
-		todo = append(todo, checkItem{d.id, d.f, nil})
 	}
-	return todo, nil
+	if workers == 1 {
+		part(0)
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() { part(w) })
+		}
+		wg.Wait()
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if out := slices.Concat(outs...); out != nil {
+		return out, nil
+	}
+	return []scored{}, nil
 }
 
 // substringIn judges one leaf in one document and returns its term

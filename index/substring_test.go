@@ -2,6 +2,7 @@ package index_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -165,4 +166,72 @@ func TestSubstringChecksInParallel(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestIndexScoresAgreeWithText checks that scoring the matches of leaves
+// their grams decide from the index alone gives what scoring them from
+// their text gives: the same hits, order and scores, Total and page, on
+// every backend, before and after updates and removals (which leave
+// deleted postings behind in scorch). Its needles do not overlap
+// themselves ("aa" in "aaa"), where the two count differently.
+func TestIndexScoresAgreeWithText(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	words := []string{"Reader", "writer", "ERRORS", "fd", "io", "Über", "naïve", "x", "i/o", "日本語", "fox"}
+	doc := func(i int) index.Doc {
+		var title, body []string
+		for range rng.IntN(3) {
+			title = append(title, words[rng.IntN(len(words))])
+		}
+		for range rng.IntN(40) {
+			body = append(body, words[rng.IntN(len(words))])
+		}
+		return index.Doc{ID: fmt.Sprintf("d%03d", i), Title: strings.Join(title, " "), Body: strings.Join(body, " ")}
+	}
+	var docs []index.Doc
+	for i := range 300 {
+		docs = append(docs, doc(i))
+	}
+	queries := []string{"e", "x", "fd", "io", "ü", "é", "日", "本語", "r e", "fd io", "er er", "i/o", "fox", "err", "zq"}
+	backends(t, func(t *testing.T, fast *index.Index) {
+		slow, err := index.OpenMemory(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { slow.Close() })
+		index.ScoreFromText(slow)
+		compare := func(when string) {
+			t.Helper()
+			for _, q := range queries {
+				for _, mode := range []index.Mode{index.ModeSubstring, index.ModeAuto} {
+					req := index.Request{Query: q, Mode: mode, Limit: 30, Offset: 5}
+					want, got := search(t, slow, req), search(t, fast, req)
+					if got.Total != want.Total || len(got.Hits) != len(want.Hits) {
+						t.Fatalf("%s %q %s: total %d, %d hits; from text %d, %d", when, q, mode, got.Total, len(got.Hits), want.Total, len(want.Hits))
+					}
+					for i := range got.Hits {
+						g, w := got.Hits[i], want.Hits[i]
+						if g.ID != w.ID || math.Abs(g.Score-w.Score) > 1e-12*w.Score {
+							t.Fatalf("%s %q %s: hit %d is %s %v; from text %s %v", when, q, mode, i, g.ID, g.Score, w.ID, w.Score)
+						}
+					}
+				}
+			}
+		}
+		mustUpsert(t, fast, docs...)
+		mustUpsert(t, slow, docs...)
+		compare("after the load")
+		for i := 0; i < len(docs); i += 4 {
+			docs[i] = doc(i)
+		}
+		mustUpsert(t, fast, docs...)
+		mustUpsert(t, slow, docs...)
+		for i := 1; i < len(docs); i += 7 {
+			for _, ix := range []*index.Index{fast, slow} {
+				if _, err := ix.Remove(ctx, docs[i].ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		compare("after updates and removals")
+	})
 }

@@ -2,7 +2,9 @@ package index
 
 import (
 	"cmp"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
@@ -34,36 +36,21 @@ type expansion struct {
 // (fieldWords: "configurat" completes to "configuration", whose term is
 // "configur"), up to n.
 func (s *search) expandPrefix(prefixes []string, n int) ([]string, error) {
-	if err := s.probeDicts(); err != nil {
+	counts, local, err := s.prefixCounts(prefixes)
+	if err != nil {
 		return nil, err
 	}
 	found := map[string]uint64{}
-	written := map[string]uint64{}
-	for i, p := range prefixes {
-		// A prefix that another one starts with adds nothing to its range.
-		if p == "" || slices.ContainsFunc(prefixes[:i], func(o string) bool { return strings.HasPrefix(p, o) }) ||
-			slices.ContainsFunc(prefixes[i+1:], func(o string) bool { return o != p && strings.HasPrefix(p, o) }) {
-			continue
+	var ws []expansion
+	for t, c := range counts {
+		if c[0] > 0 || c[1] > 0 {
+			found[t] = max(c[0], c[1])
 		}
-		for _, f := range []string{fieldTitle, fieldBody, fieldWords} {
-			d, err := s.textR.FieldDictPrefix(f, []byte(p))
-			if err != nil {
-				return nil, err
-			}
-			into := found
-			if f == fieldWords {
-				into = written
-			}
-			if err := drain(d, func(e *bleveindex.DictEntry) { into[e.Term] = max(into[e.Term], e.Count) }); err != nil {
-				return nil, err
-			}
+		if c[2] > 0 {
+			ws = append(ws, expansion{term: t, count: c[2]})
 		}
 	}
 	// Only the most frequent words are worth their terms: an analysis each.
-	ws := make([]expansion, 0, len(written))
-	for w, c := range written {
-		ws = append(ws, expansion{term: w, count: c})
-	}
 	for _, w := range best(ws, n) {
 		if t, ok := s.ix.textA.Term(w.term); ok {
 			found[t] = max(found[t], w.count)
@@ -73,7 +60,64 @@ func (s *search) expandPrefix(prefixes []string, n int) ([]string, error) {
 	for t, c := range found {
 		out = append(out, expansion{term: t, count: c})
 	}
+	if local {
+		s.rec.taint()
+	}
 	return terms(best(out, n)), nil
+}
+
+// prefixFields are the dictionaries a prefix reads, in the order of
+// prefixCounts' counts: the title's and the body's terms, and the words
+// as written of fieldWords.
+var prefixFields = [3]string{fieldTitle, fieldBody, fieldWords}
+
+// prefixCounts returns the dictionary entries of prefixFields that start
+// with any of prefixes, with their true counts in each (a term and a
+// word as written may be spelled alike; each dictionary counts its own):
+// from the collection's statistics on a shard that has them, else from
+// this index (local reports that, on a shard gathering them).
+func (s *search) prefixCounts(prefixes []string) (counts map[string][3]uint64, local bool, err error) {
+	key := strings.Join(prefixes, "\x00")
+	if c, ok := s.g.prefix(key); ok {
+		return c, false, nil
+	}
+	if err := s.missing("prefixes %q", prefixes); err != nil {
+		return nil, false, err
+	}
+	if err := s.probeDicts(); err != nil {
+		return nil, false, err
+	}
+	counts = map[string][3]uint64{}
+	for i, p := range prefixes {
+		// A prefix that another one starts with adds nothing to its range.
+		if p == "" || slices.ContainsFunc(prefixes[:i], func(o string) bool { return strings.HasPrefix(p, o) }) ||
+			slices.ContainsFunc(prefixes[i+1:], func(o string) bool { return o != p && strings.HasPrefix(p, o) }) {
+			continue
+		}
+		for fi, f := range prefixFields {
+			fc := map[string]uint64{}
+			ok, err := segmentPrefixCounts(s.textR, f, []byte(p), func(t string, n uint64) { fc[t] += n })
+			if err != nil {
+				return nil, false, err
+			}
+			if !ok {
+				d, err := s.textR.FieldDictPrefix(f, []byte(p))
+				if err != nil {
+					return nil, false, err
+				}
+				if err := drain(d, func(e *bleveindex.DictEntry) { fc[e.Term] = e.Count }); err != nil {
+					return nil, false, err
+				}
+			}
+			for t, n := range fc {
+				c := counts[t]
+				c[fi] = max(c[fi], n)
+				counts[t] = c
+			}
+		}
+	}
+	s.rec.putPrefix(key, counts)
+	return counts, s.rec != nil, nil
 }
 
 // expandFuzzy returns the indexed terms whose words are within dist edits
@@ -87,90 +131,151 @@ func (s *search) expandPrefix(prefixes []string, n int) ([]string, error) {
 // anchored, while typos rarely hit the first letter (one that does is
 // still found at one edit). Scorch finds the words with automata; other
 // backends by a pass over each dictionary.
+//
+// A term's count is its documents' in the larger text field, from its
+// posting lists (scorch's dictionaries may count wrong: see
+// segmentPrefixCounts), and the collection's on a shard: its statistics
+// then name the words near (Global.Fuzzy) and the terms' counts
+// (Global.Terms), which a shard gathers once every shard has the same
+// words near to count.
 func (s *search) expandFuzzy(word, own string, dist int) ([]expansion, error) {
 	if dist <= 0 || word == "" {
 		return nil, nil
 	}
 	dist = min(dist, int(MaxFuzzy))
-	if err := s.probeDicts(); err != nil {
+	fields, local, err := s.fuzzyCounts(word, own, dist)
+	if err != nil {
 		return nil, err
 	}
-	q := []rune(word)
-	first := string(q[:1])
 	found := map[string]expansion{}
-	var field string
-	add := func(e *bleveindex.DictEntry) {
-		if e.Term == word {
-			return
-		}
-		d := edits.Distance(q, e.Term, dist)
-		if d > dist || (d > 1 && !strings.HasPrefix(e.Term, first)) {
-			return
-		}
-		x := expansion{term: e.Term, count: e.Count, dist: d}
-		if field == fieldWords {
-			t, ok := s.ix.textA.Term(e.Term)
+	add := func(fi int, w string, d int) {
+		x := expansion{term: w, dist: d}
+		if fuzzyFields[fi] == fieldWords {
+			t, ok := s.ix.textA.Term(w)
 			if !ok {
 				return
 			}
-			x.term, x.word = t, e.Term
+			x.term, x.word = t, w
 		}
 		if x.term == own {
 			return
 		}
-		// Of the words of one term, the nearest speaks for it.
-		if y, ok := found[x.term]; ok {
-			if y.dist < x.dist || (y.dist == x.dist && y.count >= x.count) {
-				x.word, x.dist = y.word, y.dist
-			}
-			x.count = max(x.count, y.count)
+		// Of the words of one term, the nearest speaks for it (then the
+		// first in order, for the same choice on every shard).
+		if y, ok := found[x.term]; ok && (y.dist < x.dist || y.dist == x.dist && y.word <= x.word) {
+			return
 		}
 		found[x.term] = x
 	}
 	// The body's dictionary and the words' hold nearly every word; the
 	// title's is read only when they have nothing near.
-	for _, field = range []string{fieldBody, fieldWords, fieldTitle} {
-		if field == fieldTitle && len(found) > 0 {
+	for fi, f := range fields {
+		if fuzzyFields[fi] == fieldTitle && len(found) > 0 {
 			break
+		}
+		for _, w := range slices.Sorted(maps.Keys(f)) {
+			add(fi, w, f[w])
+		}
+	}
+	out := make([]expansion, 0, len(found))
+	for _, e := range found {
+		var c [3]uint64
+		if local {
+			// Other shards found other words: this pass's counts are
+			// not the collection's and are not recorded.
+			c, err = s.localTermDocs(e.term)
+		} else {
+			if _, ok := s.g.term(e.term); !ok {
+				s.rec.taint()
+			}
+			c, err = s.termDocs(e.term)
+		}
+		if err != nil {
+			return nil, err
+		}
+		e.count = max(c[tfTitle], c[tfBody]) // as docFreq counts
+		out = append(out, e)
+	}
+	if local {
+		s.rec.taint()
+	}
+	return best(out, fuzzyExpansions), nil
+}
+
+// fuzzyFields are the dictionaries a fuzzy word is compared with, in the
+// order of fuzzyCounts' maps: the body's terms, the words as written of
+// fieldWords, and the title's terms.
+var fuzzyFields = [3]string{fieldBody, fieldWords, fieldTitle}
+
+// fuzzyCounts returns the entries of fuzzyFields' dictionaries within
+// dist edits of word (word itself left out), each with its distance: from
+// the collection's statistics on a shard that has them, else from this
+// index (local reports that, on a shard gathering them). The title's are
+// read only when the others hold nothing but word's term, own, unless
+// the shard is gathering (the collection's may hold nothing).
+func (s *search) fuzzyCounts(word, own string, dist int) (fields [3]map[string]int, local bool, err error) {
+	key := word + "\x00" + strconv.Itoa(dist)
+	if f, ok := s.g.fuzzy(key); ok {
+		return f, false, nil
+	}
+	if err := s.missing("fuzzy %q", word); err != nil {
+		return fields, false, err
+	}
+	if err := s.probeDicts(); err != nil {
+		return fields, false, err
+	}
+	q := []rune(word)
+	first := string(q[:1])
+	other := false // an entry other than own was found
+	for fi, f := range fuzzyFields {
+		found := map[string]int{}
+		fields[fi] = found
+		if f == fieldTitle && other && s.rec == nil {
+			break
+		}
+		add := func(e *bleveindex.DictEntry) {
+			if e.Term == word {
+				return
+			}
+			d := edits.Distance(q, e.Term, dist)
+			if d > dist || (d > 1 && !strings.HasPrefix(e.Term, first)) {
+				return
+			}
+			found[e.Term] = d
+			if !other && f == fieldWords {
+				t, ok := s.ix.textA.Term(e.Term)
+				other = ok && t != own
+			} else {
+				other = other || e.Term != own
+			}
 		}
 		fz, ok := s.textR.(bleveindex.IndexReaderFuzzy)
 		if !ok {
-			d, err := s.textR.FieldDict(field)
+			d, err := s.textR.FieldDict(f)
 			if err != nil {
-				return nil, err
+				return fields, false, err
 			}
 			if err := drain(d, add); err != nil {
-				return nil, err
+				return fields, false, err
 			}
 			continue
 		}
 		for d := 1; d <= dist; d++ {
-			prefix := ""
+			var prefix string
 			if d > 1 {
 				prefix = first
 			}
-			fd, err := fz.FieldDictFuzzy(field, word, d, prefix)
+			fd, err := fz.FieldDictFuzzy(f, word, d, prefix)
 			if err != nil {
-				return nil, err
+				return fields, false, err
 			}
 			if err := drain(fd, add); err != nil {
-				return nil, err
+				return fields, false, err
 			}
 		}
 	}
-	// Scorch's dictionary iterators count wrong once they have read a
-	// term that one document holds once (zapx#445: every later term then
-	// reports 1), so the counts come from the terms' own posting lists.
-	out := make([]expansion, 0, len(found))
-	for _, e := range found {
-		n, err := s.docFreq(e.term)
-		if err != nil {
-			return nil, err
-		}
-		e.count = n
-		out = append(out, e)
-	}
-	return best(out, fuzzyExpansions), nil
+	s.rec.putFuzzy(key, fields)
+	return fields, s.rec != nil, nil
 }
 
 // probeDicts decodes the text fields' dictionaries of every segment once,

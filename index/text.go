@@ -44,6 +44,7 @@ func bm25(tf, dl, avgdl float64) float64 {
 type docScore struct {
 	score, exact        float64
 	leaves, exactLeaves uint64 // bit i: the document matched leaf i
+	declares            bool   // it has postings in the symbols field
 }
 
 // textList is the text leg's ranking. Matches are kept by bleve internal
@@ -59,9 +60,9 @@ type textList struct {
 	// use by hitIndex.
 	slot  *slots.Table
 	byAcc []int32
-	// unknown: some word of the query is in no document (the fallback
-	// then runs).
-	unknown bool
+	// unknown: bit i, word leaf i of the query is in no document (the
+	// fallback then runs).
+	unknown uint64
 	plan    *textPlan // the terms it was ranked by
 }
 
@@ -240,6 +241,9 @@ func (l *textList) settleTies(n int) error {
 // iid, or false. It reuses the text leg's map of matches instead of
 // building another one per search.
 func (l *textList) hitIndex(iid []byte) (int, bool) {
+	if l.slot == nil {
+		return 0, false // no term to match
+	}
 	k, ok := l.slot.Get(iid)
 	if !ok {
 		return 0, false
@@ -323,7 +327,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 			}
 		}
 	}
-	list.unknown = tp.wordLeaves&^known != 0
+	list.unknown = tp.wordLeaves &^ known
 	a := s.newTextTally(tp, hint)
 	var tfd bleveindex.TermFieldDoc
 	// Terms that score create matches; those only under a NOT, and those
@@ -359,19 +363,29 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 	}
 	for ti, qt := range terms {
 		if !qt.single {
-			idfs[ti] = idf(s.n, a.df[ti])
+			df, err := s.setDocs(qt, a.df[ti])
+			if err != nil {
+				return nil, err
+			}
+			idfs[ti] = idf(s.n, df)
 		}
+	}
+	if s.rec != nil {
+		return list, nil // a shard gathering statistics needs no more
 	}
 	for k := range a.accs {
 		a.score(k, idfs)
 	}
 	slot, accs, pres, nw := a.slot, a.accs, a.pres, a.nw
+	if s.req.Explain {
+		s.explained = &tallied{a, idfs}
+	}
 
 	coord := make([]float64, 65)
 	for m := range coord {
 		coord[m] = math.Pow(float64(m)/float64(max(tp.words, 1)), coordExponent)
 	}
-	positional := s.plan.strict && tp.positional(s.plan)
+	positional := s.plan.strict && tp.positional()
 	// The exact terms' bits, to judge a strict tree without expansions.
 	var mask []uint64
 	if tol != nil && s.plan.strict {
@@ -401,6 +415,17 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		}
 		p := pres[k*2*nw : (k+1)*2*nw]
 		isExact := a.exactLeaves != 0
+		if len(tp.required) > 0 && (isExact || tol != nil) {
+			// Every match holds the quoted phrases, exactly (their
+			// words have no expansions).
+			ok, err := s.phrasesIn(tp, &id, iid, p, nw)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+		}
 		if s.plan.strict {
 			if mask != nil {
 				for i := range masked {
@@ -468,24 +493,103 @@ func (s *search) textMatch(tp *textPlan, id string, pres []uint64, nw int) (bool
 	var pos [2]map[string][]int
 	positions := func(f int) (map[string][]int, error) {
 		if pos[0] == nil {
-			title, body, ok, err := s.docText(id)
-			if err != nil {
+			var err error
+			if pos, err = s.positions(id); err != nil {
 				return nil, err
-			}
-			if !ok {
-				return nil, fmt.Errorf("document %q is in an index but not in the store", id)
-			}
-			for i, text := range [][]byte{title, body} {
-				pos[i] = map[string][]int{}
-				for _, tok := range s.ix.textA.Analyze(text) {
-					pos[i][string(tok.Term)] = append(pos[i][string(tok.Term)], tok.Position)
-				}
 			}
 		}
 		return pos[f], nil
 	}
 	v, err := tp.verdict(s.plan, func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }, positions)
 	return v == yes, err
+}
+
+// phrasesIn reports whether a document holds every required phrase of a
+// simple query: its words' terms present (pres), then, for a phrase of
+// several words, as a run, read from the stored text (the external ID is
+// resolved into *id when that is needed).
+func (s *search) phrasesIn(tp *textPlan, id *string, iid string, pres []uint64, nw int) (bool, error) {
+	bits := func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }
+	var pos [2]map[string][]int
+	var fd *folded
+	for _, tl := range tp.required {
+		ok := false
+		for f := range 2 {
+			if tl.fields&(1<<f) == 0 || !tl.present(bits(f)) {
+				continue
+			}
+			if !tl.needsPositions() || tl.compound(bits(f)) {
+				ok = true
+				break
+			}
+			if *id == "" {
+				var err error
+				if *id, err = s.textR.ExternalID(bleveindex.IndexInternalID(iid)); err != nil {
+					return false, err
+				}
+			}
+			if !tl.initial && !s.ix.analyzeRuns {
+				if fd == nil {
+					var err error
+					if fd, err = s.foldedDoc(*id); err != nil {
+						return false, err
+					}
+				}
+				if exactRun(tl, fd, f) {
+					ok = true
+					break
+				}
+			}
+			if pos[f] == nil {
+				var err error
+				if pos, err = s.positions(*id); err != nil {
+					return false, err
+				}
+			}
+			if len(tl.occurrences(tp, pos[f])) > 0 {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// foldedDoc returns a document's folded text, from the fold cache or its
+// record.
+func (s *search) foldedDoc(id string) (*folded, error) {
+	rec := s.tx.Get(bucketDocs, []byte(id))
+	if rec == nil {
+		return nil, fmt.Errorf("document %q is in an index but not in the store", id)
+	}
+	seq, err := recordSeq(rec)
+	if err != nil {
+		return nil, fmt.Errorf("document %q: %w", id, err)
+	}
+	return (&checkItem{id: id, rec: rec, seq: seq}).folded(s.ix.fold)
+}
+
+// positions returns the term positions of a document's title and body,
+// analyzed from the stored text.
+func (s *search) positions(id string) ([2]map[string][]int, error) {
+	var pos [2]map[string][]int
+	title, body, ok, err := s.docText(id)
+	if err != nil {
+		return pos, err
+	}
+	if !ok {
+		return pos, fmt.Errorf("document %q is in an index but not in the store", id)
+	}
+	for i, text := range [][]byte{title, body} {
+		pos[i] = map[string][]int{}
+		for _, tok := range s.ix.textA.Analyze(text) {
+			pos[i][string(tok.Term)] = append(pos[i][string(tok.Term)], tok.Position)
+		}
+	}
+	return pos, nil
 }
 
 // keep applies the request's filters to a matching document.

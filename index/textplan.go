@@ -32,7 +32,16 @@ type tterm struct {
 	single   bool   // the term of one query word: its df is its posting lists' count
 	leaves   uint64 // bit i: leaf i of the plan uses it (for coordination)
 	added    bool   // added by feedback: scores the matches, makes none
+	// part is the entry of the whole identifier whose part this term is
+	// (read and file of ReadFile), -1 for none: a document without the
+	// whole identifier weighs the part partWeight.
+	part int
 }
+
+// partWeight weighs a part of a query identifier (read, file of ReadFile)
+// in a document that does not hold the whole identifier: a whole-identifier
+// match ranks above a match of its parts.
+const partWeight = 0.5
 
 // tleaf is what the text leg makes of a leaf: its tokens grouped by
 // position, each group satisfied by any of its terms.
@@ -62,6 +71,9 @@ type textPlan struct {
 	byLeaf     map[*leaf]*tleaf
 	words      int    // positive leaves with terms
 	wordLeaves uint64 // bit i: leaf i of the plan is one of them
+	// required are the quoted leaves of a simple query, which every
+	// match holds.
+	required []*tleaf
 }
 
 // tolerance is what the tolerant pass adds to each query word.
@@ -78,9 +90,9 @@ func (tl *tleaf) needsPositions() bool {
 	return tl.initial || (tl.phrase && len(tl.groups) > 1)
 }
 
-// positional reports whether judging a document may take its words'
-// positions: a phrase, ^ or NEAR.
-func (tp *textPlan) positional(p *plan) bool {
+// positional reports whether judging a document under a strict plan may
+// take its words' positions: a phrase, ^ or NEAR.
+func (tp *textPlan) positional() bool {
 	for _, tl := range tp.leaves {
 		if tl.needsPositions() || tl.near {
 			return true
@@ -168,6 +180,7 @@ func (tl *tleaf) occurrences(tp *textPlan, pos map[string][]int) [][2]int {
 func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 	tp := &textPlan{byLeaf: map[*leaf]*tleaf{}}
 	exact := map[string]int{}
+	direct := map[int]bool{} // terms that some leaf uses as a word, not as a part
 	use := func(i int, l *leaf, bit int) int {
 		t := &tp.terms[i]
 		t.positive = t.positive || !l.negated
@@ -181,12 +194,12 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 		if !ok {
 			i = len(tp.terms)
 			exact[term] = i
-			tp.terms = append(tp.terms, tterm{dict: []string{term}, weight: 1, single: true})
+			tp.terms = append(tp.terms, tterm{dict: []string{term}, weight: 1, single: true, part: -1})
 		}
 		return i
 	}
 	addSet := func(dict []string, weight float64) int {
-		tp.terms = append(tp.terms, tterm{dict: dict, weight: weight})
+		tp.terms = append(tp.terms, tterm{dict: dict, weight: weight, part: -1})
 		return len(tp.terms) - 1
 	}
 	addTolerant := func(dict []string, weight float64) int {
@@ -255,7 +268,7 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 					}
 				}
 			}
-			if tol != nil && !l.negated && !(l.prefix && last) {
+			if tol != nil && !l.negated && !l.quoted && !(l.prefix && last) {
 				near, far, err := s.tolerate(term, tokenize.Fold(l.text[tok.Start:tok.End]), tol)
 				if err != nil {
 					return nil, err
@@ -269,20 +282,46 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 			}
 			tl.groups[g].terms = append(tl.groups[g].terms, ids[i]...)
 		}
-		// A token whose span holds other tokens' spans is a compound.
+		// A token whose span holds other tokens' spans is a compound, and
+		// they are its parts.
+		var parts [][2]int // part's term, compound's term
 		for i, a := range toks {
 			var covered []int
 			for j, b := range toks {
 				if j != i && b.Start >= a.Start && b.End <= a.End && b.End-b.Start < a.End-a.Start {
 					covered = append(covered, groupAt[b.Position-first])
+					// A hyphenated compound is prose (low-dose, T-cell):
+					// its parts apart mean the same.
+					if len(ids[i]) > 0 && !strings.ContainsFunc(l.text[a.Start:a.End], func(r rune) bool { return r == '-' || unicode.IsDigit(r) }) {
+						for _, t := range ids[j] {
+							parts = append(parts, [2]int{t, ids[i][0]})
+						}
+					}
 				}
 			}
 			if covered == nil {
 				continue
 			}
+			// The compound shares its first part's group: count each once,
+			// so that compound sees whether it covers every group.
 			covered = append(covered, groupAt[a.Position-first])
+			slices.Sort(covered)
+			covered = slices.Compact(covered)
 			for _, t := range ids[i] {
 				tl.covers = append(tl.covers, tcover{term: t, groups: covered})
+			}
+		}
+		for _, p := range parts {
+			if t := &tp.terms[p[0]]; !direct[p[0]] && t.part < 0 {
+				t.part = p[1]
+			}
+		}
+		for i := range toks {
+			if len(ids[i]) > 0 && !slices.ContainsFunc(parts, func(p [2]int) bool { return p[0] == ids[i][0] }) {
+				for _, t := range ids[i] {
+					direct[t] = true
+					tp.terms[t].part = -1
+				}
 			}
 		}
 		if tail != "" {
@@ -310,6 +349,9 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 		}
 		tp.leaves = append(tp.leaves, tl)
 		tp.byLeaf[l] = tl
+		if l.quoted {
+			tp.required = append(tp.required, tl)
+		}
 		if !l.negated {
 			tp.words++
 			if li < 64 {
@@ -318,7 +360,7 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 		}
 	}
 	for _, f := range s.added {
-		tp.terms = append(tp.terms, tterm{dict: []string{f.term}, weight: f.weight, positive: true, single: true, added: true})
+		tp.terms = append(tp.terms, tterm{dict: []string{f.term}, weight: f.weight, positive: true, single: true, added: true, part: -1})
 	}
 	if len(tp.terms) > maxTextTerms {
 		return nil, fmt.Errorf("%w: the query's words make %d terms, the limit is %d", ErrInvalidRequest, len(tp.terms), maxTextTerms)
@@ -343,6 +385,25 @@ func (s *search) tolerate(term, word string, tol *tolerance) (near, far []string
 	dist := int(tol.fuzzy)
 	if tol.fuzzy == FuzzyAuto {
 		dist = edits.Auto(utf8.RuneCountInString(word))
+	}
+	typing := tol.prefix && utf8.RuneCountInString(term) >= minTypingRunes
+	if s.rec != nil {
+		// A shard gathering statistics records the word's neighbours and
+		// completions whatever it holds itself: whether the word is
+		// known is the collection's to say.
+		if dist > 0 {
+			if _, _, err := s.fuzzyCounts(word, term, min(dist, int(MaxFuzzy))); err != nil {
+				return nil, nil, err
+			}
+		}
+		if typing {
+			if _, _, err := s.prefixCounts([]string{term, word}); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	if _, global := s.g.term(term); (dist > 0 || tol.unknown) && !global {
+		s.rec.taint() // the word is judged known or not by this shard alone
 	}
 	if dist > 0 || tol.unknown {
 		// A word that many documents hold is taken as spelled right: its
@@ -369,7 +430,7 @@ func (s *search) tolerate(term, word string, tol *tolerance) (near, far []string
 			far = append(far, e.term)
 		}
 	}
-	if tol.prefix && utf8.RuneCountInString(term) >= minTypingRunes {
+	if typing {
 		more, err := s.expandPrefix([]string{term, word}, typingExpansions)
 		if err != nil {
 			return nil, nil, err

@@ -71,41 +71,57 @@ func (s *search) didYouMean() (string, error) {
 }
 
 // docFreq is the number of documents holding term in the larger of the
-// text fields.
+// title and the body.
 func (s *search) docFreq(term string) (uint64, error) {
-	var n uint64
-	for _, f := range []string{fieldTitle, fieldBody} {
+	c, err := s.termDocs(term)
+	return max(c[tfTitle], c[tfBody]), err
+}
+
+// termDocs returns the number of documents holding term in the title, in
+// the body and in the licence comment (by tfTitle, tfBody, tfBoiler): the
+// collection's on a shard.
+func (s *search) termDocs(term string) ([3]uint64, error) {
+	if c, ok := s.g.term(term); ok {
+		return c, nil
+	}
+	if err := s.missing("term %q", term); err != nil {
+		return [3]uint64{}, err
+	}
+	c, err := s.localTermDocs(term)
+	if err == nil {
+		s.rec.putTerm(term, c)
+	}
+	return c, err
+}
+
+// localTermDocs is termDocs of this index alone, recording nothing.
+func (s *search) localTermDocs(term string) ([3]uint64, error) {
+	var c [3]uint64
+	for i, f := range [3]string{tfTitle: fieldTitle, tfBody: fieldBody, tfBoiler: fieldBoiler} {
 		r, err := s.textR.TermFieldReader(s.ctx, []byte(term), f, false, false, false)
 		if err != nil {
-			return 0, err
+			return c, err
 		}
-		n = max(n, r.Count())
+		c[i] = r.Count()
 		r.Close()
 	}
-	return n, nil
+	return c, nil
 }
 
 // surface returns a word as written in a document holding term (whose
 // analyzed term it is), lowercased: the stem "configur" comes back as
-// "configuration".
+// "configuration". The document is the one with the smallest ID, so that
+// the same documents give the same word on every backend and after every
+// rebuild, whatever order an index keeps them in. Cost: the IDs of every
+// document holding term, in the body or else the title.
 func (s *search) surface(term string) (string, error) {
 	for _, f := range []string{fieldBody, fieldTitle} {
-		r, err := s.textR.TermFieldReader(s.ctx, []byte(term), f, false, false, false)
-		if err != nil {
-			return "", err
-		}
-		var tfd bleveindex.TermFieldDoc
-		d, err := r.Next(&tfd)
-		r.Close()
-		if err != nil || d == nil {
+		id, err := s.firstHolder(term, f)
+		if err != nil || id == "" {
 			if err != nil {
 				return "", err
 			}
 			continue
-		}
-		id, err := s.textR.ExternalID(d.ID)
-		if err != nil {
-			return "", err
 		}
 		title, body, ok, err := s.docText(id)
 		if err != nil {
@@ -125,4 +141,34 @@ func (s *search) surface(term string) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// firstHolder returns the smallest ID of the documents holding term in
+// field of the text index, or "".
+func (s *search) firstHolder(term, field string) (string, error) {
+	r, err := s.textR.TermFieldReader(s.ctx, []byte(term), field, false, false, false)
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	first := ""
+	var tfd bleveindex.TermFieldDoc
+	for n := 0; ; n++ {
+		if n%256 == 0 {
+			if err := s.ctx.Err(); err != nil {
+				return "", err
+			}
+		}
+		d, err := r.Next(tfd.Reset())
+		if err != nil || d == nil {
+			return first, err
+		}
+		id, err := s.textR.ExternalID(d.ID)
+		if err != nil {
+			return "", err
+		}
+		if first == "" || id < first {
+			first = id
+		}
+	}
 }

@@ -13,7 +13,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/blevesearch/bleve/v2/document"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/storage"
@@ -30,7 +29,8 @@ const replayChunk = 1000
 // an empty batch. Later operations on an ID override earlier ones. A Batch
 // is not safe for concurrent use.
 type Batch struct {
-	ops []op
+	ops   []op
+	marks map[string]uint64 // see Mark
 }
 
 type opKind uint8
@@ -63,7 +63,7 @@ func (b *Batch) Remove(ids ...string) {
 func (b *Batch) Len() int { return len(b.ops) }
 
 // Reset empties the batch for reuse.
-func (b *Batch) Reset() { b.ops = b.ops[:0] }
+func (b *Batch) Reset() { b.ops, b.marks = b.ops[:0], nil }
 
 // Applied tells what a write did.
 type Applied struct {
@@ -72,6 +72,9 @@ type Applied struct {
 	// Warnings say what was written in a lesser form: documents stored
 	// without vectors because the Embedder failed.
 	Warnings []string
+	// Seq is the write's sequence in a cluster's stream (package
+	// cluster), for Request.MinSeq; 0 for an Index.
+	Seq uint64
 }
 
 // Add stores new documents, all or none; it fails with ErrExists if any ID
@@ -209,7 +212,10 @@ func putLinks(tx storage.Tx, from string, links []Link, put bool) error {
 // write or the next Open.
 func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	var a Applied
-	if b.Len() == 0 {
+	if ix.opts.ReadOnly {
+		return a, fmt.Errorf("write: %w", ErrReadOnly)
+	}
+	if b.Len() == 0 && len(b.marks) == 0 {
 		return a, nil
 	}
 	for i := range b.ops {
@@ -308,7 +314,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 			}
 			changed[d.ID] = d
 			a.Written++
-			titleTokens, bodyTokens := pre[i].title.length, pre[i].body.length
+			titleTokens, bodyTokens := pre[i].title.length, pre[i].bodyTokens()
 			if err := tx.Put(bucketDocs, id, encodeDoc(d, seq, titleTokens, bodyTokens)); err != nil {
 				return err
 			}
@@ -322,6 +328,11 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 		if err := tx.Put(bucketLog, seqKey(seq), []byte(strings.Join(order, "\x00"))); err != nil {
 			return err
 		}
+		for name, v := range b.marks {
+			if err := putUint(tx, markKey(name), v); err != nil {
+				return err
+			}
+		}
 		if err := putUint(tx, metaSeq, seq); err != nil {
 			return err
 		}
@@ -334,7 +345,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	if ix.pause != nil {
 		ix.pause("store")
 	}
-	analyzed := make(map[*Doc]textFields, len(changed))
+	analyzed := make(map[*Doc]prepared, len(changed))
 	for i := range b.ops {
 		if d := &b.ops[i].doc; changed[d.ID] == d {
 			analyzed[d] = pre[i]
@@ -358,19 +369,16 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	return a, nil
 }
 
-// analyzeDocs analyzes the text of every non-remove op, on all cores,
-// before its write: the store records the fields' lengths, the text index
-// their terms.
-func (ix *Index) analyzeDocs(ops []op) []textFields {
-	out := make([]textFields, len(ops))
+// analyzeDocs analyzes the text of every non-remove op, on all cores.
+func (ix *Index) analyzeDocs(ops []op) []prepared {
+	out := make([]prepared, len(ops))
 	var wg sync.WaitGroup
 	n := ix.opts.Workers
 	for w := range n {
 		wg.Go(func() {
 			for i := w; i < len(ops); i += n {
 				if d := &ops[i].doc; ops[i].kind != opRemove {
-					out[i] = ix.textFields(d)
-					out[i].title.Analyze()
+					out[i] = ix.prepare(d, true)
 				}
 			}
 		})
@@ -418,53 +426,15 @@ func contentHash(title, body string) string {
 	return strconv.FormatUint(h.Sum64(), 16)
 }
 
-// Bleve field names.
-const (
-	fieldTitle = "title" // text index
-	fieldBody  = "body"  // text index
-	fieldWords = "w"     // text index: words as written where stemming changed them (textFields)
-	fieldGrams = "g"     // trigram index: title and body grams together
-	fieldHash  = "h"     // both: stored content hash, not indexed
-)
-
-// textDoc is a document of the text index, analyzed when bleve indexes it.
-func (ix *Index) textDoc(d *Doc, hash []byte) bleveindex.Document {
-	return ix.analyzedTextDoc(d, hash, textFields{})
-}
-
-// analyzedTextDoc is textDoc with the fields analyzed beforehand, when
-// tf has them.
-func (ix *Index) analyzedTextDoc(d *Doc, hash []byte, tf textFields) bleveindex.Document {
-	if tf.title == nil {
-		tf = ix.textFields(d)
-	}
-	bd := document.NewDocument(d.ID)
-	bd.AddField(tf.title)
-	bd.AddField(tf.body)
-	bd.AddField(tf.words)
-	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
-	return bd
-}
-
-func (ix *Index) trigramDoc(d *Doc, hash []byte) bleveindex.Document {
-	bd := document.NewDocument(d.ID)
-	// One field for both: the grams that span the joint only add
-	// candidates, which verification removes.
-	text := make([]byte, 0, len(d.Title)+1+len(d.Body))
-	text = append(append(append(text, d.Title...), '\n'), d.Body...)
-	bd.AddField(ix.trigramField(text))
-	bd.AddField(document.NewTextFieldCustom(fieldHash, nil, hash, bleveindex.StoreField, nil))
-	return bd
-}
-
 // applyBoth writes the current state of the given documents (nil: removed)
 // to both bleve indexes concurrently, recording seq in each.
-func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analyzed map[*Doc]textFields) error {
+func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analyzed map[*Doc]prepared) error {
 	var errText, errTri error
 	var wg sync.WaitGroup
-	textDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.analyzedTextDoc(d, hash, analyzed[d]) }
+	textDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.preparedTextDoc(d, hash, analyzed[d]) }
+	trigramDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.preparedTrigramDoc(d, seq, hash, analyzed[d]) }
 	wg.Go(func() { errText = ix.applyOne(ix.text, textDoc, seq, ids, docs) })
-	wg.Go(func() { errTri = ix.applyHalves(ix.tri, ix.trigramDoc, seq, ids, docs) })
+	wg.Go(func() { errTri = ix.applyHalves(ix.tri, trigramDoc, seq, ids, docs) })
 	wg.Wait()
 	if errText != nil {
 		errText = fmt.Errorf("text index: %w", errText)
@@ -477,6 +447,7 @@ func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analy
 
 func (ix *Index) applyOne(idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64, ids []string, docs map[string]*Doc) (err error) {
 	defer ix.guard(&err)
+	ix.unflushed.Store(true)
 	b := bleveindex.NewBatch()
 	for _, id := range ids {
 		if d := docs[id]; d != nil {

@@ -1,8 +1,10 @@
 // Package tokenize owns twindex's analyzers and their registration with
 // bleve: Text, for words in prose and source code (compound splitting,
 // case and diacritic folding, stop words, Snowball stemming, CJK bigrams)
-// in one of the languages of Langs, and Trigram, for substring search. Fold is the one folding both use, and
-// the one callers must use to compare text with what was indexed.
+// in one of the languages of Langs, and Trigram, for substring search
+// (every folded window of one, two and three runes). Fold is the one
+// folding both use, and the one callers must use to compare text with
+// what was indexed.
 //
 // Invariants:
 //
@@ -15,8 +17,8 @@
 //     makes of Analyze(b) for a field without term vectors, and its count
 //     is len(Analyze(b)), for every input.
 //   - Any input is accepted: invalid UTF-8, NUL bytes, huge tokens. Nothing
-//     panics and no term is longer than MaxTermLen bytes (trigrams are at
-//     most 12).
+//     panics and no term is longer than MaxTermLen bytes (Trigram's terms
+//     are at most 12).
 //   - The analyzers hold no per-call state and are safe for concurrent use.
 //
 // The analyzers are registered under TextAnalyzer and TrigramAnalyzer when

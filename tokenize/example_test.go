@@ -23,16 +23,21 @@ func ExampleNewTextLang() {
 }
 
 func ExampleNewTrigram() {
-	for _, tok := range tokenize.NewTrigram().Analyze([]byte("Café!")) {
+	for _, tok := range tokenize.NewTrigram().Analyze([]byte("Café")) {
 		fmt.Printf("%q ", tok.Term)
 	}
 	fmt.Println()
-	// Output: "caf" "afe" "fe!"
+	// Output: "c" "ca" "caf" "a" "af" "afe" "f" "fe" "e"
 }
 
 func ExampleFold() {
 	fmt.Println(tokenize.Fold("Ångström CAFÉ Straße"))
 	// Output: angstrom cafe straße
+}
+
+func ExampleFoldLen() {
+	fmt.Println(tokenize.FoldLen("Ångström"), len("Ångström"))
+	// Output: 8 10
 }
 
 func ExampleFoldMap() {
@@ -44,6 +49,6 @@ func ExampleFoldMap() {
 }
 
 func ExampleGrams() {
-	fmt.Println(tokenize.Grams("h Fl"))
-	// Output: [h f  fl]
+	fmt.Println(tokenize.Grams("h Fl"), tokenize.Grams("IO"))
+	// Output: [h f  fl] [io]
 }

@@ -124,6 +124,27 @@ func asciiPrefix(s string) (int, bool) {
 	return len(s), upper
 }
 
+// FoldLen returns len(Fold(s)) without building the folded text.
+func FoldLen(s string) int {
+	n, _ := asciiPrefix(s)
+	for i := n; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if size == 1 {
+			r = utf8.RuneError
+		}
+		i += size
+		if f := foldRune(r); f != dropRune {
+			n += utf8.RuneLen(f)
+		}
+	}
+	return n
+}
+
 // appendFold appends Fold(s) to dst. With limit >= 0 it stops and reports
 // false as soon as the folded text would exceed limit bytes, so huge tokens
 // cost no more than limit bytes of output.

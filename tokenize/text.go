@@ -1,6 +1,7 @@
 package tokenize
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -33,8 +34,15 @@ const MaxTermLen = 256
 // script but CJK; the stemmer reads the lowercased word and its stem is
 // folded.
 //
+// A compound joined by dots or underscores emits, besides the whole run
+// and its parts, each segment between them that has parts of its own
+// (os.ReadFile: os.readfile, os, readfil, read, file), so that an
+// identifier matches where it is qualified; a run with a hyphen does not,
+// as it joins words of prose (CX3CR1-deficient).
+//
 // Positions: a plain word takes one position; the parts of a compound take
-// consecutive positions and the compound token shares the first part's;
+// consecutive positions and the compound token, like each compound
+// segment, shares its first part's;
 // a CJK run of n characters takes n positions and each bigram shares its
 // first character's. Dropped tokens (stop words, over-long terms) keep
 // their positions. Start and End are byte offsets into the input: of the
@@ -259,10 +267,26 @@ func (s *textScanner) word(i, j int) {
 		return
 	}
 	s.emit(i, j, s.pos, kindCompound)
+	segment := true // k starts a run between connectors
 	for k := i; k < j; {
 		if isConnector(s.in[k]) {
 			k++
+			segment = true
 			continue
+		}
+		if segment {
+			// A segment with parts of its own (ReadFile in os.ReadFile)
+			// is a compound too, so that it matches the identifier
+			// written alone; not between hyphens, which join words of
+			// prose (CX3CR1-deficient).
+			segment = false
+			end := k + strings.IndexFunc(s.in[k:j], func(r rune) bool { return r < utf8.RuneSelf && isConnector(byte(r)) })
+			if end < k {
+				end = j
+			}
+			if (k != i || end != j) && s.partEnd(k, end) != end && !hyphenated(s.in[i:j]) {
+				s.emit(k, end, s.pos, kindCompound)
+			}
 		}
 		e := s.partEnd(k, j)
 		s.emit(k, e, s.pos, kindWord)
@@ -468,6 +492,9 @@ func decodeAt(in string, i int) (rune, int) {
 }
 
 func isConnector(c byte) bool { return c == '_' || c == '-' || c == '.' }
+
+// hyphenated reports whether a run joins its words with a hyphen.
+func hyphenated(run string) bool { return strings.IndexByte(run, '-') >= 0 }
 
 type wordKind uint8
 

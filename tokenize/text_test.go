@@ -58,7 +58,13 @@ func TestTextTokens(t *testing.T) {
 		{"letter digit", "utf8", []string{"utf8@1[0:4]", "utf@1[0:3]", "8@2[3:4]"}},
 		{"letter digit letter", "base64Encode", []string{
 			"base64encode@1[0:12]", "base@1[0:4]", "64@2[4:6]", "encod@3[6:12]"}},
-		{"version", "v1.2", []string{"v1.2@1[0:4]", "v@1[0:1]", "1@2[1:2]", "2@3[3:4]"}},
+		{"version", "v1.2", []string{"v1.2@1[0:4]", "v1@1[0:2]", "v@1[0:1]", "1@2[1:2]", "2@3[3:4]"}},
+		{"qualified identifier", "os.ReadFile", []string{
+			"os.readfile@1[0:11]", "os@1[0:2]", "readfil@2[3:11]", "read@2[3:7]", "file@3[7:11]"}},
+		{"no segments between hyphens", "CX3CR1-deficient", []string{
+			"cx3cr1-deficient@1[0:16]", "cx@1[0:2]", "3@2[2:3]", "cr@3[3:5]", "1@4[5:6]", "defici@5[7:16]"}},
+		{"segments with parts", "utf8.DecodeRune x", []string{
+			"utf8.decoderune@1[0:15]", "utf8@1[0:4]", "utf@1[0:3]", "8@2[3:4]", "decoderun@3[5:15]", "decod@3[5:11]", "rune@4[11:15]", "x@5[16:17]"}},
 		{"leading and trailing connectors are separators", "__init__ end.", []string{
 			"init@1[2:6]", "end@2[9:12]"}},
 		{"sentence period is not a connector", "end. Next", []string{"end@1[0:3]", "next@2[5:9]"}},

@@ -15,18 +15,20 @@ func TestTrigram(t *testing.T) {
 		want  []string // term@position[start:end]
 	}{
 		{"empty", "", nil},
-		{"too short", "ab", nil},
-		{"too short after folding", "a\u0301b\u0301", nil},
-		{"exactly three", "Abc", []string{"abc@1[0:3]"}},
-		{"crosses spaces", "OAuth flow", []string{
-			"oau@1[0:3]", "aut@2[1:4]", "uth@3[2:5]", "th @4[3:6]", "h f@5[4:7]",
-			" fl@6[5:8]", "flo@7[6:9]", "low@8[7:10]"}},
-		{"precomposed diacritics", "Über", []string{"ube@1[0:4]", "ber@2[2:5]"}},
-		{"decomposed diacritic joins its base", "e\u0301te", []string{"ete@1[0:5]"}},
-		{"trailing mark included", "abc\u0301", []string{"abc@1[0:5]"}},
-		{"sharp s", "ßa", nil},
-		{"invalid byte is one rune", "a\xffb", []string{"a\ufffdb@1[0:3]"}},
-		{"cjk", "東京都", []string{"東京都@1[0:9]"}},
+		{"one rune", "A", []string{"a@1[0:1]"}},
+		{"two runes", "aB", []string{"a@1[0:1]", "ab@2[0:2]", "b@3[1:2]"}},
+		{"nothing left after folding", "\u0301\u0302", nil},
+		{"two runes after folding", "a\u0301b\u0301", []string{"a@1[0:3]", "ab@2[0:6]", "b@3[3:6]"}},
+		{"exactly three", "Abc", []string{"a@1[0:1]", "ab@2[0:2]", "abc@3[0:3]", "b@4[1:2]", "bc@5[1:3]", "c@6[2:3]"}},
+		{"crosses spaces", "h fl", []string{
+			"h@1[0:1]", "h @2[0:2]", "h f@3[0:3]", " @4[1:2]", " f@5[1:3]", " fl@6[1:4]",
+			"f@7[2:3]", "fl@8[2:4]", "l@9[3:4]"}},
+		{"precomposed diacritics", "Übe", []string{"u@1[0:2]", "ub@2[0:3]", "ube@3[0:4]", "b@4[2:3]", "be@5[2:4]", "e@6[3:4]"}},
+		{"decomposed diacritic joins its base", "e\u0301t", []string{"e@1[0:3]", "et@2[0:4]", "t@3[3:4]"}},
+		{"trailing mark included", "ab\u0301", []string{"a@1[0:1]", "ab@2[0:4]", "b@3[1:4]"}},
+		{"sharp s", "ßa", []string{"ß@1[0:2]", "ßa@2[0:3]", "a@3[2:3]"}},
+		{"invalid byte is one rune", "a\xffb", []string{"a@1[0:1]", "a\ufffd@2[0:2]", "a\ufffdb@3[0:3]", "\ufffd@4[1:2]", "\ufffdb@5[1:3]", "b@6[2:3]"}},
+		{"cjk", "東京都", []string{"東@1[0:3]", "東京@2[0:6]", "東京都@3[0:9]", "京@4[3:6]", "京都@5[3:9]", "都@6[6:9]"}},
 	}
 	tri := tokenize.NewTrigram()
 	for _, tt := range tests {
@@ -48,12 +50,16 @@ func TestTrigram(t *testing.T) {
 func TestTrigramFrequencies(t *testing.T) {
 	tri := tokenize.NewTrigram()
 	got, n := tri.Frequencies([]byte("ABab abAB"))
-	if n != 7 {
-		t.Errorf("tokens = %d, want 7", n)
+	if n != 9+8+7 {
+		t.Errorf("tokens = %d, want 24", n)
 	}
-	want := map[string]int{"aba": 2, "bab": 2, "ab ": 1, "b a": 1, " ab": 1}
+	want := map[string]int{
+		"aba": 2, "bab": 2, "ab ": 1, "b a": 1, " ab": 1,
+		"ab": 4, "ba": 2, "b ": 1, " a": 1,
+		"a": 4, "b": 4, " ": 1,
+	}
 	if len(got) != len(want) {
-		t.Fatalf("%d distinct trigrams, want %d: %v", len(got), len(want), got)
+		t.Fatalf("%d distinct grams, want %d: %v", len(got), len(want), got)
 	}
 	for term, c := range want {
 		if got[term] == nil || got[term].Frequency() != c {
@@ -106,7 +112,9 @@ func TestGrams(t *testing.T) {
 		want  []string
 	}{
 		{"empty", "", nil},
-		{"short", "ab", nil},
+		{"one rune", "É", []string{"e"}},
+		{"two runes", "aB", []string{"ab"}},
+		{"marks only", "\u0301", nil},
 		{"folded", "ÉCOle", []string{"eco", "col", "ole"}},
 		{"distinct in first-occurrence order", "aaaa aaaa", []string{"aaa", "aa ", "a a", " aa"}},
 		{"substring", "h fl", []string{"h f", " fl"}},

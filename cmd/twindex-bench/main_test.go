@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -68,12 +69,20 @@ func TestYardstick(t *testing.T) {
 		map[string]string{"id": "camel-00", "class": "camel", "text": "new timer"},
 		map[string]string{"id": "substr-01", "class": "substr", "text": "zzzqqq"},
 	})
+	tail := filepath.Join(dir, "tail.jsonl")
+	writeLines(t, tail, []any{
+		map[string]string{"id": "short-00", "class": "short", "text": "rs"},
+		map[string]string{"id": "mixed-00", "class": "mixed", "text": "a reader"},
+	})
 	var log bytes.Buffer
 	sum, err := yardstick(context.Background(), yardstickConfig{
-		Corpus: corpus, Queries: queries, Out: out, Batch: 7, Passes: 1, Top: 20,
+		Corpus: corpus, Queries: queries, Tail: tail, Out: out, Batch: 7, Passes: 1, Top: 20, Scan: true,
 	}, &log)
 	if err != nil {
 		t.Fatalf("yardstick: %v\nlog:\n%s", err, log.String())
+	}
+	if sum.ScanChecked != 7 || sum.ScanDiffers != 0 {
+		t.Errorf("scan: %d of %d queries differ, want 0 of 7\n%s", sum.ScanDiffers, sum.ScanChecked, log.String())
 	}
 	if sum.Docs != 20 || sum.Queries != 5 || sum.Errors != 0 {
 		t.Errorf("docs %d, queries %d, errors %d; want 20, 5, 0", sum.Docs, sum.Queries, sum.Errors)
@@ -83,6 +92,22 @@ func TestYardstick(t *testing.T) {
 	}
 	if len(sum.Latency) != 3*5 { // 3 modes x (4 classes + all)
 		t.Errorf("%d latency rows, want 15", len(sum.Latency))
+	}
+	if len(sum.TailLatency) != 3*3 || sum.TailQueries != 2 { // 3 modes x (2 classes + all)
+		t.Errorf("%d tail latency rows of %d queries, want 9 of 2", len(sum.TailLatency), sum.TailQueries)
+	}
+	for _, r := range append(sum.Latency, sum.TailLatency...) {
+		if r.P99 < r.P95 || r.P95 < r.P50 {
+			t.Errorf("%s %s: p50 %d, p95 %d, p99 %d", r.Mode, r.Class, r.P50, r.P95, r.P99)
+		}
+	}
+	tb, err := os.ReadFile(filepath.Join(out, "tiny.twindex.tail.results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A line per tail query and mode, apart from the main set's.
+	if n := strings.Count(string(tb), "\n"); n != 6 {
+		t.Errorf("%d tail result lines, want 6", n)
 	}
 
 	got := map[string]resultLine{}
@@ -115,8 +140,14 @@ func TestYardstick(t *testing.T) {
 
 	var md bytes.Buffer
 	ref := &fts5Summary{Corpus: "tiny", Docs: 20, LoadTotalS: 1, DBBytes: 1 << 20}
-	printYardstick(&md, sum, ref)
-	for _, want := range []string{"| substring | all |", "twindex / FTS5", "Slowest queries"} {
+	// fts5_ref.py writes "-" for a class that ran no query.
+	var tailRef fts5Summary
+	if err := json.Unmarshal([]byte(`{"latency": [{"mode": "substring", "class": "short", "run": 0, "p50_us": "-", "p95_us": "-"},
+		{"mode": "text", "class": "short", "run": 2, "p50_us": 1000, "p95_us": 2000}]}`), &tailRef); err != nil {
+		t.Fatal(err)
+	}
+	printYardstick(&md, sum, ref, &tailRef)
+	for _, want := range []string{"| substring | all |", "twindex / FTS5", "Slowest queries", "The tail", "| p99 µs |", "| text | short |"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, md.String())
 		}
@@ -206,5 +237,92 @@ func TestRunUsage(t *testing.T) {
 	}
 	if code := run(context.Background(), []string{"scifact"}, &out, &errb); code != 2 {
 		t.Errorf("scifact without --data: exit %d, want 2", code)
+	}
+}
+
+// TestTailQueries checks that the tail set is drawn from the corpus
+// reproducibly (the same seed, the same queries; another seed, others) and
+// that each query is of its class.
+func TestTailQueries(t *testing.T) {
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "tiny.jsonl")
+	var docs []any
+	for i, d := range fixtureDocs() {
+		m := d.(map[string]any)
+		m["body"] = fmt.Sprintf("%s\n// A fd of io.Reader %d is closed by x.Close in the loop.\n", m["body"], i)
+		docs = append(docs, m)
+	}
+	writeLines(t, corpus, docs)
+	draw := func(seed uint64) []benchQuery {
+		qs, err := tailQueries(tailConfig{Corpus: corpus, Seed: seed, PerClass: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return qs
+	}
+	a, b, c := draw(1), draw(1), draw(2)
+	if !slices.Equal(a, b) {
+		t.Fatalf("seed 1 twice: %v, then %v", a, b)
+	}
+	if slices.Equal(a, c) {
+		t.Errorf("seeds 1 and 2 drew the same queries: %v", a)
+	}
+	runes := func(s string) int { return len([]rune(s)) }
+	for _, q := range a {
+		w := strings.Fields(strings.Trim(q.Text, `"`))
+		ok := false
+		switch q.Class {
+		case "short":
+			ok = len(w) == 1 && runes(w[0]) <= 2
+		case "common":
+			ok = len(w) == 2 && runes(w[0]) >= 3 && runes(w[1]) >= 3
+		case "mixed":
+			ok = len(w) == 2 && (runes(w[0]) <= 2 && runes(w[1]) >= 4 || runes(w[1]) <= 2 && runes(w[0]) >= 4)
+		case "phrase":
+			ok = strings.HasPrefix(q.Text, `"`) && strings.HasSuffix(q.Text, `"`) && len(w) >= 2 && len(w) <= 3
+		}
+		if !ok || !strings.HasPrefix(q.ID, q.Class+"-") {
+			t.Errorf("query %+v is not of its class", q)
+		}
+	}
+	if len(a) != 4*5 {
+		t.Errorf("%d queries, want 20", len(a))
+	}
+}
+
+// TestScanCheck checks that --scan's brute force catches a wrong total.
+func TestScanCheck(t *testing.T) {
+	dir := t.TempDir()
+	corpus := filepath.Join(dir, "tiny.jsonl")
+	writeLines(t, corpus, fixtureDocs())
+	qs := []benchQuery{{ID: "q1", Text: `NewParse "parse the"`}, {ID: "q2", Text: "zz"}}
+	results := []resultLine{{QID: "q1", Mode: "substring", Total: 2}, {QID: "q2", Mode: "substring", Total: 1}}
+	var log bytes.Buffer
+	bad, err := scanCheck(corpus, [][]benchQuery{qs}, [][]resultLine{results}, &log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bad != 1 || !strings.Contains(log.String(), `q2 "zz": substring total 1, a scan finds 0`) {
+		t.Errorf("%d differ, want 1 (q2):\n%s", bad, log.String())
+	}
+}
+
+func TestServeLoad(t *testing.T) {
+	dir := t.TempDir()
+	corpus, queries := filepath.Join(dir, "small.jsonl"), filepath.Join(dir, "queries.jsonl")
+	writeLines(t, corpus, fixtureDocs())
+	writeLines(t, queries, []any{
+		map[string]any{"id": "q1", "class": "ident", "text": "NewParse"},
+		map[string]any{"id": "q2", "class": "nl", "text": "the reader"},
+	})
+	var out, log bytes.Buffer
+	code := run(context.Background(), []string{"serve-load", "--corpus", corpus, "--queries", queries, "--batch", "3", "--passes", "2"}, &out, &log)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, log.String())
+	}
+	for _, want := range []string{"| load |", "| idle | 4 | 0 |", "| reload |", "p99 reload / p99 idle:"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
 	}
 }

@@ -28,10 +28,13 @@ type yardstickConfig struct {
 	Out     string // directory for NAME.twindex.{results.jsonl,summary.json}
 	Dir     string // index directory; "" means a temp dir, removed afterwards
 	Ref     string // FTS5 NAME.summary.json to compare with; "" for none
-	Batch   int    // documents per Apply
-	Passes  int    // timed passes after the warm-up
-	Top     int    // hits per query
-	NoSync  bool   // index.Options.NoSync
+	// Tail is a second query set (the tail command's), timed in the same
+	// passes and reported apart; TailRef is FTS5's summary of it.
+	Tail, TailRef string
+	Batch         int  // documents per Apply
+	Passes        int  // timed passes after the warm-up
+	Top           int  // hits per query
+	NoSync        bool // index.Options.NoSync
 	// NoOptimize skips Optimize: the queries run on the segments the
 	// writes and the background merges left.
 	NoOptimize bool
@@ -40,6 +43,8 @@ type yardstickConfig struct {
 	NoBulk bool
 	// Tolerance also times text mode with prefixes and fuzzy matching.
 	Tolerance bool
+	// Scan compares every substring total with a scan of the corpus.
+	Scan bool
 	// CPUProfile, when set, is the prefix of two CPU profiles:
 	// PREFIX.build.pprof (Apply and Optimize) and PREFIX.query.pprof (the
 	// timed passes).
@@ -55,6 +60,8 @@ func yardstickCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.StringVar(&cfg.Out, "out", "", "output `dir` for NAME.twindex.results.jsonl and NAME.twindex.summary.json; required")
 	fs.StringVar(&cfg.Dir, "dir", "", "index `dir` (must be empty or absent; kept); default a temp dir, removed at the end")
 	fs.StringVar(&cfg.Ref, "ref", "", "FTS5 `NAME.summary.json` (fts5_ref.py) to print twindex/FTS5 ratios against")
+	fs.StringVar(&cfg.Tail, "tail", "", "a second query set, `tail.jsonl` (twindex-bench tail), timed in the same passes and reported apart")
+	fs.StringVar(&cfg.TailRef, "tail-ref", "", "FTS5's `NAME.summary.json` of the --tail queries (fts5_ref.py CORPUS tail.jsonl DIR)")
 	fs.IntVar(&cfg.Batch, "batch", 1000, "documents per Apply")
 	fs.IntVar(&cfg.Passes, "passes", 3, "timed passes over the queries after one warm-up pass")
 	fs.IntVar(&cfg.Top, "top", 20, "hits per query (1..100)")
@@ -62,6 +69,7 @@ func yardstickCmd(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fs.BoolVar(&cfg.NoOptimize, "no-optimize", false, "skip Optimize after the writes (optimize_s is then 0), and BulkLoad with it")
 	fs.BoolVar(&cfg.NoBulk, "no-bulk", false, "open the index without index.Options.BulkLoad: merge as the writes come")
 	fs.BoolVar(&cfg.Tolerance, "tolerance", false, "also time text mode as typed, with a raw prefix and with fuzzy auto, against exact")
+	fs.BoolVar(&cfg.Scan, "scan", false, "check every substring total against a scan of the corpus (every leaf a substring of the folded title or body)")
 	fs.StringVar(&cfg.CPUProfile, "cpuprofile", "", "write CPU profiles of the build and of the timed passes to `PREFIX`.build.pprof and PREFIX.query.pprof")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: twindex-bench yardstick --corpus NAME.jsonl --queries queries.jsonl --out DIR [flags]
@@ -70,9 +78,11 @@ Builds an on-disk index from the corpus in batches (timed: Apply, then Optimize)
 measures its size and the peak RSS, then runs one warm-up pass and --passes timed
 passes over every query in the modes substring, text and auto (top 20, snippets
 always built), as complete words (no as-you-type prefix) without the fuzzy
-fallback, since FTS5 matches exactly. Per query the median of the passes, then p50/p95 per mode and
-class, as shared/bench/fts5_ref.py reports. Writes OUT/NAME.twindex.results.jsonl
-(for shared/bench/compare.py) and OUT/NAME.twindex.summary.json; prints markdown.
+fallback, since FTS5 matches exactly. Per query the median of the passes, then
+p50/p95 per mode and class, as shared/bench/fts5_ref.py reports, and p99. With
+--tail, the tail query set runs in the same passes, reported apart. Writes
+OUT/NAME.twindex.results.jsonl (and NAME.twindex.tail.results.jsonl; for
+shared/bench/compare.py) and OUT/NAME.twindex.summary.json; prints markdown.
 
 `)
 		fs.PrintDefaults()
@@ -89,13 +99,18 @@ class, as shared/bench/fts5_ref.py reports. Writes OUT/NAME.twindex.results.json
 	if err != nil {
 		return err
 	}
-	var ref *fts5Summary
+	var ref, tailRef *fts5Summary
 	if cfg.Ref != "" {
 		if ref, err = readFTS5Summary(cfg.Ref); err != nil {
 			return err
 		}
 	}
-	printYardstick(stdout, sum, ref)
+	if cfg.TailRef != "" {
+		if tailRef, err = readFTS5Summary(cfg.TailRef); err != nil {
+			return err
+		}
+	}
+	printYardstick(stdout, sum, ref, tailRef)
 	return nil
 }
 
@@ -117,6 +132,7 @@ type summary struct {
 	Corpus        string                 `json:"corpus"`
 	Docs          int                    `json:"docs"`
 	Queries       int                    `json:"queries"`
+	TailQueries   int                    `json:"tail_queries,omitempty"`
 	GoVersion     string                 `json:"go"`
 	NProc         int                    `json:"nproc"`
 	LoadavgPre    string                 `json:"loadavg_before"`
@@ -137,9 +153,15 @@ type summary struct {
 	PeakRSS       int64                  `json:"peak_rss_bytes"`       // VmHWM at the end
 	PeakRSSBuild  int64                  `json:"peak_rss_build_bytes"` // VmHWM after Optimize
 	Errors        int                    `json:"errors"`
+	ScanChecked   int                    `json:"scan_checked,omitempty"` // queries whose substring total --scan checked
+	ScanDiffers   int                    `json:"scan_differs"`           // of them, those a scan counts differently
 	Latency       []latencyRow           `json:"latency"`
 	Tolerance     []toleranceRow         `json:"tolerance,omitempty"`
 	Slowest       map[string][]slowQuery `json:"slowest"`
+	// TailLatency and TailSlowest are Latency and Slowest of the --tail
+	// queries.
+	TailLatency []latencyRow           `json:"tail_latency,omitempty"`
+	TailSlowest map[string][]slowQuery `json:"tail_slowest,omitempty"`
 }
 
 // latencyRow has fts5_ref.py's latency keys; CPU is the process's, all threads.
@@ -151,6 +173,7 @@ type latencyRow struct {
 	MedianTotal int    `json:"median_total"`
 	P50         int64  `json:"p50_us"`
 	P95         int64  `json:"p95_us"`
+	P99         int64  `json:"p99_us"`
 	P50CPU      int64  `json:"p50_cpu_us"`
 }
 
@@ -174,6 +197,12 @@ func yardstick(ctx context.Context, cfg yardstickConfig, log io.Writer) (*summar
 	if err != nil {
 		return nil, err
 	}
+	var tail []benchQuery
+	if cfg.Tail != "" {
+		if tail, err = readQueries(cfg.Tail); err != nil {
+			return nil, err
+		}
+	}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
 		return nil, err
 	}
@@ -187,7 +216,7 @@ func yardstick(ctx context.Context, cfg yardstickConfig, log io.Writer) (*summar
 		return nil, fmt.Errorf("--dir %s is not empty; the yardstick builds a fresh index", dir)
 	}
 
-	sum := &summary{Engine: "twindex", Corpus: name, Queries: len(qs), GoVersion: runtime.Version(),
+	sum := &summary{Engine: "twindex", Corpus: name, Queries: len(qs), TailQueries: len(tail), GoVersion: runtime.Version(),
 		NProc: runtime.NumCPU(), LoadavgPre: loadavg(), Batch: cfg.Batch, BulkLoad: !cfg.NoOptimize && !cfg.NoBulk, Passes: cfg.Passes,
 		RSSBefore: procStatusBytes("VmRSS")}
 	fmt.Fprintf(log, "yardstick %s: index in %s, loadavg %s\n", name, dir, sum.LoadavgPre)
@@ -274,7 +303,8 @@ func yardstick(ctx context.Context, cfg yardstickConfig, log io.Writer) (*summar
 	if stopProfile, err = startCPUProfile(cfg.CPUProfile, "query"); err != nil {
 		return nil, err
 	}
-	results, lat, err := runQueries(ctx, ix, qs, cfg, log)
+	sets := [][]benchQuery{qs, tail}
+	results, lat, err := runQueries(ctx, ix, sets, cfg, log)
 	if err != nil {
 		return nil, err
 	}
@@ -295,14 +325,27 @@ func yardstick(ctx context.Context, cfg yardstickConfig, log io.Writer) (*summar
 	}
 	sum.PeakRSS = procStatusBytes("VmHWM")
 	sum.Loadavg = loadavg()
-	for _, r := range results {
-		if r.Error != "" {
-			sum.Errors++
+	for _, set := range results {
+		for _, r := range set {
+			if r.Error != "" {
+				sum.Errors++
+			}
 		}
 	}
-	sum.Latency, sum.Slowest = latencyTable(qs, results, lat)
-
-	if err := writeJSONL(filepath.Join(cfg.Out, name+".twindex.results.jsonl"), results); err != nil {
+	if cfg.Scan {
+		sum.ScanChecked = len(qs) + len(tail)
+		if sum.ScanDiffers, err = scanCheck(cfg.Corpus, sets, results, log); err != nil {
+			return nil, err
+		}
+	}
+	sum.Latency, sum.Slowest = latencyTable(qs, results[0], lat[0])
+	if len(tail) > 0 {
+		sum.TailLatency, sum.TailSlowest = latencyTable(tail, results[1], lat[1])
+		if err := writeJSONL(filepath.Join(cfg.Out, name+".twindex.tail.results.jsonl"), results[1]); err != nil {
+			return nil, err
+		}
+	}
+	if err := writeJSONL(filepath.Join(cfg.Out, name+".twindex.results.jsonl"), results[0]); err != nil {
 		return nil, err
 	}
 	js, err := json.MarshalIndent(sum, "", " ")
@@ -321,49 +364,59 @@ type latKey struct {
 }
 
 // runQueries runs pass 0 (warm-up, records the answers) and cfg.Passes timed
-// passes, each over every query in every mode, as fts5_ref.py orders them.
-func runQueries(ctx context.Context, ix *index.Index, qs []benchQuery, cfg yardstickConfig, log io.Writer) ([]resultLine, map[latKey][]sample, error) {
-	var results []resultLine
-	lat := map[latKey][]sample{}
+// passes, each over every query of every set in every mode, as fts5_ref.py
+// orders them; it returns each set's answers and samples.
+func runQueries(ctx context.Context, ix *index.Index, sets [][]benchQuery, cfg yardstickConfig, log io.Writer) ([][]resultLine, []map[latKey][]sample, error) {
+	results := make([][]resultLine, len(sets))
+	lats := make([]map[latKey][]sample, len(sets))
+	n := 0
+	for i := range sets {
+		lats[i] = map[latKey][]sample{}
+		n += len(sets[i])
+	}
 	for pass := 0; pass <= cfg.Passes; pass++ {
 		t0 := time.Now()
-		for _, q := range qs {
-			for _, m := range modes {
-				w0, c0 := time.Now(), processCPU()
-				res, err := ix.Search(ctx, exactRequest(q.Text, m, cfg.Top))
-				s := sample{time.Since(w0).Microseconds(), (processCPU() - c0).Microseconds()}
-				if ctx.Err() != nil {
-					return nil, nil, ctx.Err()
-				}
-				if pass > 0 {
-					lat[latKey{m, q.ID}] = append(lat[latKey{m, q.ID}], s)
-					continue
-				}
-				r := resultLine{QID: q.ID, Class: q.Class, Mode: string(m), Text: q.Text, IDs: []string{}}
-				switch {
-				case errors.Is(err, index.ErrEmptyQuery):
-				case err != nil:
-					r.Error = err.Error()
-				default:
-					r.Total = res.Total
-					for _, h := range res.Hits {
-						r.IDs = append(r.IDs, h.ID)
+		for set, qs := range sets {
+			lat := lats[set]
+			for _, q := range qs {
+				for _, m := range modes {
+					w0, c0 := time.Now(), processCPU()
+					res, err := ix.Search(ctx, exactRequest(q.Text, m, cfg.Top))
+					s := sample{time.Since(w0).Microseconds(), (processCPU() - c0).Microseconds()}
+					if ctx.Err() != nil {
+						return nil, nil, ctx.Err()
 					}
+					if pass > 0 {
+						lat[latKey{m, q.ID}] = append(lat[latKey{m, q.ID}], s)
+						continue
+					}
+					r := resultLine{QID: q.ID, Class: q.Class, Mode: string(m), Text: q.Text, IDs: []string{}}
+					switch {
+					case errors.Is(err, index.ErrEmptyQuery):
+					case err != nil:
+						r.Error = err.Error()
+					default:
+						r.Total = res.Total
+						for _, h := range res.Hits {
+							r.IDs = append(r.IDs, h.ID)
+						}
+					}
+					results[set] = append(results[set], r)
 				}
-				results = append(results, r)
 			}
 		}
 		what := "warm-up"
 		if pass > 0 {
 			what = fmt.Sprintf("pass %d", pass)
 		}
-		fmt.Fprintf(log, "  %s: %d queries x %d modes in %.1f s\n", what, len(qs), len(modes), time.Since(t0).Seconds())
+		fmt.Fprintf(log, "  %s: %d queries x %d modes in %.1f s\n", what, n, len(modes), time.Since(t0).Seconds())
 	}
-	return results, lat, nil
+	return results, lats, nil
 }
 
 // latencyTable makes fts5_ref.py's table: per query the median of the timed
-// passes, then p50/p95 across the queries of each mode and class ("all" too).
+// passes, then p50/p95 (and p99) across the queries of each mode and class
+// ("all" too).
 func latencyTable(qs []benchQuery, results []resultLine, lat map[latKey][]sample) ([]latencyRow, map[string][]slowQuery) {
 	var classes []string
 	for _, q := range qs {
@@ -398,7 +451,7 @@ func latencyTable(qs []benchQuery, results []resultLine, lat map[latKey][]sample
 			if len(totals) > 0 {
 				row.MedianTotal = totals[len(totals)/2]
 			}
-			row.P50, row.P95, row.P50CPU = pct(wall, 50), pct(wall, 95), pct(cpu, 50)
+			row.P50, row.P95, row.P99, row.P50CPU = pct(wall, 50), pct(wall, 95), pct(wall, 99), pct(cpu, 50)
 			rows = append(rows, row)
 			if c == "all" {
 				slices.SortStableFunc(slow, func(a, b slowQuery) int { return int(b.Median - a.Median) })

@@ -20,14 +20,14 @@ repairs it.`)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
-	ix, loc, err := openAt(e, *idx)
+	eng, loc, err := openEngine(e, *idx)
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
-	rep, err := ix.Check(ctx)
+	defer eng.Close()
+	rep, err := eng.Check(ctx)
 	if err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
 	if *asJSON {
 		b, _ := json.MarshalIndent(struct {
@@ -39,7 +39,7 @@ repairs it.`)
 		fmt.Fprint(e.stdout, rep.String())
 	}
 	if !rep.OK() {
-		return &exitError{code: exitIndex, err: fmt.Errorf("%s is out of step with its store", loc.dir),
+		return &exitError{code: exitIndex, err: fmt.Errorf("%s is out of step with its store", loc.Dir),
 			hint: "run 'twindex rebuild' to rebuild both indexes from the store"}
 	}
 	return nil

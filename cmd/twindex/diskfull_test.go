@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 	"github.com/twindex/twindex/internal/damage"
 )
@@ -23,7 +24,7 @@ import (
 // must be in the store and both indexes; and once a filler file is
 // deleted, `twindex check` passes and the same command finishes the job.
 func TestDiskFullCLIIngest(t *testing.T) {
-	const size, free = 20 << 20, 2 << 20
+	const size, free = 32 << 20, 2 << 20
 	disk := damage.SmallDisk(t, size)
 	filler := filepath.Join(disk, "filler")
 	if err := os.WriteFile(filler, make([]byte, size-free), 0o600); err != nil {
@@ -31,7 +32,7 @@ func TestDiskFullCLIIngest(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	dir, path := filepath.Join(disk, "idx"), filepath.Join(tmp, "docs.jsonl")
-	const lines = 3 * batchDocs
+	const lines = 3 * folder.BatchDocs
 	rng := rand.New(rand.NewPCG(1, 2))
 	var b strings.Builder
 	for n := 1; n <= lines; n++ {

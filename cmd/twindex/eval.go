@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 )
 
@@ -68,7 +69,7 @@ after printing the scores).`)
 	}
 	defer ix.Close()
 	start := time.Now()
-	bad, err := ingestJSONL(ctx, e, ix, *docs, 1<<20, true)
+	bad, err := ingestJSONL(ctx, e, folder.Apply(ix), ix.Dir(), *docs, 1<<20, true)
 	if err != nil {
 		return err
 	}

@@ -28,18 +28,18 @@ Exit status 1 if no document has the ID.`)
 	if len(pos) != 1 {
 		return usageErr("run 'twindex get --help'", "want exactly one ID, got %d", len(pos))
 	}
-	ix, loc, err := openAt(e, *idx)
+	eng, loc, err := openEngine(e, *idx)
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
-	d, err := ix.Get(pos[0])
+	defer eng.Close()
+	d, err := eng.Get(pos[0])
 	if errors.Is(err, index.ErrNotFound) {
 		fmt.Fprintf(e.stderr, "twindex get: no document %q\n", pos[0])
 		return errNoResults
 	}
 	if err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
 	if *asJSON {
 		b, err := json.MarshalIndent(d, "", "  ")

@@ -8,11 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/server"
 )
-
-const defaultMaxSize = 1 << 20
 
 func runIndex(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "index", "twindex index [PATH...] [--jsonl FILE|-] [flags]", `  twindex index .                               index the current folder (incremental)
@@ -49,10 +50,11 @@ searchable, even if the process dies right after.`)
 	if *maxSize <= 0 {
 		return usageErr("", "--max-size must be positive")
 	}
-	opts := &index.Options{MaxDocBytes: docLimit(*maxSize)}
+	opts := &index.Options{MaxDocBytes: folder.DocLimit(*maxSize)}
 	if err := emb.options(e, opts); err != nil {
 		return err
 	}
+	limitMemory(e)
 
 	base := "."
 	if len(paths) > 0 {
@@ -67,58 +69,54 @@ searchable, even if the process dies right after.`)
 			return usageErr("", "%w", err)
 		}
 	}
-	if !loc.explicit && !loc.exists && len(paths) > 1 {
+	if !loc.Explicit && !loc.Exists && len(paths) > 1 {
 		// No index yet: one for all the paths, at their common folder.
-		if loc.root, err = commonRoot(paths); err != nil {
+		if loc.Root, err = commonRoot(paths); err != nil {
 			return err
 		}
-		loc.dir = filepath.Join(loc.root, indexDirName)
+		loc.Dir = filepath.Join(loc.Root, folder.IndexDirName)
 	}
-	if loc.explicit && loc.root == "" && len(paths) > 0 {
-		if loc.root, err = commonRoot(paths); err != nil {
+	if loc.Explicit && loc.Root == "" && len(paths) > 0 {
+		if loc.Root, err = commonRoot(paths); err != nil {
 			return err
 		}
 	}
-	ix, filled, err := loc.fill(opts)
+	eng, filled, err := loc.engine(e, opts, openFill, *maxSize)
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
-	if len(paths) > 0 {
-		if err := loc.recordRoot(loc.root); err != nil {
+	defer eng.Close()
+	if _, owned := eng.(*server.Client); len(paths) > 0 && !owned {
+		if err := loc.RecordRoot(loc.Root); err != nil {
 			return err
 		}
 	}
 	for _, p := range paths {
 		abs, _ := filepath.Abs(p)
-		_, err := syncFolder(ctx, e, ix, syncOptions{root: loc.root, scope: abs, indexDir: loc.dir, maxSize: *maxSize, quiet: *quiet, always: true})
-		if err != nil {
+		if _, err := syncFolder(ctx, e, eng, abs, syncOptions{quiet: *quiet, always: true}); err != nil {
 			return err
 		}
 	}
 	bad := 0
 	if *jsonl != "" {
-		if bad, err = ingestJSONL(ctx, e, ix, *jsonl, opts.MaxDocBytes, *quiet); err != nil {
+		write := func(ctx context.Context, upserts []index.Doc, removes []string) (index.Applied, error) {
+			return eng.Write(ctx, &server.Writes{Upsert: upserts, Remove: removes})
+		}
+		if bad, err = ingestJSONL(ctx, e, write, loc.Dir, *jsonl, opts.MaxDocBytes, *quiet); err != nil {
 			return err
 		}
 	}
 	if err := filled(ctx); err != nil {
 		return err
 	}
-	if err := ix.Close(); err != nil {
-		return indexErr(err, loc.dir)
+	if err := eng.Close(); err != nil {
+		return indexErr(err, loc.Dir)
 	}
 	if bad > 0 {
 		return &exitError{code: exitUsage, err: fmt.Errorf("%d bad line(s) in %s skipped; every other line was indexed", bad, *jsonl),
 			hint: "fix the lines reported above and run the same command again (documents are replaced by ID)"}
 	}
 	return nil
-}
-
-// docLimit is the engine's MaxDocBytes for files up to maxSize, with room
-// for the title.
-func docLimit(maxSize int64) int {
-	return int(max(maxSize+4096, defaultMaxSize))
 }
 
 func commonRoot(paths []string) (string, error) {
@@ -136,7 +134,7 @@ func commonRoot(paths []string) (string, error) {
 			continue
 		}
 		for {
-			if _, ok := relID(root, abs); ok {
+			if _, ok := folder.RelID(root, abs); ok {
 				break
 			}
 			root = filepath.Dir(root)
@@ -145,9 +143,14 @@ func commonRoot(paths []string) (string, error) {
 	return root, nil
 }
 
-// ingestJSONL indexes a JSONL file or stdin ("-") and returns the number
-// of bad lines, each reported on stderr as NAME:LINE: reason.
-func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxText int, quiet bool) (int, error) {
+// ingestJSONL writes the documents of a JSONL file or stdin ("-") with
+// write and returns the number of bad lines, each reported on stderr as
+// NAME:LINE: reason. dir names the index in errors.
+//
+// A goroutine reads and parses the lines a batch ahead of the writes:
+// decoding the JSON took about a tenth of a build, and the engine's
+// writes leave time for it.
+func ingestJSONL(ctx context.Context, e *env, write folder.WriteFunc, dir, name string, maxText int, quiet bool) (int, error) {
 	var r io.Reader = e.stdin
 	label := "<stdin>"
 	total := 0
@@ -165,68 +168,112 @@ func ingestJSONL(ctx context.Context, e *env, ix *index.Index, name string, maxT
 		bad++
 		fmt.Fprintf(e.stderr, "%s: %s\n", where, reason)
 	}
-	bt := &batcher{ix: ix, invalid: func(where string, err error) { report(where, err.Error()) },
-		warn: func(msg string) { fmt.Fprintf(e.stderr, "twindex: warning: %s\n", msg) }}
+	bt := &folder.Writer{Write: write, Invalid: func(where string, err error) { report(where, err.Error()) },
+		Warn: func(msg string) { fmt.Fprintf(e.stderr, "twindex: warning: %s\n", msg) }}
 	lr := newLineReader(r, 6*maxText+(1<<20))
 	prog := newProgress(e, quiet, "indexing", total)
 	defer prog.done()
-	committed := 0
+	// last is the number of the last line handed to bt: every line up to
+	// it is durable once bt has flushed.
+	committed, last := 0, 0
 	// Off a terminal no progress line is drawn; a line per commit tells a
 	// script or a log what is durable, so a killed run can be resumed.
 	logCommits := !quiet && !isTerminal(e.stderr)
-	bt.onFlush = func() {
-		committed = lr.n
+	bt.OnFlush = func() {
+		committed = last
 		if logCommits {
-			fmt.Fprintf(e.stderr, "twindex: committed through line %d\n", lr.n)
+			fmt.Fprintf(e.stderr, "twindex: committed through line %d\n", last)
 		}
 	}
+	lines := make(chan parsedLine, folder.BatchDocs)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(stop)
+	wg.Go(func() { readDocs(lr, label, maxText, lines, stop) })
 	for {
 		if err := ctx.Err(); err != nil {
 			return bad, interrupted(label, committed)
 		}
-		line, err := lr.next()
-		if err == io.EOF {
+		pl, ok := <-lines
+		if !ok {
 			break
 		}
-		where := fmt.Sprintf("%s:%d", label, lr.n)
-		if errors.Is(err, errLineTooLong) {
-			report(where, fmt.Sprintf("line longer than %d bytes", lr.max))
+		switch {
+		case pl.readErr != nil:
+			return bad, usageErr("", "read %s: %w", label, pl.readErr)
+		case pl.bad != "":
+			report(pl.where, pl.bad)
 			continue
 		}
-		if err != nil {
-			return bad, usageErr("", "read %s: %w", label, err)
-		}
-		prog.update(lr.n)
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
-		}
-		d, err := parseDocLine(line, maxText)
-		if err != nil {
-			report(where, err.Error())
-			continue
-		}
-		if err := bt.upsert(ctx, d, where); err != nil {
+		prog.update(pl.line)
+		last = pl.line
+		if err := bt.Upsert(ctx, pl.doc, pl.where); err != nil {
 			if errors.Is(err, context.Canceled) {
 				return bad, interrupted(label, committed)
 			}
-			return bad, indexErr(err, ix.Dir())
+			return bad, indexErr(err, dir)
 		}
 	}
 	if ctx.Err() != nil {
 		return bad, interrupted(label, committed)
 	}
-	if err := bt.flush(ctx); err != nil {
-		return bad, indexErr(err, ix.Dir())
+	if err := bt.Flush(ctx); err != nil {
+		return bad, indexErr(err, dir)
 	}
 	prog.done()
 	if !quiet {
-		fmt.Fprintf(e.stderr, "twindex: indexed %d documents from %s", bt.written, label)
+		fmt.Fprintf(e.stderr, "twindex: indexed %d documents from %s", bt.Written, label)
 		if bad > 0 {
 			fmt.Fprintf(e.stderr, "; %d bad line(s) skipped", bad)
 		}
 		fmt.Fprintln(e.stderr)
 	}
 	return bad, nil
+}
+
+// parsedLine is one JSONL line as readDocs hands it on: a document, a
+// bad line's reason, or the error that ended the reading.
+type parsedLine struct {
+	doc     index.Doc
+	line    int
+	where   string // NAME:LINE
+	bad     string // why the line is skipped
+	readErr error
+}
+
+// readDocs reads and parses the lines of lr into out, in order, until the
+// end of the input, a read error (the last line sent) or stop; then it
+// closes out.
+func readDocs(lr *lineReader, label string, maxText int, out chan<- parsedLine, stop <-chan struct{}) {
+	defer close(out)
+	for {
+		line, err := lr.next()
+		if err == io.EOF {
+			return
+		}
+		pl := parsedLine{line: lr.n, where: fmt.Sprintf("%s:%d", label, lr.n)}
+		switch {
+		case errors.Is(err, errLineTooLong):
+			pl.bad = fmt.Sprintf("line longer than %d bytes", lr.max)
+		case err != nil:
+			pl.readErr = err
+		case len(bytes.TrimSpace(line)) == 0:
+			continue
+		default:
+			if pl.doc, err = parseDocLine(line, maxText); err != nil {
+				pl.bad = err.Error()
+			}
+		}
+		select {
+		case out <- pl:
+		case <-stop:
+			return
+		}
+		if pl.readErr != nil {
+			return
+		}
+	}
 }
 
 func interrupted(label string, line int) error {

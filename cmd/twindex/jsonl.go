@@ -7,11 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/server"
 )
 
 // jsonDoc is one JSONL line as written: the engine's field names, plus the
@@ -62,34 +60,13 @@ func parseDocLine(line []byte, maxText int) (index.Doc, error) {
 		d.Body = *j.Text
 	}
 	if j.TS != nil && *j.TS != "" {
-		t, err := parseTime(*j.TS)
+		t, err := server.ParseTime(*j.TS)
 		if err != nil {
 			return index.Doc{}, fmt.Errorf("field ts: %w", err)
 		}
 		d.Time = t
 	}
-	return d, checkDoc(d, maxText)
-}
-
-// checkDoc checks a document as the engine will, so the caller can name
-// the bad one instead of failing a whole batch.
-func checkDoc(d index.Doc, maxText int) error {
-	switch {
-	case d.ID == "":
-		return errors.New(`missing or empty "id"`)
-	case len(d.ID) > index.MaxIDBytes:
-		return fmt.Errorf("id of %d bytes, the limit is %d", len(d.ID), index.MaxIDBytes)
-	case strings.IndexByte(d.ID, 0) >= 0 || !utf8.ValidString(d.ID):
-		return errors.New("id holds a NUL byte or invalid UTF-8")
-	case strings.IndexByte(d.Parent, 0) >= 0:
-		return errors.New("parent holds a NUL byte")
-	case len(d.Title)+len(d.Body) > maxText:
-		return fmt.Errorf("title and body hold %d bytes, the limit is %d", len(d.Title)+len(d.Body), maxText)
-	}
-	if err := index.CheckDoc(&d, maxText); err != nil {
-		return errors.New(strings.TrimPrefix(err.Error(), index.ErrInvalidDoc.Error()+": "))
-	}
-	return nil
+	return d, server.CheckDoc(d, maxText)
 }
 
 func jsonErr(err error) error {
@@ -104,18 +81,6 @@ func jsonErr(err error) error {
 		return errors.New("truncated JSON")
 	}
 	return err
-}
-
-// parseTime accepts RFC 3339 and the ISO 8601 forms people write: a date,
-// or a date and time without a zone (UTC).
-func parseTime(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t.UTC(), nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("%q is not an ISO-8601 date or datetime (e.g. 2024-05-01 or 2024-05-01T12:00:00Z)", s)
 }
 
 // lineReader reads lines of any length up to max bytes; a longer line is

@@ -21,6 +21,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 )
 
@@ -120,7 +121,7 @@ func checkIndex(t *testing.T, ix *index.Index) {
 }
 
 // cliKillLines is the size of the JSONL file: 16 batches.
-const cliKillLines = 16 * batchDocs
+const cliKillLines = 16 * folder.BatchDocs
 
 // writeRound writes the JSONL file for a round: the same IDs and line
 // words every round, plus the round's word and number, so each run
@@ -145,7 +146,7 @@ func TestKillCLIIngest(t *testing.T) {
 	start := time.Now()
 	tmp := t.TempDir()
 	dir, path := filepath.Join(tmp, "idx"), filepath.Join(tmp, "docs.jsonl")
-	const batches = cliKillLines / batchDocs
+	const batches = cliKillLines / folder.BatchDocs
 	// Timing estimates for the kill moment, refined as runs report.
 	firstAck, gap := 300*time.Millisecond, 100*time.Millisecond
 	rounds, killed, ackedEver, stored := 0, 0, 0, 0
@@ -203,7 +204,7 @@ func TestKillCLIIngest(t *testing.T) {
 				if !ok {
 					break run // it finished before the kill
 				}
-				if n <= acked || n%batchDocs != 0 && n != cliKillLines {
+				if n <= acked || n%folder.BatchDocs != 0 && n != cliKillLines {
 					t.Fatalf("round %d: acknowledged line %d after line %d", round, n, acked)
 				}
 				acked, seen, lastAck = n, seen+1, time.Now()
@@ -289,7 +290,7 @@ func verifyCLIKill(t *testing.T, dir string, round, acked, ackedEver, stored int
 		if r == round {
 			current++
 		}
-		if n > 1 && r > rounds[n-1] || (n-1)%batchDocs != 0 && r != rounds[n-1] {
+		if n > 1 && r > rounds[n-1] || (n-1)%folder.BatchDocs != 0 && r != rounds[n-1] {
 			t.Fatalf("round %d: line %d holds round %d, line %d round %d: a batch is partly written", round, n, r, n-1, rounds[n-1])
 		}
 	}
@@ -298,7 +299,7 @@ func verifyCLIKill(t *testing.T, dir string, round, acked, ackedEver, stored int
 			t.Fatalf("round %d: line %d is stored but line %d is not: not a prefix", round, n, prefix+1)
 		}
 	}
-	whole := func(n int) bool { return n%batchDocs == 0 || n == cliKillLines }
+	whole := func(n int) bool { return n%folder.BatchDocs == 0 || n == cliKillLines }
 	switch {
 	case !whole(prefix) || !whole(current):
 		t.Fatalf("round %d: %d lines stored, %d of this round: not whole batches", round, prefix, current)
@@ -306,7 +307,7 @@ func verifyCLIKill(t *testing.T, dir string, round, acked, ackedEver, stored int
 		t.Fatalf("round %d: %d lines stored; acknowledged through %d, %d stored before: acknowledged writes lost", round, prefix, ackedEver, stored)
 	case current < acked:
 		t.Fatalf("round %d: %d lines of this round, acknowledged through %d: acknowledged writes lost", round, current, acked)
-	case current > acked+batchDocs:
+	case current > acked+folder.BatchDocs:
 		t.Fatalf("round %d: %d lines of this round, acknowledged through %d: more than one batch unannounced", round, current, acked)
 	}
 	if n, err := ix.Count(); err != nil || n != prefix {
@@ -321,7 +322,7 @@ func verifyCLIKill(t *testing.T, dir string, round, acked, ackedEver, stored int
 	// and last line of each batch and a sample, to keep CI fast (a search
 	// pair costs ~0.1 ms; the round words above count every line).
 	for n := 1; n <= prefix; n++ {
-		if all || n%batchDocs <= 1 || n%97 == round%97 {
+		if all || n%folder.BatchDocs <= 1 || n%97 == round%97 {
 			findsExactly(t, ix, lineWord(n), lineID(n))
 		}
 	}

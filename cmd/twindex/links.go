@@ -44,11 +44,11 @@ func linksCmd(e *env, name string, args []string) error {
 	if *format != "text" && *format != "json" {
 		return usageErr(hint, "unknown --format %q (want text or json)", *format)
 	}
-	ix, loc, err := openAt(e, *idx)
+	eng, loc, err := openEngine(e, *idx)
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
+	defer eng.Close()
 	id := pos[0]
 	type row struct {
 		ID   string `json:"id"`
@@ -56,21 +56,21 @@ func linksCmd(e *env, name string, args []string) error {
 	}
 	var rows []row
 	if name == "links" {
-		links, err := ix.Links(id)
+		links, err := eng.Links(id)
 		if errors.Is(err, index.ErrNotFound) {
 			fmt.Fprintf(e.stderr, "twindex links: no document %q\n", id)
 			return errNoResults
 		}
 		if err != nil {
-			return indexErr(err, loc.dir)
+			return indexErr(err, loc.Dir)
 		}
 		for _, l := range links {
 			rows = append(rows, row{l.To, l.Type})
 		}
 	} else {
-		bl, err := ix.Backlinks(id, types...)
+		bl, err := eng.Backlinks(id, types...)
 		if err != nil {
-			return indexErr(err, loc.dir)
+			return indexErr(err, loc.Dir)
 		}
 		for _, b := range bl {
 			rows = append(rows, row{b.From, b.Type})

@@ -58,6 +58,7 @@ func commands() []command {
 		{"optimize", "merge index segments and compact the store", runOptimize},
 		{"rebuild", "rebuild both indexes from the store", runRebuild},
 		{"eval", "measure ranking quality on a judged test collection", runEval},
+		{"serve", "own an index, keep it fresh and serve it to other commands and programs", runServe},
 		{"mcp", "serve the index to AI agents: an MCP server over stdio", runMCP},
 		{"version", "print the version", runVersion},
 		{"help", "show help for a command", runHelp},
@@ -157,6 +158,8 @@ Start here:
 
 The index lives in .twindex/ at the root of the folder, found by walking up
 from the searched path like git does; --index DIR or $TWINDEX_INDEX override.
+While 'twindex serve' or 'twindex mcp' runs on an index, the other commands
+send their requests to it and print the same.
 
 Exit codes:
   0    results (or success)

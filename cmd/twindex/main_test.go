@@ -13,7 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/server"
 )
 
 // bin is the twindex binary built once by TestMain.
@@ -328,7 +330,7 @@ func TestOutputFormats(t *testing.T) {
 		t.Fatalf("jsonl lines: %q", r.stdout)
 	}
 	for _, l := range lines {
-		var h jsonHit
+		var h server.Hit
 		if err := json.Unmarshal([]byte(l), &h); err != nil || h.ID == "" {
 			t.Errorf("jsonl line %q: %v", l, err)
 		}
@@ -498,7 +500,7 @@ func TestInterruptKeepsCommittedBatches(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for i := range batchDocs + 100 {
+	for i := range folder.BatchDocs + 100 {
 		fmt.Fprintf(stdin, `{"id":"d%d","body":"mole number %d"}`+"\n", i, i)
 	}
 	time.Sleep(2 * time.Second) // the first batch commits; the rest waits for more input
@@ -514,7 +516,7 @@ func TestInterruptKeepsCommittedBatches(t *testing.T) {
 	if _, err := fmt.Sscanf(errb.String()[strings.Index(errb.String(), "up to line"):], "up to line %d", &line); err != nil {
 		t.Fatalf("no committed line in %q", errb.String())
 	}
-	if line%batchDocs != 0 {
+	if line%folder.BatchDocs != 0 {
 		t.Errorf("committed up to line %d, not a batch boundary", line)
 	}
 	r := twindex(t, dir, "stats", "--json", "--index", "idx").want(t, 0)
@@ -543,7 +545,7 @@ func TestSnippetRendering(t *testing.T) {
 func TestFirstFillIsOptimized(t *testing.T) {
 	dir := t.TempDir()
 	var jsonl strings.Builder
-	for i := range 4*batchDocs + 1 {
+	for i := range 4*folder.BatchDocs + 1 {
 		fmt.Fprintf(&jsonl, `{"id": "d%d", "body": "note number %d about the build"}`+"\n", i, i)
 	}
 	twindexIn(t, dir, jsonl.String(), "index", "--index", dir+"/ix", "--jsonl", "-").want(t, 0)
@@ -552,7 +554,7 @@ func TestFirstFillIsOptimized(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil {
 		t.Fatalf("stats: %v\n%s", err, r.stdout)
 	}
-	if st.Docs != 4*batchDocs+1 || st.TextSegments != 1 || st.TrigramSegments != 1 {
+	if st.Docs != 4*folder.BatchDocs+1 || st.TextSegments != 1 || st.TrigramSegments != 1 {
 		t.Errorf("after the first fill: %d documents, %d text and %d trigram segments, want 1 each", st.Docs, st.TextSegments, st.TrigramSegments)
 	}
 }

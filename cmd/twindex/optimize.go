@@ -15,18 +15,18 @@ and a little faster to search after many incremental updates.`)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
-	ix, loc, err := openAt(e, *idx)
+	eng, loc, err := openEngine(e, *idx)
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
+	defer eng.Close()
 	start := time.Now()
-	if err := ix.Optimize(ctx); err != nil {
-		return indexErr(err, loc.dir)
+	if err := eng.Optimize(ctx); err != nil {
+		return indexErr(err, loc.Dir)
 	}
-	if err := ix.Close(); err != nil {
-		return indexErr(err, loc.dir)
+	if err := eng.Close(); err != nil {
+		return indexErr(err, loc.Dir)
 	}
-	fmt.Fprintf(e.stderr, "twindex: optimized %s in %s\n", loc.dir, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(e.stderr, "twindex: optimized %s in %s\n", loc.Dir, time.Since(start).Round(time.Millisecond))
 	return nil
 }

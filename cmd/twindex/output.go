@@ -12,36 +12,22 @@ import (
 	"time"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/server"
 )
-
-// jsonHit is a hit as the json and jsonl formats print it.
-// The jsonschema tags describe it in the MCP search tool's output schema.
-type jsonHit struct {
-	ID        string         `json:"id" jsonschema:"document ID: pass it to get to read the whole document"`
-	Kind      string         `json:"kind" jsonschema:"document kind (files: code, test, doc, config, other)"`
-	Title     string         `json:"title"`
-	Field     string         `json:"field" jsonschema:"field the snippet comes from: title or body"`
-	Snippet   string         `json:"snippet" jsonschema:"HTML-escaped text around the best match, matches wrapped in <mark></mark>"`
-	Score     float64        `json:"score" jsonschema:"relative rank score (RRF in auto mode): orders hits within this result only, no absolute meaning"`
-	Norm      float64        `json:"norm" jsonschema:"score divided by the best hit's: 1 for the first hit; use this scale for thresholds"`
-	Via       *index.Via     `json:"via,omitempty" jsonschema:"set when expand added the hit: the matched hit (seed) and link that reached it"`
-	MatchedIn []string       `json:"matchedIn" jsonschema:"legs that matched: substring (exact text) and/or text (stemmed words), vector (nearest embedding), graph (linked from a hit), or fuzzy (only approximately: a typo or a completion, ranked after every exact hit)"`
-	Explain   *index.Explain `json:"explain,omitempty" jsonschema:"how the hit was ranked, when explain was set"`
-}
 
 // jsonResult is one query's result in the json format and in --queries output.
 type jsonResult struct {
-	ID         string     `json:"id,omitempty"`
-	Query      string     `json:"query"`
-	Mode       index.Mode `json:"mode"`
-	Hits       []jsonHit  `json:"hits"`
-	Total      int        `json:"total"`
-	NextOffset *int       `json:"nextOffset"`
-	Truncated  bool       `json:"truncated"`
-	Tolerant   bool       `json:"tolerant,omitempty"`
-	DidYouMean string     `json:"didYouMean,omitempty"`
-	Warnings   []string   `json:"warnings,omitempty"`
-	TookMs     float64    `json:"tookMs"`
+	ID         string       `json:"id,omitempty"`
+	Query      string       `json:"query"`
+	Mode       index.Mode   `json:"mode"`
+	Hits       []server.Hit `json:"hits"`
+	Total      int          `json:"total"`
+	NextOffset *int         `json:"nextOffset"`
+	Truncated  bool         `json:"truncated"`
+	Tolerant   bool         `json:"tolerant,omitempty"`
+	DidYouMean string       `json:"didYouMean,omitempty"`
+	Warnings   []string     `json:"warnings,omitempty"`
+	TookMs     float64      `json:"tookMs"`
 }
 
 // output prints results in one format.
@@ -65,22 +51,13 @@ func jsonUnmarshal(data []byte, v any) error {
 }
 
 func toJSONResult(id, q string, res *index.Result, took time.Duration) jsonResult {
-	jr := jsonResult{ID: id, Query: q, Mode: res.Mode, Hits: []jsonHit{}, Total: res.Total, NextOffset: res.NextOffset,
+	jr := jsonResult{ID: id, Query: q, Mode: res.Mode, Hits: []server.Hit{}, Total: res.Total, NextOffset: res.NextOffset,
 		Truncated: res.NextOffset != nil, Tolerant: res.Tolerant, DidYouMean: res.DidYouMean, Warnings: res.Warnings,
 		TookMs: math.Round(float64(took.Microseconds())) / 1000}
 	for _, h := range res.Hits {
-		jr.Hits = append(jr.Hits, toJSONHit(h))
+		jr.Hits = append(jr.Hits, server.NewHit(h))
 	}
 	return jr
-}
-
-func toJSONHit(h index.Hit) jsonHit {
-	m := h.MatchedIn
-	if m == nil {
-		m = []string{}
-	}
-	return jsonHit{ID: h.ID, Kind: h.Kind, Title: h.Title, Field: h.Field, Snippet: h.Snippet, Score: h.Score, Norm: h.Norm,
-		Via: h.Via, MatchedIn: m, Explain: h.Explain}
 }
 
 // result prints one query's result; qid names it in batch and TREC output.
@@ -100,7 +77,7 @@ func (o *output) result(qid, q string, res *index.Result, took time.Duration) er
 		enc.Encode(toJSONResult("", q, res, took))
 	case o.format == "jsonl":
 		for _, h := range res.Hits {
-			writeJSON(w, toJSONHit(h))
+			writeJSON(w, server.NewHit(h))
 		}
 	default:
 		o.text(w, res)

@@ -17,20 +17,28 @@ index that 'twindex check' found out of step or whose files are damaged.`)
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
+	loc, err := locate(e, *idx, ".")
+	if err != nil {
+		return err
+	}
+	if err := loc.notOwned(); err != nil {
+		return err
+	}
+	limitMemory(e)
 	// A bleve index too damaged to open is rebuilt from the store as it
 	// opens; Rebuild then redoes both from scratch.
-	ix, loc, err := openAtWith(e, *idx, &index.Options{RebuildCorrupt: true})
+	ix, err := loc.open(&index.Options{RebuildCorrupt: true}, false)
 	if err != nil {
 		return err
 	}
 	defer ix.Close()
 	start := time.Now()
 	if err := ix.Rebuild(ctx); err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
 	if err := ix.Close(); err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
-	fmt.Fprintf(e.stderr, "twindex: rebuilt %s in %s\n", loc.dir, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(e.stderr, "twindex: rebuilt %s in %s\n", loc.Dir, time.Since(start).Round(time.Millisecond))
 	return nil
 }

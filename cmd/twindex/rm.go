@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+
+	"github.com/twindex/twindex/server"
 )
 
 func runRm(ctx context.Context, e *env, args []string) error {
@@ -19,18 +21,19 @@ to keep it out. Exit status 1 if none of the IDs existed.`)
 	if len(pos) == 0 {
 		return usageErr("run 'twindex rm --help'", "want at least one ID")
 	}
-	ix, loc, err := openAt(e, *idx)
+	eng, loc, err := openEngine(e, *idx)
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
-	n, err := ix.Remove(ctx, pos...)
+	defer eng.Close()
+	a, err := eng.Write(ctx, &server.Writes{Remove: pos})
+	n := a.Removed
 	if err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
 	fmt.Fprintf(e.stdout, "removed %d of %d\n", n, len(pos))
 	if n == 0 {
 		return errNoResults
 	}
-	return ix.Close()
+	return eng.Close()
 }

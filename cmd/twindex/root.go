@@ -4,88 +4,56 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
+	"runtime/debug"
 	"syscall"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/server"
 )
-
-// indexDirName is the index folder at a root, like .git.
-const indexDirName = ".twindex"
-
-// rootFile, inside an index directory given with --index, records the
-// folder its file IDs are relative to. The default .twindex/ needs none:
-// its root is the folder holding it.
-const rootFile = "cli-root"
 
 // location says where an index lives and which folder its file IDs are
 // relative to.
 type location struct {
-	dir      string // the index directory
-	root     string // absolute folder file IDs are relative to; "" when unknown
-	explicit bool   // dir came from --index or $TWINDEX_INDEX
-	exists   bool   // dir holds an index already
+	folder.Location
 }
 
 // locate finds the index for path: --index or $TWINDEX_INDEX if set, else
 // the nearest .twindex/ at or above path, else path/.twindex (not created).
 func locate(e *env, flagIndex, path string) (location, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return location{}, usageErr("", "path %s: %w", path, err)
-	}
 	if flagIndex == "" {
 		flagIndex = e.getenv("TWINDEX_INDEX")
 	}
-	if flagIndex != "" {
-		dir, err := filepath.Abs(flagIndex)
-		if err != nil {
-			return location{}, usageErr("", "index %s: %w", flagIndex, err)
-		}
-		loc := location{dir: dir, explicit: true, exists: isIndexDir(dir)}
-		if b, err := os.ReadFile(filepath.Join(dir, rootFile)); err == nil {
-			loc.root = strings.TrimSpace(string(b))
-		}
-		return loc, nil
+	l, err := folder.Locate(flagIndex, path)
+	if err != nil {
+		return location{}, usageErr("", "%w", err)
 	}
-	start := abs
-	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
-		start = filepath.Dir(abs)
-	}
-	for d := start; ; {
-		if fi, err := os.Stat(filepath.Join(d, indexDirName)); err == nil && fi.IsDir() {
-			return location{dir: filepath.Join(d, indexDirName), root: d, exists: true}, nil
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
-	}
-	return location{dir: filepath.Join(start, indexDirName), root: start}, nil
+	return location{l}, nil
 }
 
-func isIndexDir(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, "store.db"))
-	return err == nil
-}
+// bulkMemory is the Go runtime's soft memory limit while a command writes
+// in bulk. A load in batches of folder.BatchDocs holds about 250 MB live
+// at its peaks (analyzed documents, segments being built), and by
+// default the heap grows to twice what is live before a collection; the
+// limit makes it collect sooner when near, so that a build of the
+// yardstick's corpus stays under 512 MiB of RSS with the segment files
+// mapped beside the heap.
+const bulkMemory = 384 << 20
 
-// recordRoot remembers root in an explicit index directory.
-func (l *location) recordRoot(root string) error {
-	l.root = root
-	if !l.explicit {
-		return nil
+// limitMemory sets bulkMemory as the soft memory limit, unless GOMEMLIMIT
+// sets one.
+func limitMemory(e *env) {
+	if e.getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(bulkMemory)
 	}
-	return os.WriteFile(filepath.Join(l.dir, rootFile), []byte(root+"\n"), 0o644)
 }
 
 // fill opens the index for a command that fills it from files or JSONL
 // and searches it or exits: a new index is opened with BulkLoad, which
 // holds merging back, and filled optimizes it once filled.
 func (l *location) fill(opts *index.Options) (ix *index.Index, filled func(context.Context) error, err error) {
-	bulk := !l.exists
+	bulk := !l.Exists
 	o := *opts
 	o.BulkLoad = bulk
 	if ix, err = l.open(&o, true); err != nil {
@@ -96,7 +64,7 @@ func (l *location) fill(opts *index.Options) (ix *index.Index, filled func(conte
 			return nil
 		}
 		if err := ix.Optimize(ctx); err != nil {
-			return indexErr(err, l.dir)
+			return indexErr(err, l.Dir)
 		}
 		return nil
 	}, nil
@@ -105,15 +73,15 @@ func (l *location) fill(opts *index.Options) (ix *index.Index, filled func(conte
 // open opens the index at loc. Read-only commands pass create=false and get
 // an error instead of an empty new index.
 func (l *location) open(opts *index.Options, create bool) (*index.Index, error) {
-	if !create && !l.exists {
-		return nil, &exitError{code: exitIndex, err: fmt.Errorf("no index at %s", l.dir),
+	if !create && !l.Exists {
+		return nil, &exitError{code: exitIndex, err: fmt.Errorf("no index at %s", l.Dir),
 			hint: "run 'twindex index' in the folder first, or pass --index DIR"}
 	}
-	ix, err := index.Open(l.dir, opts)
+	ix, err := index.Open(l.Dir, opts)
 	if err != nil {
-		return nil, indexErr(err, l.dir)
+		return nil, indexErr(err, l.Dir)
 	}
-	l.exists = true
+	l.Exists = true
 	return ix, nil
 }
 
@@ -135,31 +103,69 @@ func indexErr(err error, dir string) error {
 	return &exitError{code: exitIndex, err: err, hint: hint}
 }
 
-// relID turns an absolute path under root into a document ID: the relative
-// path with '/' separators, "" for root itself.
-func relID(root, abs string) (string, bool) {
-	rel, err := filepath.Rel(root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false
+// ownedLocation finds the index a long-running command (mcp, serve) owns
+// and the folder it mirrors, fixed from then on: PATH or --root when
+// given; else the root the index recorded, or the folder holding a
+// .twindex/ index; else none.
+func ownedLocation(e *env, name, flagIndex, flagRoot string, pos []string) (location, error) {
+	hint := fmt.Sprintf("run 'twindex %s --help'", name)
+	path := flagRoot
+	switch {
+	case len(pos) > 1:
+		return location{}, usageErr(hint, "want at most one PATH, got %q", pos)
+	case len(pos) == 1 && flagRoot != "" && pos[0] != flagRoot:
+		return location{}, usageErr(hint, "PATH %s and --root %s differ: give one", pos[0], flagRoot)
+	case len(pos) == 1:
+		path = pos[0]
 	}
-	if rel == "." {
-		return "", true
+	base := path
+	if base == "" {
+		base = "."
 	}
-	return filepath.ToSlash(rel), true
-}
-
-// openAt opens the existing index for the current folder (or --index) for
-// the commands that do not create one.
-func openAt(e *env, flagIndex string) (*index.Index, location, error) {
-	return openAtWith(e, flagIndex, nil)
-}
-
-// openAtWith is openAt with engine options.
-func openAtWith(e *env, flagIndex string, opts *index.Options) (*index.Index, location, error) {
-	loc, err := locate(e, flagIndex, ".")
+	loc, err := locate(e, flagIndex, base)
 	if err != nil {
-		return nil, loc, err
+		return loc, err
 	}
-	ix, err := loc.open(opts, false)
-	return ix, loc, err
+	if path == "" {
+		if loc.Root == "" && filepath.Base(loc.Dir) == folder.IndexDirName {
+			// A folder's own .twindex/ given with --index: its file IDs are
+			// relative to that folder, as when it was found by walking up.
+			loc.Root = filepath.Dir(loc.Dir)
+		}
+		return loc, nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return loc, usageErr(hint, "%w", err)
+	}
+	if !isDirPath(abs) {
+		return loc, usageErr(hint, "%s is not a folder: PATH is the folder the index mirrors", path)
+	}
+	switch {
+	case !loc.Explicit:
+		// Found by walking up from PATH (or new in it): the root is the
+		// folder holding the index, and PATH is in it.
+	case loc.Root == "":
+		loc.Root = abs
+	case loc.Root != abs:
+		return loc, usageErr("pass that folder, or another --index for this one",
+			"the index %s mirrors %s, not %s", loc.Dir, loc.Root, abs)
+	}
+	return loc, nil
+}
+
+// host opens (or creates) the index at loc for a command that owns it,
+// recording its root in an explicit index directory.
+func (l *location) host(opts *index.Options, maxSize int64) (*server.Host, error) {
+	ix, err := l.open(opts, true)
+	if err != nil {
+		return nil, err
+	}
+	if l.Root != "" {
+		if err := l.RecordRoot(l.Root); err != nil {
+			ix.Close()
+			return nil, fmt.Errorf("record the index root: %w", err)
+		}
+	}
+	return server.NewHost(ix, hostOptions(l, opts, maxSize)), nil
 }

@@ -10,8 +10,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 	"github.com/twindex/twindex/query"
+	"github.com/twindex/twindex/server"
 )
 
 // searchFlags are the flags of `twindex search`.
@@ -35,10 +37,12 @@ a phrase; a word matches whole words, not as a prefix. raw is SQLite FTS5's quer
 (groups), "phrases", prefix*, NEAR(a b, N), title:word, {title body}:word,
 -title:word, ^initial; a malformed query exits 2 pointing at the error.
 
-Tolerance: --fuzzy auto|1|2 adds, after the exact hits, the documents that
-match the words within that many edits (auto: 0 up to 2 letters, 1 up to 5,
-2 beyond). When fewer than --fallback hits (default 3) match exactly, the
-fuzzy matches are added anyway; a search that finds nothing
+Tolerance: --fuzzy auto|1|2 lets the words also match the indexed words
+within that many edits (auto: 0 up to 2 letters, 1 up to 5, 2 beyond), at a
+lower weight, in one ranking with the exact matches; hits matched only
+approximately are marked fuzzy. When fewer than --fallback hits (default 3)
+match, the search ranks again with the words fuzzy (auto), and when a word
+is in no document, with that word fuzzy; a search that finds nothing
 suggests the nearest indexed words ("did you mean").
   twindex search --queries queries.jsonl --format trec > run.txt
 
@@ -64,7 +68,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.index, "index", "", "index directory (default: .twindex/ at the root found by walking up; env TWINDEX_INDEX)")
 	fs.StringVar(&f.mode, "mode", "auto", "the legs that run: substring (exact, case-insensitive), text (stemmed words, BM25), vector (nearest embeddings; needs --embed-url), or legs joined with + and fused: auto = substring+text, hybrid = all three")
 	fs.StringVar(&f.syntax, "syntax", "simple", "simple (every character literal) or raw (SQLite FTS5 syntax: AND OR NOT NEAR ( ) \"phrase\" prefix* title: ^)")
-	fs.StringVar(&f.fuzzy, "fuzzy", "off", "off, auto, 1 or 2: also match words within that many edits, ranked after the exact hits")
+	fs.StringVar(&f.fuzzy, "fuzzy", "off", "off, auto, 1 or 2: also match words within that many edits, at a lower weight")
 	fs.IntVar(&f.fallback, "fallback", index.DefaultFallback, "when fewer hits than this match exactly, add fuzzy matches; 0 turns it off")
 	fs.IntVar(&f.expand, "expand", 0, "add the documents linked to the top 5 hits, up to `N` hops away (JSONL \"links\")")
 	fs.StringVar(&f.boostProject, "boost-project", "", "rank hits from this `project` higher (x1.5)")
@@ -127,60 +131,78 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	abs, _ := filepath.Abs(path)
-	doSync := !f.noSync && (!loc.explicit || loc.root != "" || pathGiven)
+	doSync := !f.noSync && (!loc.Explicit || loc.Root != "" || pathGiven)
 	if doSync {
 		if _, err := os.Stat(abs); err != nil {
 			return usageErr("", "%w", err)
 		}
-		if loc.root == "" {
-			loc.root = abs
+		if loc.Root == "" {
+			loc.Root = abs
 			if !isDirPath(abs) {
-				loc.root = filepath.Dir(abs)
+				loc.Root = filepath.Dir(abs)
 			}
 		}
 	}
-	opts := &index.Options{MaxDocBytes: docLimit(f.maxSize)}
+	// Read-only, a search writes nothing to the bleve indexes (scorch would
+	// persist a snapshot on Open, with fsyncs); a sync that finds changes
+	// opens the index again for writing.
+	opts := &index.Options{MaxDocBytes: folder.DocLimit(f.maxSize), ReadOnly: true}
 	if err := emb.options(e, opts); err != nil {
 		return err
 	}
 	if err := rr.options(e, opts); err != nil {
 		return err
 	}
-	var ix *index.Index
+	mode := openExisting
 	if doSync {
-		var filled func(context.Context) error
-		if ix, filled, err = loc.fill(opts); err != nil {
-			return err
+		mode = openFill
+		if !loc.Exists {
+			limitMemory(e) // the first search builds the index
 		}
-		defer ix.Close()
-		if err := loc.recordRoot(loc.root); err != nil {
-			return err
+	}
+	eng, filled, err := loc.engine(e, opts, mode, f.maxSize)
+	if err != nil {
+		return err
+	}
+	defer func() { eng.Close() }()
+	if doSync {
+		if _, owned := eng.(*server.Client); !owned {
+			if err := loc.RecordRoot(loc.Root); err != nil {
+				return err
+			}
 		}
-		_, err := syncFolder(ctx, e, ix, syncOptions{root: loc.root, scope: abs, indexDir: loc.dir, maxSize: f.maxSize, quiet: f.quiet})
+		_, err := syncFolder(ctx, e, eng, abs, syncOptions{quiet: f.quiet})
+		if errors.Is(err, index.ErrReadOnly) {
+			// The folder changed: write it in.
+			if err := eng.Close(); err != nil {
+				return indexErr(err, loc.Dir)
+			}
+			o := *opts
+			o.ReadOnly = false
+			if eng, filled, err = loc.engine(e, &o, mode, f.maxSize); err != nil {
+				return err
+			}
+			_, err = syncFolder(ctx, e, eng, abs, syncOptions{quiet: f.quiet})
+		}
 		if err != nil {
 			return err
 		}
 		if err := filled(ctx); err != nil {
 			return err
 		}
-	} else {
-		if ix, err = loc.open(opts, false); err != nil {
-			return err
-		}
-		defer ix.Close()
 	}
-	if req.Under == "" && loc.root != "" {
-		if id, ok := relID(loc.root, abs); ok {
+	if root := eng.Info().Root; req.Under == "" && root != "" {
+		if id, ok := folder.RelID(root, abs); ok {
 			req.Under = id
 		}
 	}
 	out := &output{e: e, format: f.format, color: useColor(e), batch: f.queries != ""}
 	if f.queries != "" {
-		return runQueries(ctx, e, ix, out, f.queries, req)
+		return runQueries(ctx, e, eng, out, f.queries, req)
 	}
 	req.Query = q
 	start := time.Now()
-	res, err := ix.Search(ctx, req)
+	res, err := eng.Search(ctx, req)
 	if err != nil {
 		return searchErr(err, q)
 	}
@@ -248,12 +270,12 @@ func (f *searchFlags) request(reranker bool) (index.Request, error) {
 		req.Rerank = f.limit
 	}
 	if f.since != "" {
-		if req.Since, err = parseTime(f.since); err != nil {
+		if req.Since, err = server.ParseTime(f.since); err != nil {
 			return req, usageErr(hint, "--since: %w", err)
 		}
 	}
 	if f.until != "" {
-		if req.Until, err = parseTime(f.until); err != nil {
+		if req.Until, err = server.ParseTime(f.until); err != nil {
 			return req, usageErr(hint, "--until: %w", err)
 		}
 	}
@@ -293,7 +315,7 @@ type batchQuery struct {
 
 // runQueries runs every query of a --queries file. Exit status: 2 if a
 // line was bad, else 1 if no query found anything, else 0.
-func runQueries(ctx context.Context, e *env, ix *index.Index, out *output, name string, base index.Request) error {
+func runQueries(ctx context.Context, e *env, eng server.Engine, out *output, name string, base index.Request) error {
 	var r io.Reader = e.stdin
 	if name != "-" {
 		fh, err := os.Open(name)
@@ -334,7 +356,7 @@ func runQueries(ctx context.Context, e *env, ix *index.Index, out *output, name 
 		req := base
 		req.Query = text
 		start := time.Now()
-		res, err := ix.Search(ctx, req)
+		res, err := eng.Search(ctx, req)
 		if err != nil {
 			xe := searchErr(err, text)
 			var ee *exitError

@@ -26,24 +26,24 @@ func runStats(_ context.Context, e *env, args []string) error {
 	if _, err := fs.parse(args); err != nil {
 		return err
 	}
-	ix, loc, err := openAt(e, *idx)
+	eng, loc, err := openEngine(e, *idx)
 	if err != nil {
 		return err
 	}
-	defer ix.Close()
-	st, err := ix.Stats()
+	defer eng.Close()
+	st, err := eng.Stats()
 	if err != nil {
-		return indexErr(err, loc.dir)
+		return indexErr(err, loc.Dir)
 	}
 	if *asJSON {
-		b, _ := json.MarshalIndent(statsJSON{Index: loc.dir, Root: loc.root, Stats: st}, "", "  ")
+		b, _ := json.MarshalIndent(statsJSON{Index: loc.Dir, Root: loc.Root, Stats: st}, "", "  ")
 		fmt.Fprintf(e.stdout, "%s\n", b)
 		return nil
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "index\t%s\n", loc.dir)
-	if loc.root != "" {
-		fmt.Fprintf(tw, "root\t%s\n", loc.root)
+	fmt.Fprintf(tw, "index\t%s\n", loc.Dir)
+	if loc.Root != "" {
+		fmt.Fprintf(tw, "root\t%s\n", loc.Root)
 	}
 	fmt.Fprintf(tw, "documents\t%d\n", st.Docs)
 	kinds := make([]string, 0, len(st.Kinds))

@@ -24,9 +24,13 @@ if (!bin) {
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "twindex-mcp-e2e-"));
 const indexDir = path.join(tmp, "idx");
+// The folder the server mirrors: its root, fixed at start. Not watched,
+// so that index_path below is what indexes it.
+const folder = path.join(tmp, "folder");
+fs.mkdirSync(folder);
 const transport = new StdioClientTransport({
   command: bin,
-  args: ["mcp", "--index", indexDir, "--log-level", "debug"],
+  args: ["mcp", folder, "--index", indexDir, "--no-watch", "--log-level", "debug"],
   stderr: "pipe",
 });
 let stderr = "";
@@ -139,28 +143,36 @@ async function main() {
   assert.deepEqual(rm, { removed: 3, requested: 4 });
   assert.equal((await ok("search", { query: "widgetfactory" })).total, 12);
 
-  // index_path with progress.
-  const folder = path.join(tmp, "folder");
-  fs.mkdirSync(path.join(folder, "src"), { recursive: true });
+  // index_path with progress; a path outside the root is refused.
+  const outside = await call("index_path", { path: tmp });
+  assert.equal(outside.isError, true);
+  assert.match(text(outside), /outside the index root/);
+  fs.mkdirSync(path.join(folder, "src", "gen"), { recursive: true });
   fs.writeFileSync(path.join(folder, "README.md"), "# Demo\nHow to frobnicate.\n");
   fs.writeFileSync(path.join(folder, "src", "main.go"), "package main\n\nfunc frobnicate() {}\n");
+  // Enough files that indexing them outlasts the server's spacing of
+  // progress notifications: this client drops the notifications that reach
+  // it in the same read as the result (typescript-sdk issue #2580), which
+  // for a few files are all of them.
+  const generated = 3000;
+  for (let i = 0; i < generated; i++) {
+    fs.writeFileSync(path.join(folder, "src", "gen", `g${i}.go`), `package gen\n\n// Gen${i} is generated ${"filler text ".repeat(40)}\nfunc Gen${i}() {}\n`);
+  }
+  const changed = generated + 2;
   const progress = [];
   const ip = await ok("index_path", { path: folder }, { onprogress: (p) => progress.push(p) });
-  assert.equal(ip.written, 3); // two files and the src folder
-  // The server sends 0 of 2 when it starts writing and 2 of 2 just before
-  // the result; this client may drop the last one, which arrives with the
-  // result (typescript-sdk issue #2580), so only the first is certain.
+  assert.equal(ip.written, changed + 2); // the files, src and src/gen
   assert.ok(progress.length > 0, "no progress notifications");
   for (const p of progress) {
-    assert.equal(p.total, 2, JSON.stringify(progress));
-    assert.ok(p.progress >= 0 && p.progress <= 2, JSON.stringify(progress));
+    assert.equal(p.total, changed, JSON.stringify(progress));
+    assert.ok(p.progress >= 0 && p.progress <= changed, JSON.stringify(progress));
   }
   const fr = await ok("search", { query: "frobnicate", kinds: ["code"] });
   assert.deepEqual(fr.hits.map((h) => h.id), ["src/main.go"]);
 
   // Stats and counters.
   const st = await ok("stats", {});
-  assert.equal(st.docs, 15);
+  assert.equal(st.docs, 12 + changed + 2);
   assert.ok(st.searches.served >= 10 && st.searches.withHits >= 10 && st.searches.snippetBytes > 0);
 
   // Closing stdin stops the server cleanly and releases the index.

@@ -1,0 +1,19 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"syscall"
+)
+
+// maxRSS is the peak resident set of a process that exited, bytes.
+func maxRSS(ps *os.ProcessState) int64 {
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return ru.Maxrss << 10 // kilobytes on Linux
+	}
+	return 0
+}
+
+// terminate asks a process to stop as Ctrl-C or a service manager would.
+func terminate(p *os.Process) error { return p.Signal(syscall.SIGTERM) }

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/server"
+)
+
+// How a command opens its index.
+type openMode int
+
+const (
+	openExisting openMode = iota // a read or write of an index that must exist
+	openCreate                   // created if missing
+	openFill                     // created if missing, filled, then optimized if new (location.fill)
+)
+
+// ownerWait is how long a command that finds the index locked waits for
+// an owner file to appear: a starting server takes the lock, then makes
+// its endpoint, within milliseconds.
+const ownerWait = time.Second
+
+// dialed sets what a Client of the owner says while the owner starts.
+func dialed(e *env, c *server.Client) *server.Client {
+	c.Starting = func() {
+		fmt.Fprintf(e.stderr, "twindex: waiting for the server (pid %d) to bring the index up to date\n", c.Owned().PID)
+	}
+	return c
+}
+
+// engine returns the Engine of the index at l: a Client of the server
+// that owns it when one does, so that any number of commands, agents and
+// programs share one index; else the index opened in this process, after
+// removing the endpoint files a killed server left. filled is as for
+// location.fill, a no-op unless mode is openFill and the index is new.
+// With opts.ReadOnly an existing index is opened read-only, unless it
+// must be written first (index.ErrReadOnly): then it is opened for
+// writing.
+func (l *location) engine(e *env, opts *index.Options, mode openMode, maxSize int64) (eng server.Engine, filled func(context.Context) error, err error) {
+	noop := func(context.Context) error { return nil }
+	if l.Exists {
+		c, err := server.Dial(l.Dir)
+		switch {
+		case err == nil:
+			return dialed(e, c), noop, nil
+		case !errors.Is(err, server.ErrNoOwner):
+			return nil, nil, indexErr(err, l.Dir)
+		}
+	}
+	var ix *index.Index
+	filled = noop
+	if opts != nil && opts.ReadOnly {
+		if l.Exists {
+			ix, err = l.open(opts, false)
+		}
+		if !l.Exists || errors.Is(err, index.ErrReadOnly) {
+			o := *opts
+			o.ReadOnly = false
+			opts, ix, err = &o, nil, nil
+		}
+	}
+	switch {
+	case ix != nil || err != nil:
+	case mode == openFill:
+		ix, filled, err = l.fill(opts)
+	default:
+		ix, err = l.open(opts, mode == openCreate)
+	}
+	if errors.Is(err, index.ErrLocked) {
+		if c := waitOwner(l.Dir); c != nil {
+			return dialed(e, c), noop, nil
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	server.RemoveStale(l.Dir)
+	return server.NewHost(ix, hostOptions(l, opts, maxSize)), filled, nil
+}
+
+// waitOwner waits up to ownerWait for a server starting on the index in
+// dir to make its endpoint, and returns a Client of it, or nil.
+func waitOwner(dir string) *server.Client {
+	for deadline := time.Now().Add(ownerWait); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if c, err := server.Dial(dir); err == nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// openEngine is the Engine of the existing index for the current folder
+// (or --index), for the commands that do not create one.
+func openEngine(e *env, flagIndex string) (server.Engine, location, error) {
+	loc, err := locate(e, flagIndex, ".")
+	if err != nil {
+		return nil, loc, err
+	}
+	eng, _, err := loc.engine(e, nil, openExisting, defaultMaxSize)
+	return eng, loc, err
+}
+
+// notOwned fails when a server owns the index at l, for the commands
+// that need it to themselves (rebuild).
+func (l *location) notOwned() error {
+	c, err := server.Dial(l.Dir)
+	if err != nil {
+		return nil
+	}
+	defer c.Close()
+	o := c.Owned()
+	return &exitError{code: exitIndex, err: fmt.Errorf("%s is served by twindex (pid %d)", l.Dir, o.PID),
+		hint: "stop that server (Ctrl-C, or kill " + fmt.Sprint(o.PID) + "), then run the command again"}
+}
+
+func hostOptions(l *location, opts *index.Options, maxSize int64) *server.HostOptions {
+	return &server.HostOptions{Root: l.Root, MaxSize: maxSize, Reranker: opts != nil && opts.Reranker != nil}
+}
+
+// dialOwner returns a Client of the server that owns the index at l, or
+// nil when none does.
+func dialOwner(l *location) *server.Client {
+	c, err := server.Dial(l.Dir)
+	if err != nil {
+		return nil
+	}
+	return c
+}

@@ -1,0 +1,407 @@
+//go:build !js && !wasip1
+
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/twindex/twindex/server"
+)
+
+// served is a 'twindex serve' process started by a test.
+type served struct {
+	cmd  *exec.Cmd
+	dir  string // the index directory
+	mu   sync.Mutex
+	logs []string // stderr lines so far
+	http string   // http://HOST:PORT once listening, with --http
+	done chan struct{}
+}
+
+// serve starts 'twindex serve' in dir with args and waits until it
+// serves: its owner file names it and its endpoint answers. The test's
+// end stops it with SIGTERM.
+func serve(t *testing.T, dir string, args ...string) *served {
+	t.Helper()
+	s := startServe(t, dir, args...)
+	s.waitReady(t)
+	return s
+}
+
+func startServe(t *testing.T, dir string, args ...string) *served {
+	t.Helper()
+	return startServeEnv(t, dir, nil, args...)
+}
+
+// startServeEnv is startServe with env added to the child's.
+func startServeEnv(t *testing.T, dir string, env []string, args ...string) *served {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"serve"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = append(childEnv(), env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &served{cmd: cmd, done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			s.mu.Lock()
+			s.logs = append(s.logs, sc.Text())
+			if a, ok := strings.CutPrefix(sc.Text(), "listening on "); ok {
+				s.http = a
+			}
+			s.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() { s.stop(t) })
+	return s
+}
+
+// waitReady waits until a client can use the server.
+func (s *served) waitReady(t *testing.T) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if dir := s.indexDir(); dir != "" {
+			if c, err := server.Dial(dir); err == nil {
+				c.Close()
+				return
+			}
+		}
+		select {
+		case <-s.done:
+			t.Fatalf("twindex serve exited:\n%s", s.stderr())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("twindex serve not serving after 30 s:\n%s", s.stderr())
+		}
+	}
+}
+
+var reServing = regexp.MustCompile(`msg="serving the index to this machine" index=(\S+)`)
+
+// indexDir is the index directory the server logged, or "".
+func (s *served) indexDir() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, l := range s.logs {
+		if m := reServing.FindStringSubmatch(l); m != nil {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+func (s *served) stderr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Join(s.logs, "\n")
+}
+
+// stop sends SIGTERM and waits for the exit; a server still running
+// after 30 s is killed and the test fails.
+func (s *served) stop(t *testing.T) {
+	if s.cmd.ProcessState != nil {
+		return
+	}
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(30 * time.Second):
+		s.cmd.Process.Kill()
+		t.Errorf("twindex serve ignored SIGTERM for 30 s:\n%s", s.stderr())
+	}
+	if err := s.cmd.Wait(); err != nil && !strings.Contains(err.Error(), "killed") {
+		t.Errorf("twindex serve: %v\n%s", err, s.stderr())
+	}
+}
+
+// kill kills the server with SIGKILL, as a crash would.
+func (s *served) kill(t *testing.T) {
+	t.Helper()
+	s.cmd.Process.Kill()
+	<-s.done
+	s.cmd.Wait()
+}
+
+// masked hides what differs between two runs of the same command on two
+// folders: the folder's path, durations, times and sizes, and how many
+// segments the bleve indexes have and their bytes (a server merges
+// segments in the background; a CLI search opens the index read-only and
+// merges nothing).
+func masked(s, dir string) string {
+	s = strings.ReplaceAll(s, dir, "DIR")
+	s = regexp.MustCompile(`\(\d+ segments?[^)]*\)`).ReplaceAllString(s, "(SEGMENTS)")
+	s = regexp.MustCompile(`("(text|trigram)(Segments|Bytes)": )\d+`).ReplaceAllString(s, "${1}N")
+	s = regexp.MustCompile(`"tookMs": [0-9.]+`).ReplaceAllString(s, `"tookMs": T`)
+	s = regexp.MustCompile(`\b[0-9.]+(µs|ms|s)\b`).ReplaceAllString(s, "T")
+	s = regexp.MustCompile(`\d{4}-\d\d-\d\dT[0-9:.]+(Z|[+-]\d\d:\d\d)`).ReplaceAllString(s, "TIME")
+	s = regexp.MustCompile(`[0-9.]+ (B|KiB|MiB|GiB)\b`).ReplaceAllString(s, "SIZE")
+	s = regexp.MustCompile(`(meta\.mtime: *|"mtime": ")\d+`).ReplaceAllString(s, "${1}M")
+	return s
+}
+
+// Every command prints the same, and exits the same, whether it opens
+// the index itself or a server owns it and it sends its request there.
+func TestServeForwardsCLI(t *testing.T) {
+	files := map[string]string{
+		"main.go":       "package main\n\nfunc main() { openFile(\"badger\") }\n",
+		"docs/guide.md": "# Guide\n\nHow to open a file with a badger.\n",
+		"notes.txt":     "badgers and pelicans",
+	}
+	jsonl := `{"id": "n1", "title": "Links", "body": "badger links", "links": [{"to": "main.go", "type": "mentions"}]}
+{"id": "", "body": "no id"}
+{"id": "n2", "body": "second"}
+`
+	direct, owned := t.TempDir(), t.TempDir()
+	for _, d := range []string{direct, owned} {
+		writeFiles(t, d, files)
+		twindex(t, d, "index", ".").want(t, 0)
+	}
+	s := serve(t, owned)
+	steps := []struct {
+		stdin string
+		args  []string
+	}{
+		{"", []string{"search", "badger"}},
+		{"", []string{"search", "badger", "--json", "--explain"}},
+		{"", []string{"search", "badger", "docs", "--format", "jsonl"}},
+		{"", []string{"search", "zebraqq"}},
+		{"", []string{"search", "badger AND", "--syntax", "raw"}},
+		{"", []string{"search", "x", "--limit", "0"}},
+		{"", []string{"get", "docs/guide.md"}},
+		{"", []string{"get", "main.go", "--json"}},
+		{"", []string{"get", "nope"}},
+		{jsonl, []string{"index", "--jsonl", "-"}},
+		{"", []string{"links", "n1"}},
+		{"", []string{"links", "nope"}},
+		{"", []string{"backlinks", "main.go", "--format", "json"}},
+		{"", []string{"stats"}},
+		{"", []string{"stats", "--json"}},
+		{"", []string{"rm", "notes.txt", "nope"}},
+		{"", []string{"rm", "nope"}},
+		{"", []string{"search", "pelicans", "--no-sync"}},
+		{"", []string{"index", "."}},
+		{"", []string{"search", "pelicans"}},
+		{"", []string{"check"}},
+		{"", []string{"check", "--json"}},
+		{"", []string{"optimize"}},
+		{"", []string{"search", "openFile(", "--mode", "substring", "--queries", "-"}},
+	}
+	for _, st := range steps {
+		want := twindexIn(t, direct, st.stdin, st.args...)
+		got := twindexIn(t, owned, st.stdin, st.args...)
+		if got.code != want.code || masked(got.stdout, owned) != masked(want.stdout, direct) || masked(got.stderr, owned) != masked(want.stderr, direct) {
+			t.Errorf("twindex %s: served and direct differ\nserved (exit %d):\n%s%s\ndirect (exit %d):\n%s%s",
+				strings.Join(st.args, " "), got.code, got.stdout, got.stderr, want.code, want.stdout, want.stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(owned, ".twindex", "serve", "owner.json")); err != nil {
+		t.Fatalf("the server is gone: %v\n%s", err, s.stderr())
+	}
+	// rebuild needs the index to itself.
+	if r := twindex(t, owned, "rebuild").want(t, 3); !strings.Contains(r.stderr, "served by twindex") {
+		t.Errorf("rebuild of a served index: %s", r.stderr)
+	}
+}
+
+// After SIGKILL of the server, the next command finds the endpoint stale,
+// cleans it up and opens the index itself, at once; a new server starts.
+func TestServeKilled(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.txt": "badger"})
+	s := serve(t, dir)
+	twindex(t, dir, "search", "badger").want(t, 0)
+	s.kill(t)
+	if _, err := os.Stat(filepath.Join(dir, ".twindex", "serve", "owner.json")); err != nil {
+		t.Fatalf("SIGKILL left no owner file to clean up: %v", err)
+	}
+	start := time.Now()
+	r := twindex(t, dir, "search", "badger").want(t, 0)
+	took := time.Since(start)
+	t.Logf("first command after SIGKILL of the server: %s", took.Round(time.Millisecond))
+	if took > 3*time.Second {
+		t.Errorf("the command after the kill took %s:\n%s", took, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".twindex", "serve")); !os.IsNotExist(err) {
+		t.Errorf("the stale endpoint is left: %v", err)
+	}
+	serve(t, dir)
+	twindex(t, dir, "search", "badger").want(t, 0)
+	// A second server on the same index refuses, naming the first.
+	r = twindexIn(t, dir, "", "serve")
+	if r.code != 3 || !strings.Contains(r.stderr, "served by twindex (pid") {
+		t.Errorf("a second server: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// A file created, changed or deleted in a served folder shows in the
+// CLI's searches (forwarded, without a sync of their own) within 2 s.
+func TestServeFreshness(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"seed.txt": "seed"})
+	serve(t, dir)
+	var lat []time.Duration
+	await := func(word string, want ...string) {
+		t.Helper()
+		start := time.Now()
+		for {
+			got := hitIDs(t, dir, word, "--no-sync", "--fallback", "0")
+			if slices.Equal(got, want) {
+				lat = append(lat, time.Since(start))
+				return
+			}
+			if time.Since(start) > 2*time.Second {
+				t.Fatalf("search %s: %v after 2 s, want %v", word, got, want)
+			}
+		}
+	}
+	for i := range 8 {
+		name := fmt.Sprintf("d%d/f%d.txt", i%3, i)
+		word := "fresh" + spell(i, 3) + "q"
+		writeFiles(t, dir, map[string]string{name: word})
+		await(word, name)
+		writeFiles(t, dir, map[string]string{name: "changed " + word + "x"})
+		await(word+"x", name)
+		os.Remove(filepath.Join(dir, filepath.FromSlash(name)))
+		await(word + "x")
+	}
+	slices.Sort(lat)
+	t.Logf("write to CLI search seeing it, %d changes: p50 %s, p90 %s, max %s", len(lat),
+		lat[len(lat)/2].Round(time.Millisecond), lat[len(lat)*9/10].Round(time.Millisecond), lat[len(lat)-1].Round(time.Millisecond))
+}
+
+// The HTTP API of a real 'twindex serve --http 127.0.0.1:0', with a
+// token, through real requests.
+func TestServeHTTP(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.txt": "badger sett"})
+	s := startServeEnv(t, dir, []string{"TWINDEX_TOKEN=tok-123"}, "--http", "127.0.0.1:0")
+	s.waitReady(t)
+	var url string
+	for deadline := time.Now().Add(10 * time.Second); url == ""; time.Sleep(10 * time.Millisecond) {
+		s.mu.Lock()
+		url = s.http
+		s.mu.Unlock()
+		if time.Now().After(deadline) {
+			t.Fatalf("no 'listening on' line:\n%s", s.stderr())
+		}
+	}
+	if !regexp.MustCompile(`^http://127\.0\.0\.1:\d+$`).MatchString(url) {
+		t.Fatalf("listening on %q", url)
+	}
+	// The local endpoint that waitReady dials answers while the first
+	// sync runs (its client waits); the HTTP API answers 503 "starting"
+	// until the sync ends, which under load takes a while.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		q, _ := http.NewRequest("GET", url+"/healthz", nil)
+		q.Header.Set("Authorization", "Bearer tok-123")
+		resp, err := http.DefaultClient.Do(q)
+		status := 0
+		if err == nil {
+			resp.Body.Close()
+			if status = resp.StatusCode; status == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/healthz not ok after 30 s (%d %v):\n%s", status, err, s.stderr())
+		}
+	}
+	req := func(method, path, token, body string, hdr ...string) (int, string, http.Header) {
+		t.Helper()
+		var r io.Reader
+		if body != "" {
+			r = strings.NewReader(body)
+		}
+		q, _ := http.NewRequest(method, url+path, r)
+		if body != "" {
+			q.Header.Set("Content-Type", "application/json")
+		}
+		if token != "" {
+			q.Header.Set("Authorization", "Bearer "+token)
+		}
+		for i := 0; i+1 < len(hdr); i += 2 {
+			q.Header.Set(hdr[i], hdr[i+1])
+		}
+		resp, err := http.DefaultClient.Do(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b), resp.Header
+	}
+	tests := []struct {
+		method, path, token, body string
+		status                    int
+		want                      string // in the body
+	}{
+		{"GET", "/healthz", "", "", 401, `"unauthorized"`},
+		{"GET", "/healthz", "tok-123", "", 200, `"ok"`},
+		{"POST", "/v1/search", "bad", `{"query": "badger"}`, 401, `"unauthorized"`},
+		{"POST", "/v1/search", "tok-123", `{"query": "badger", "limit": 5}`, 200, `"id":"a.txt"`},
+		{"POST", "/v1/search", "tok-123", `{"query": "badger AND", "syntax": "raw"}`, 400, `badger AND\n          ^`},
+		{"PUT", "/v1/docs", "tok-123", `{"docs": [{"id": "n1", "body": "over http"}]}`, 200, `"ids":["n1"]`},
+		{"GET", "/v1/docs/n1", "tok-123", "", 200, `"body":"over http"`},
+		{"GET", "/v1/docs/nope", "tok-123", "", 404, `"not_found"`},
+		{"PUT", "/v1/docs", "tok-123", `{"docs": [{"id": "big", "body": "` + strings.Repeat("x", 33<<20) + `"}]}`, 413, `"too_large"`},
+		{"GET", "/v1/openapi.json", "tok-123", "", 200, `"openapi":"3.1.0"`},
+	}
+	for _, tt := range tests {
+		status, body, _ := req(tt.method, tt.path, tt.token, tt.body)
+		if status != tt.status || !strings.Contains(body, tt.want) {
+			t.Errorf("%s %s: %d %.300s, want %d with %s", tt.method, tt.path, status, body, tt.status, tt.want)
+		}
+	}
+	if _, _, hdr := req("GET", "/v1/stats", "tok-123", "", "Origin", "https://evil.example"); hdr.Get("Access-Control-Allow-Origin") != "" {
+		t.Error("CORS without --cors")
+	}
+	// What the HTTP client wrote, the CLI reads.
+	twindex(t, dir, "get", "n1").want(t, 0)
+	// Without a token, an address other machines reach is refused.
+	r := twindex(t, t.TempDir(), "serve", "--http", "0.0.0.0:0")
+	if r.code != 2 || !strings.Contains(r.stderr, "TWINDEX_TOKEN") {
+		t.Errorf("serve --http 0.0.0.0:0 without a token: exit %d\n%s", r.code, r.stderr)
+	}
+}
+
+// hitIDs runs a JSON search, which may find nothing, and returns the hit
+// IDs, sorted.
+func hitIDs(t *testing.T, dir string, args ...string) []string {
+	t.Helper()
+	r := twindex(t, dir, append([]string{"search", "--json"}, args...)...)
+	if r.code > 1 {
+		t.Fatalf("search %v: exit %d\n%s", args, r.code, r.stderr)
+	}
+	var res jsonResult
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil {
+		t.Fatalf("parse json: %v\n%s", err, r.stdout)
+	}
+	var ids []string
+	for _, h := range res.Hits {
+		ids = append(ids, h.ID)
+	}
+	slices.Sort(ids)
+	return ids
+}

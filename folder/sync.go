@@ -1,0 +1,341 @@
+package folder
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/twindex/twindex/index"
+)
+
+// DefaultMaxSize is the size over which a file is skipped when Options
+// say nothing.
+const DefaultMaxSize = 1 << 20
+
+// Meta keys of documents made from files and folders. A document with
+// metaSHA is a file, one with metaDir a folder; syncing touches only
+// these, never documents written otherwise (JSONL, upserts).
+const (
+	metaSize  = "size"
+	metaMtime = "mtime"
+	metaSHA   = "sha256"
+	metaDir   = "dir"
+	kindDir   = "dir"
+)
+
+// Options configure a sync.
+type Options struct {
+	Root     string // absolute index root; IDs are relative to it
+	IndexDir string // absolute; never walked
+	MaxSize  int64  // files over this many bytes are skipped; 0 means DefaultMaxSize
+	// Progress, if set, is called as files are indexed with the number
+	// done and the number to do.
+	Progress func(done, total int)
+}
+
+// Report says what a sync did.
+type Report struct {
+	Written   int `json:"written"`   // files and folders added or changed
+	Removed   int `json:"removed"`   // documents of files gone or now ignored
+	Unchanged int `json:"unchanged"` // files as indexed
+	Binary    int `json:"binary"`    // binary files skipped
+	// Invalid are the files the index refused, in the order met.
+	Invalid  []Refusal     `json:"invalid,omitempty"`
+	Warnings []string      `json:"warnings,omitempty"` // writes done in a lesser form
+	Oversize []string      `json:"oversize,omitempty"` // IDs of files over MaxSize
+	BadNames []string      `json:"badNames,omitempty"` // paths whose names are not valid UTF-8
+	Elapsed  time.Duration `json:"elapsed"`
+}
+
+// Refusal is a file the index refused, and why.
+type Refusal struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+}
+
+// known is the state of an indexed file or folder, from its Meta.
+type known struct {
+	size, mtime int64
+	sha         string
+	dir         bool
+}
+
+// Sync brings the index up to date with the files under each scope, an
+// absolute folder or file under the root (the root itself when none is
+// given): new and changed files (size or mtime differ, then the content
+// hash; a scope that is a file is always hashed) are indexed, files that
+// vanished or are now ignored are removed, and so are the documents under
+// a scope that no longer exists. Each folder is a document too (kind
+// "dir", no text), so that the engine's Under filter, which follows
+// Parent links, reaches every file below a folder. It returns
+// ErrOutsideRoot (wrapped) for a scope outside the root, or under it but
+// reached through a symbolic link that leads out of it, and a *WalkError
+// when a scope cannot be read; the report holds what was done before an
+// error.
+//
+// Cost: one metadata scan of the index, beside a walk of each scope with
+// a stat of every file (on GOMAXPROCS goroutines), and a read and hash of
+// each file whose size or mtime changed; binary files are read once per
+// size and mtime (binaryFile).
+func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*Report, error) {
+	start := time.Now()
+	rep := &Report{}
+	maxSize := o.MaxSize
+	if maxSize <= 0 {
+		maxSize = DefaultMaxSize
+	}
+	if len(scopes) == 0 {
+		scopes = []string{o.Root}
+	}
+	scopes = outermost(scopes)
+	ids := make([]string, len(scopes))
+	for i, scope := range scopes {
+		id, ok := RelID(o.Root, scope)
+		if !ok || leadsOutside(o.Root, scope) {
+			return rep, fmt.Errorf("%s is %w %s", scope, ErrOutsideRoot, o.Root)
+		}
+		ids[i] = id
+	}
+	inScope := func(id string) bool {
+		for _, s := range ids {
+			if s == "" || id == s || strings.HasPrefix(id, s+"/") {
+				return true
+			}
+		}
+		return false
+	}
+
+	// What the index holds under the scopes (metadata only: no text is
+	// read), read while the scopes are walked: neither waits for the
+	// other.
+	have := map[string]known{}
+	var haveErr error
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		haveErr = ix.WalkMeta(ctx, func(d *index.Doc) error {
+			if !inScope(d.ID) {
+				return nil
+			}
+			if d.Meta[metaDir] != "" {
+				have[d.ID] = known{dir: true}
+			} else if sha := d.Meta[metaSHA]; sha != "" {
+				size, _ := strconv.ParseInt(d.Meta[metaSize], 10, 64)
+				mtime, _ := strconv.ParseInt(d.Meta[metaMtime], 10, 64)
+				have[d.ID] = known{size: size, mtime: mtime, sha: sha}
+			}
+			return nil
+		})
+	})
+	w := &walker{root: o.Root, indexDir: o.IndexDir, maxSize: maxSize}
+	var walkErr error
+	for _, scope := range scopes {
+		if err := w.walk(scope); err != nil {
+			walkErr = &WalkError{Path: scope, Err: err}
+			break
+		}
+	}
+	wg.Wait()
+	if haveErr != nil {
+		return rep, fmt.Errorf("read index: %w", haveErr)
+	}
+	if walkErr != nil {
+		return rep, walkErr
+	}
+	seen := map[string]bool{}
+	bt := &Writer{Write: Apply(ix),
+		Invalid: func(label string, err error) {
+			rep.Invalid = append(rep.Invalid, Refusal{ID: label, Reason: err.Error()})
+		},
+		Warn: func(msg string) { rep.Warnings = append(rep.Warnings, msg) }}
+	defer func() {
+		rep.Written, rep.Removed, rep.Elapsed = bt.Written, bt.Removed, time.Since(start)
+		rep.Oversize, rep.BadNames = w.res.oversize, w.res.badNames
+	}()
+
+	// Folder documents: every walked folder, plus the folders from the
+	// root down to each scope so the Parent chain is unbroken.
+	var dirs []string
+	for i, scopeID := range ids {
+		if scopeID == "" {
+			continue
+		}
+		parts := strings.Split(scopeID, "/")
+		for j := 1; j < len(parts); j++ {
+			id := strings.Join(parts[:j], "/")
+			if isDirPath(filepath.Join(o.Root, filepath.FromSlash(id))) {
+				dirs = append(dirs, id)
+			}
+		}
+		if isDirPath(scopes[i]) {
+			dirs = append(dirs, scopeID)
+		}
+	}
+	for _, id := range append(dirs, w.res.dirs...) {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if k, ok := have[id]; ok && k.dir {
+			continue
+		}
+		if !inScope(id) {
+			if _, err := ix.Get(id); err == nil {
+				continue
+			}
+		}
+		if err := bt.Upsert(ctx, dirDoc(id), id); err != nil {
+			return rep, err
+		}
+	}
+
+	// Binary files noted under the scopes are noted again as they are
+	// met; those outside stay noted.
+	oldBins := loadBinaries(o.IndexDir)
+	bins := maps.Clone(oldBins)
+	maps.DeleteFunc(bins, func(id string, _ [2]int64) bool { return inScope(id) })
+	defer func() { bins.save(o.IndexDir, oldBins) }()
+	var todo []fileEntry
+	for _, f := range w.res.files {
+		if k, ok := have[f.id]; ok && !k.dir && !f.named && k.size == f.size && k.mtime == f.mtime {
+			seen[f.id] = true
+			rep.Unchanged++
+			continue
+		}
+		if b, ok := oldBins[f.id]; ok && !f.named && b == [2]int64{f.size, f.mtime} {
+			bins[f.id] = b
+			rep.Binary++
+			continue
+		}
+		todo = append(todo, f)
+	}
+	cur := 0
+	update := func(done int) {
+		if o.Progress != nil {
+			o.Progress(done, len(todo))
+		}
+	}
+	bt.OnFlush = func() { update(cur) } // reading is fast; the wait is in the flush
+	for i, f := range todo {
+		cur = i
+		update(i)
+		data, binary, err := readText(f.abs)
+		if err != nil {
+			continue // vanished or unreadable: treated as gone
+		}
+		if binary {
+			bins[f.id] = [2]int64{f.size, f.mtime}
+			rep.Binary++
+			continue
+		}
+		sum := sha256.Sum256(data)
+		sha := hex.EncodeToString(sum[:])
+		seen[f.id] = true
+		if k, ok := have[f.id]; ok && k.sha == sha {
+			rep.Unchanged++ // touched, same content: no re-index
+			continue
+		}
+		if err := bt.Upsert(ctx, fileDoc(f, data, sha), f.id); err != nil {
+			return rep, err
+		}
+	}
+	for id := range have {
+		if !seen[id] {
+			if err := bt.Remove(ctx, id); err != nil {
+				return rep, err
+			}
+		}
+	}
+	if err := bt.Flush(ctx); err != nil {
+		return rep, err
+	}
+	update(len(todo))
+	return rep, nil
+}
+
+// outermost drops the scopes under another one and repeats.
+func outermost(scopes []string) []string {
+	cleaned := make([]string, len(scopes))
+	for i, s := range scopes {
+		cleaned[i] = filepath.Clean(s)
+	}
+	slices.Sort(cleaned)
+	cleaned = slices.Compact(cleaned)
+	var out []string
+next:
+	for _, s := range cleaned {
+		for _, o := range out {
+			if _, under := RelID(o, s); under {
+				continue next
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// leadsOutside reports whether scope, a path under root, is in fact
+// outside it: a folder on the way is a symbolic link that leads out. The
+// walk never follows a link, but the path to the scope would.
+func leadsOutside(root, scope string) bool {
+	real, err := filepath.EvalSymlinks(scope)
+	if err != nil {
+		return false // nothing there to read
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return true
+	}
+	_, ok := RelID(realRoot, real)
+	return !ok
+}
+
+func isDirPath(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+func parentOf(id string) string {
+	if d := path.Dir(id); d != "." {
+		return d
+	}
+	return ""
+}
+
+// dirDoc is a folder's document: no text (so no query matches it, not even
+// its name), only a link in the Parent chain.
+func dirDoc(id string) index.Doc {
+	return index.Doc{ID: id, Kind: kindDir, Parent: parentOf(id), Source: id, Meta: map[string]string{metaDir: "1"}}
+}
+
+func fileDoc(f fileEntry, data []byte, sha string) index.Doc {
+	return index.Doc{
+		ID:     f.id,
+		Kind:   kindOf(f.id),
+		Title:  path.Base(f.id),
+		Body:   strings.ToValidUTF8(string(data), "\uFFFD"),
+		Parent: parentOf(f.id),
+		Source: f.id,
+		Time:   time.Unix(0, f.mtime).UTC(),
+		Meta: map[string]string{
+			metaSize:  strconv.FormatInt(f.size, 10),
+			metaMtime: strconv.FormatInt(f.mtime, 10),
+			metaSHA:   sha,
+		},
+	}
+}
+
+// DocLimit is the engine's Options.MaxDocBytes for files up to maxSize
+// bytes, with room for the title.
+func DocLimit(maxSize int64) int {
+	return int(max(maxSize+4096, DefaultMaxSize))
+}

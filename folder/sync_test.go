@@ -1,0 +1,144 @@
+package folder
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/twindex/twindex/index"
+)
+
+func writeFile(t *testing.T, name, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ids lists the documents of ix.
+func ids(t *testing.T, ix *index.Index) []string {
+	t.Helper()
+	var out []string
+	if err := ix.WalkMeta(context.Background(), func(d *index.Doc) error {
+		out = append(out, d.ID)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Sync with several scopes, some gone, some inside others, and a file
+// rewritten within the same mtime: what a watcher hands it.
+func TestSyncScopes(t *testing.T) {
+	root := t.TempDir()
+	ix, err := index.Open(filepath.Join(root, IndexDirName), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	ctx := context.Background()
+	o := &Options{Root: root, IndexDir: filepath.Join(root, IndexDirName)}
+	writeFile(t, filepath.Join(root, "a", "x.txt"), "one")
+	writeFile(t, filepath.Join(root, "a", "b", "y.txt"), "two")
+	writeFile(t, filepath.Join(root, "c", "z.txt"), "three")
+	writeFile(t, filepath.Join(root, ".gitignore"), "out/\n")
+	writeFile(t, filepath.Join(root, "out", "gen.txt"), "generated")
+	if _, err := Sync(ctx, ix, o); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{".gitignore", "a", "a/b", "a/b/y.txt", "a/x.txt", "c", "c/z.txt"}
+	if got := ids(t, ix); !slices.Equal(got, want) {
+		t.Fatalf("first sync: %v, want %v", got, want)
+	}
+
+	// Same size, same mtime, new content: a named file is hashed anyway.
+	x := filepath.Join(root, "a", "x.txt")
+	fi, _ := os.Stat(x)
+	writeFile(t, x, "uno")
+	os.Chtimes(x, fi.ModTime(), fi.ModTime())
+	os.RemoveAll(filepath.Join(root, "a", "b"))
+	os.RemoveAll(filepath.Join(root, "c"))
+	rep, err := Sync(ctx, ix, o, x, filepath.Join(root, "a", "b"), filepath.Join(root, "a", "b", "y.txt"), filepath.Join(root, "c"), x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Written != 1 || rep.Removed != 4 {
+		t.Errorf("report %+v, want 1 written, 4 removed", rep)
+	}
+	want = []string{".gitignore", "a", "a/x.txt"}
+	if got := ids(t, ix); !slices.Equal(got, want) {
+		t.Fatalf("after the scoped sync: %v, want %v", got, want)
+	}
+	if d, err := ix.Get("a/x.txt"); err != nil || d.Body != "uno" {
+		t.Errorf("a/x.txt: %v %v", d, err)
+	}
+
+	// A scope under a folder that is gone leaves no folder document.
+	if _, err := Sync(ctx, ix, o, filepath.Join(root, "gone", "deeper", "f.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(t, ix); !slices.Equal(got, want) {
+		t.Errorf("a vanished path's folders were written: %v", got)
+	}
+	if _, err := Sync(ctx, ix, o, t.TempDir()); !errors.Is(err, ErrOutsideRoot) {
+		t.Errorf("a scope outside the root: %v", err)
+	}
+}
+
+func TestOutermost(t *testing.T) {
+	got := outermost([]string{"/r/a/b", "/r/a-b", "/r/a", "/r/a/b/c", "/r/a-b/", "/r/z"})
+	if want := []string{"/r/a", "/r/a-b", "/r/z"}; !slices.Equal(got, want) {
+		t.Errorf("outermost: %v, want %v", got, want)
+	}
+}
+
+func TestFoldersAndIgnored(t *testing.T) {
+	root := t.TempDir()
+	indexDir := filepath.Join(root, IndexDirName)
+	writeFile(t, filepath.Join(root, ".gitignore"), "node_modules/\n*.log\n")
+	for _, d := range []string{"src/a", "node_modules/x", ".git/objects", IndexDirName + "/text"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := Folders(root, indexDir, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{root, filepath.Join(root, "src"), filepath.Join(root, "src", "a")}
+	if !slices.Equal(got, want) {
+		t.Errorf("Folders: %v, want %v", got, want)
+	}
+	if got, _ := Folders(root, indexDir, filepath.Join(root, "node_modules", "x")); got != nil {
+		t.Errorf("Folders of an ignored folder: %v", got)
+	}
+	tests := []struct {
+		path    string
+		dir     bool
+		ignored bool
+	}{
+		{"src/a/f.go", false, false},
+		{"src/debug.log", false, true},
+		{"node_modules", true, true},
+		{"node_modules/x/y.js", false, true},
+		{".git/HEAD", false, true},
+		{IndexDirName + "/store.db", false, true},
+		{IndexDirName, true, true},
+		{"", true, false},
+	}
+	for _, tt := range tests {
+		if got := Ignored(root, indexDir, filepath.Join(root, tt.path), tt.dir); got != tt.ignored {
+			t.Errorf("Ignored(%q) = %v, want %v", tt.path, got, tt.ignored)
+		}
+	}
+	if !Ignored(root, indexDir, t.TempDir(), true) {
+		t.Error("a path outside the root is not ignored")
+	}
+}

@@ -1,0 +1,80 @@
+package index
+
+import (
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/decl"
+	"github.com/twindex/twindex/tokenize"
+)
+
+// definers returns, by positive leaf, the trigram index's internal IDs of
+// the documents that declare the leaf's text as a name (fieldDefines),
+// made on first use: a posting list per leaf, of few postings. Not safe
+// for concurrent use: the substring leg, or texts before it spreads out,
+// makes it.
+func (s *search) definers() (map[*leaf]map[string]struct{}, error) {
+	if s.defines != nil {
+		return s.defines, nil
+	}
+	s.defines = map[*leaf]map[string]struct{}{}
+	for _, l := range s.plan.positive() {
+		if l.folded == "" {
+			continue
+		}
+		r, err := s.allTriR.TermFieldReader(s.ctx, []byte(l.folded), fieldDefines, false, false, false)
+		if err != nil {
+			return nil, err
+		}
+		var tfd bleveindex.TermFieldDoc
+		for {
+			d, err := r.Next(tfd.Reset())
+			if err != nil {
+				r.Close()
+				return nil, err
+			}
+			if d == nil {
+				break
+			}
+			if s.defines[l] == nil {
+				s.defines[l] = map[string]struct{}{}
+			}
+			s.defines[l][string(d.ID)] = struct{}{}
+		}
+		r.Close()
+	}
+	return s.defines, nil
+}
+
+// declared returns the query terms that the document with ID id declares
+// (Explain.Defines).
+func (s *search) declared(id string) ([]string, error) {
+	defs, err := s.definers()
+	if err != nil || len(defs) == 0 {
+		return nil, err
+	}
+	iid, err := s.allTriR.InternalID(id)
+	if err != nil || iid == nil {
+		return nil, err
+	}
+	var out []string
+	for _, l := range s.plan.positive() {
+		if _, ok := defs[l][string(iid)]; ok {
+			out = append(out, l.text)
+		}
+	}
+	return out, nil
+}
+
+// declarations returns, for a hit's snippet, where the first declaration
+// of a query term is in its body (-1: none; only the hits that declare
+// one are read for it) and where its licence comment ends.
+func (s *search) declarations(h *Hit, body string, declared []string, q *snippetQuery) (prefer, floor int) {
+	lang := langOf(&Doc{ID: h.ID, Kind: h.Kind, Title: h.Title})
+	prefer = -1
+	if len(declared) > 0 {
+		if n, ok := decl.Find(lang, body, func(name string) bool { return q.defines[tokenize.Fold(name)] }); ok {
+			prefer = n.Start
+		}
+	}
+	return prefer, decl.Boilerplate(lang, body)
+}

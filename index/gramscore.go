@@ -1,0 +1,81 @@
+package index
+
+import (
+	bleveindex "github.com/blevesearch/bleve_index_api"
+)
+
+// decidedByGrams reports whether the candidates of the query's leaves are
+// its matches, so that indexScores can rank them: in simple syntax (every
+// leaf required), with each leaf one gram that decides it, and no filter
+// on stored fields. Queries of words of one to three characters are.
+func (s *search) decidedByGrams(leaves []*sleaf) bool {
+	if s.plan.strict || s.filter.byHeader {
+		return false
+	}
+	for _, sl := range leaves {
+		if sl.verify || len(sl.grams) != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// indexScores scores candidates that their grams decide from the trigram
+// index alone, as substringIn would from their text: a leaf's frequency
+// is its gram's in the document, its frequency in the title its gram's in
+// fieldTitleGrams (windows, so "aa" counts twice in "aaa" where a count
+// of the text finds it once), and the lengths come from the norms of
+// fieldTitleGrams and fieldLength. Reading no stored record nor text, a
+// candidate costs a few postings and the lookup of its ID.
+func (s *search) indexScores(leaves []*sleaf, grams []string, cands []candidate, avgTitle, avgAll float64) ([]scored, error) {
+	dl := make([]float64, len(cands))
+	err := s.eachPosting(fieldLength, lengthTerm, cands, func(i int, d *bleveindex.TermFieldDoc) { dl[i] = lengthOf(d.Norm) })
+	if err != nil {
+		return nil, err
+	}
+	score := make([]float64, len(cands))
+	for _, sl := range leaves {
+		if sl.dup {
+			continue
+		}
+		g, w := sl.grams[0], idf(s.n, sl.df)
+		for i := range cands {
+			score[i] += w * s.ix.opts.BodyWeight * bm25(float64(cands[i].freq[g]), dl[i], avgAll)
+		}
+		err := s.eachPosting(fieldTitleGrams, grams[g], cands, func(i int, d *bleveindex.TermFieldDoc) {
+			score[i] += w * s.ix.opts.TitleWeight * bm25(float64(d.Freq), lengthOf(d.Norm), avgTitle)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	out := make([]scored, 0, len(cands))
+	for i := range cands {
+		if i%256 == 0 {
+			if err := s.ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		id, err := s.triR.ExternalID(cands[i].id)
+		if err != nil {
+			return nil, err
+		}
+		if s.filter.active && !s.filter.matchID(id) {
+			continue
+		}
+		out = append(out, scored{id: id, score: score[i]})
+	}
+	sortScored(out)
+	return out, nil
+}
+
+// eachPosting calls fn with the index of each candidate that holds term
+// in field of the trigram index, and its posting with frequency and norm.
+func (s *search) eachPosting(field, term string, cands []candidate, fn func(int, *bleveindex.TermFieldDoc)) error {
+	r, err := s.triR.TermFieldReader(s.ctx, []byte(term), field, true, true, false)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return visitPostings(r, cands, float64(r.Count()), fn)
+}

@@ -1,0 +1,162 @@
+//go:build !js && !wasip1
+
+package index
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/storage"
+)
+
+// TestMergedDictionaryCounts builds a merged on-disk scorch index in which
+// a word one document holds once ("aardvark") precedes, in the body's
+// dictionary, words several documents hold, and checks each word's count
+// as the expansions read it, and the order of the completions of "a":
+// after Optimize (one merged segment), then beside a second segment, with
+// documents deleted ("aachen", before "aardvark", is counted right by
+// zap, deleted documents included). It also checks that zap's own
+// dictionary walk still reports 1 for the words after "aardvark" in the
+// merged segment, the defect the counts work around.
+func TestMergedDictionaryCounts(t *testing.T) {
+	ctx := context.Background()
+	ix, err := Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	holders := map[string]int{"aachen": 4, "aardvark": 1, "abacus": 5, "abbey": 3, "abbot": 7, "acorn": 2}
+	var b Batch
+	for w, n := range holders {
+		for i := range n {
+			b.Upsert(Doc{ID: fmt.Sprintf("%s-%d", w, i), Body: w + " zebra"})
+		}
+	}
+	if _, err := ix.Apply(ctx, &b); err != nil {
+		t.Fatal(err)
+	}
+	// Two batches: Optimize merges their segments into one.
+	if err := ix.Upsert(ctx, Doc{ID: "late", Body: "abbot zebra"}); err != nil {
+		t.Fatal(err)
+	}
+	holders["abbot"]++
+	if err := ix.Optimize(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check := func(when string, wantOrder []string, buggy bool) {
+		t.Helper()
+		err := ix.read(readsIndexes, func(textR, _ bleveindex.IndexReader, _ storage.Tx) error {
+			got := map[string]uint64{}
+			ok, err := segmentPrefixCounts(textR, fieldBody, []byte("a"), func(term string, n uint64) { got[term] += n })
+			if err != nil || !ok {
+				t.Fatalf("%s: segmentPrefixCounts: %v, %v", when, ok, err)
+			}
+			want := map[string]uint64{}
+			for w, n := range holders {
+				want[w] = uint64(n)
+			}
+			if !maps.Equal(got, want) {
+				t.Errorf("%s: counts %v, want %v", when, got, want)
+			}
+			if buggy {
+				d, err := textR.FieldDictPrefix(fieldBody, []byte("a"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				zap := map[string]uint64{}
+				if err := drain(d, func(e *bleveindex.DictEntry) { zap[e.Term] = e.Count }); err != nil {
+					t.Fatal(err)
+				}
+				if zap["abbot"] != 1 {
+					t.Errorf("%s: zap's walk counts %v: the defect is gone, and with it what this test tests", when, zap)
+				}
+			}
+			s := &search{ix: ix, ctx: ctx, textR: textR}
+			order, err := s.expandPrefix([]string{"a"}, MaxExpansions)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(order, wantOrder) {
+				t.Errorf("%s: completions of a: %q, want %q", when, order, wantOrder)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("merged", []string{"abbot", "abacus", "aachen", "abbey", "acorn", "aardvark"}, true)
+	if segs := segments(ix.text); segs != 1 {
+		t.Fatalf("%d text segments after Optimize, want 1", segs)
+	}
+
+	// A second segment, and a document of the merged one deleted.
+	if err := ix.Upsert(ctx, Doc{ID: "new-abbey", Body: "abbey"}, Doc{ID: "new-acorn", Body: "acorn"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Remove(ctx, "abacus-0", "abacus-1", "abacus-2", "aachen-0", "aachen-1"); err != nil {
+		t.Fatal(err)
+	}
+	holders["aachen"] -= 2
+	holders["abbey"]++
+	holders["acorn"]++
+	holders["abacus"] -= 3
+	check("merged and new", []string{"abbot", "abbey", "acorn", "aachen", "abacus", "aardvark"}, false)
+
+	// A gram one document holds once is found in the merged trigram index.
+	r, err := ix.Search(ctx, Request{Query: "aardv", Mode: ModeSubstring})
+	if err != nil || r.Total != 1 {
+		t.Fatalf("aardv: %v, %v", r, err)
+	}
+}
+
+// BenchmarkPrefixCounts measures what true counts cost over zap's own
+// dictionary walk, on the index in $TWINDEX_BENCH_INDEX (an index
+// directory, e.g. the yardstick's --dir) for the prefixes in
+// $TWINDEX_BENCH_PREFIXES (default "a re con"), in the body field.
+func BenchmarkPrefixCounts(b *testing.B) {
+	dir := os.Getenv("TWINDEX_BENCH_INDEX")
+	if dir == "" {
+		b.Skip("TWINDEX_BENCH_INDEX names no index")
+	}
+	prefixes := strings.Fields(cmp.Or(os.Getenv("TWINDEX_BENCH_PREFIXES"), "a re con"))
+	ix, err := Open(dir, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	err = ix.read(readsIndexes, func(textR, _ bleveindex.IndexReader, _ storage.Tx) error {
+		for _, p := range prefixes {
+			b.Run(p+"/zap", func(b *testing.B) {
+				for b.Loop() {
+					d, err := textR.FieldDictPrefix(fieldBody, []byte(p))
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := drain(d, func(*bleveindex.DictEntry) {}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(p+"/true", func(b *testing.B) {
+				for b.Loop() {
+					if _, err := segmentPrefixCounts(textR, fieldBody, []byte(p), func(string, uint64) {}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}

@@ -1,0 +1,498 @@
+package index
+
+import (
+	"context"
+	"fmt"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/query"
+	"github.com/twindex/twindex/storage"
+)
+
+// An index can hold one shard of a collection that several indexes hold
+// between them (package cluster spreads one over machines). A search of
+// the collection (SearchShards) asks each shard three things, each of
+// which this file answers for one index:
+//
+//   - Gather: the shard's part of the statistics the search scores with
+//     (Global). They are sums, so the caller adds the parts; a second
+//     pass gathers what depends on the first (the documents holding any
+//     of a prefix's completions, which the first pass chose).
+//   - SearchShard: the shard's legs, scored with the collection's
+//     statistics, so that a document scores as it would in one index of
+//     every document: each leg's first hits, exact totals, and every
+//     listed document's score in the other legs.
+//   - RenderShard: the hits of a page that are the shard's documents,
+//     with their snippets.
+
+// ShardOptions say what SearchShard and Gather return.
+type ShardOptions struct {
+	// Depth is how many hits of each leg to list: the first Depth by
+	// score. The vector leg lists its whole ranking.
+	Depth int `json:"depth"`
+	// All lists every hit of every leg with its time: for an order other
+	// than by score.
+	All bool `json:"all,omitempty"`
+	// Fallback makes the text leg the fallback's tolerant pass (the
+	// collection found fewer hits than Request.Fallback); with Unknown,
+	// that of a word no document holds, which tolerates only such words
+	// (see ShardResult.Unknown).
+	Fallback bool `json:"fallback,omitempty"`
+	Unknown  bool `json:"unknown,omitempty"`
+	// Feedback are the text leg's best hits in the collection, by score
+	// then ID, of a query that gets pseudo-relevance feedback
+	// (ShardResult.Feedback): the text leg adds the terms they hold
+	// most, as Search does. Gather collects what feedback reads of them
+	// (Global.Feedback).
+	Feedback []ShardHit `json:"feedback,omitempty"`
+}
+
+// ShardResult is one shard's answer to SearchShard.
+type ShardResult struct {
+	// Legs are the exact legs that ran, each with its first hits.
+	Legs []ShardLeg `json:"legs"`
+	// Matches is the number of documents the substring or text leg
+	// matched (the vector leg's are counted by the caller, which knows
+	// which of them are in the collection's first ranks).
+	Matches int `json:"matches"`
+	// Unknown: bit i, the query's word i (a leaf of its plan) is in no
+	// document of the shard's; a word that every shard lacks makes the
+	// collection's fallback run (ShardOptions.Unknown).
+	Unknown uint64 `json:"unknown,omitempty"`
+	// Feedback: the query gets pseudo-relevance feedback, which the
+	// caller asks for with the collection's best text hits
+	// (ShardOptions.Feedback).
+	Feedback bool `json:"feedback,omitempty"`
+	// Scores are, for each listed document, its scores in every leg that
+	// matched it.
+	Scores map[string]map[string]float64 `json:"scores"`
+	// Times are the listed documents' times (Unix nanoseconds), with
+	// ShardOptions.All.
+	Times map[string]int64 `json:"times,omitempty"`
+	// Attrs are the listed documents' project, session and time, when the
+	// request boosts.
+	Attrs map[string]fusion.Attrs `json:"attrs,omitempty"`
+}
+
+// ShardLeg is one leg's first hits on one shard.
+type ShardLeg struct {
+	Leg   string     `json:"leg"`
+	Total int        `json:"total"` // the leg's matches on the shard
+	Hits  []ShardHit `json:"hits"`  // by score, best first, ties by ID
+}
+
+// ShardHit is a document and its score in one leg.
+type ShardHit struct {
+	ID    string  `json:"id"`
+	Score float64 `json:"score"`
+	// Fuzzy: the text leg's tolerant pass matched some word of the
+	// document only approximately (the hit's leg is then LegFuzzy).
+	Fuzzy bool `json:"fuzzy,omitempty"`
+}
+
+// shardSearch prepares a search of req on this index as a shard: the
+// request normalized and parsed, the query vector given.
+func (ix *Index) shardSearch(ctx context.Context, req Request, g *Global) (*search, error) {
+	req, err := req.normalized()
+	if err != nil {
+		return nil, err
+	}
+	if req.Mode.legs()&runsVector != 0 {
+		if len(req.Vector) == 0 {
+			return nil, fmt.Errorf("%w: a search of shards with the vector leg needs Request.Vector", ErrInvalidRequest)
+		}
+		if ok, err := ix.loadVectors(); err != nil {
+			return nil, fmt.Errorf("search: vectors: %w", err)
+		} else if !ok {
+			req.Mode = req.Mode.without(runsVector) // no vector here: the leg has nothing of this shard
+			if req.Mode == ModeAuto && req.Mode.legs() == 0 {
+				req.Mode = ModeVector
+			}
+		}
+	}
+	p, err := parse(&req)
+	if err == ErrEmptyQuery && req.Mode == ModeVector {
+		p, err = &plan{byNode: map[query.Node]*leaf{}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &search{ix: ix, ctx: ctx, req: req, plan: p, qvec: req.Vector, g: g}, nil
+}
+
+// readShard runs fn on a search's state of the index: the readers of the
+// legs its mode runs and the store.
+func (ix *Index) readShard(s *search, fn func() error) error {
+	defer func() {
+		for _, sl := range s.slots {
+			sl.Release()
+		}
+	}()
+	err := ix.read(readsIndexes, func(textR, triR bleveindex.IndexReader, tx storage.Tx) (err error) {
+		defer ix.guard(&err)
+		s.tx, s.allTextR, s.allTriR = tx, textR, triR
+		if s.req.Mode.legs()&runsText != 0 {
+			s.textR = textR
+		}
+		if s.req.Mode.legs()&runsSubstring != 0 {
+			s.triR = triR
+		}
+		s.n = float64(s.counter(metaDocs))
+		s.avgTitle = float64(s.counter(metaTitleTokens)) / max(s.n, 1)
+		s.avgBody = float64(s.counter(metaBodyTokens)) / max(s.n, 1)
+		if err := s.filter.init(s.tx, &s.req); err != nil {
+			return err
+		}
+		return fn()
+	})
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	return nil
+}
+
+// Gather returns this index's part of the collection's statistics that a
+// search of req reads and g (nil on the first pass) lacks: add every
+// shard's part to g, and gather again until no shard returns anything
+// new (Global.Keys); usually two passes. The first pass also returns the
+// document counts and lengths. With o.Fallback it gathers for the
+// fallback's tolerant pass too. Cost: the search's legs without the
+// verification of substring candidates.
+func (ix *Index) Gather(ctx context.Context, req Request, g *Global, o ShardOptions) (*Global, error) {
+	s, err := ix.shardSearch(ctx, req, g)
+	if err != nil {
+		return nil, err
+	}
+	s.rec = &recorder{}
+	err = ix.readShard(s, func() error {
+		if g == nil {
+			s.gatherCounters()
+		}
+		legs := s.req.Mode.legs()
+		if legs&runsSubstring != 0 {
+			if _, err := s.substringLeg(); err != nil {
+				return err
+			}
+		}
+		if legs&runsText != 0 {
+			if err := s.shardFeedback(o.Feedback); err != nil {
+				return err
+			}
+			if _, err := s.textLeg(s.shardTolerance(o)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &s.rec.g, nil
+}
+
+// shardFeedback sets the terms feedback adds to the text leg, from the
+// collection's best text hits and what g holds of them, as Search makes
+// them from its text leg's first pass; a shard gathering statistics
+// records what it holds of the hits g lacks.
+func (s *search) shardFeedback(hits []ShardHit) error {
+	if len(hits) == 0 || s.textR == nil {
+		return nil
+	}
+	if s.rec != nil {
+		for _, h := range hits {
+			if _, ok := s.g.feedback(h.ID); ok {
+				continue
+			}
+			d, ok, err := s.feedbackDoc(h.ID)
+			if err != nil {
+				return fmt.Errorf("feedback: %w", err)
+			}
+			if ok {
+				s.rec.putFeedback(h.ID, d)
+			}
+		}
+	}
+	// The query's own terms, as the first pass had them.
+	tp, err := s.textPlan(requestTolerance(&s.req))
+	if err != nil {
+		return err
+	}
+	s.added, err = s.feedbackTerms(tp, hits, func(id string) (FeedbackDoc, bool, error) {
+		d, ok := s.g.feedback(id)
+		return d, ok, nil
+	})
+	if err != nil {
+		return fmt.Errorf("feedback: %w", err)
+	}
+	return nil
+}
+
+// shardTolerance is the tolerance of a shard's text leg: the request's,
+// or the fallback's that SearchShards asks for, which Search makes the
+// same way (fallbackTolerance).
+func (s *search) shardTolerance(o ShardOptions) *tolerance {
+	if !o.Fallback {
+		return requestTolerance(&s.req)
+	}
+	fb := fallbackPass(&s.req, o.Unknown)
+	return &fb
+}
+
+// SearchShard runs req's legs on this index as a shard of a collection
+// whose statistics are g (gathered with Gather; a statistic g lacks is an
+// ErrInvalidRequest, never a score made from this shard's own) and lists
+// each leg's first o.Depth hits. Order, paging, the fallback's decision,
+// expansion and boosts are the caller's (SearchShards). Cost: the legs of
+// a Search, without fusion or snippets.
+func (ix *Index) SearchShard(ctx context.Context, req Request, g *Global, o ShardOptions) (*ShardResult, error) {
+	if g == nil {
+		return nil, fmt.Errorf("%w: a shard's search needs the collection's statistics", ErrInvalidRequest)
+	}
+	s, err := ix.shardSearch(ctx, req, g)
+	if err != nil {
+		return nil, err
+	}
+	var out *ShardResult
+	err = ix.readShard(s, func() error {
+		out, err = s.shardLegs(o)
+		return err
+	})
+	return out, err
+}
+
+func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
+	out := &ShardResult{Scores: map[string]map[string]float64{}}
+	legs := s.req.Mode.legs()
+	var tri []scored
+	var text *textList
+	if legs != runsVector {
+		if legs&runsText != 0 {
+			if err := s.shardFeedback(o.Feedback); err != nil {
+				return nil, err
+			}
+		}
+		var err error
+		if tri, text, err = s.legs(s.shardTolerance(o)); err != nil {
+			return nil, err
+		}
+		out.Feedback = text != nil && len(o.Feedback) == 0 && s.getsFeedback(text.plan)
+	}
+	need := s.req.Offset + s.req.Limit
+	var vec []scored
+	if legs&runsVector != 0 {
+		var err error
+		if vec, err = s.vectorLeg(max(need, vectorDepth)); err != nil {
+			return nil, fmt.Errorf("vector leg: %w", err)
+		}
+	}
+	depth := max(o.Depth, 1)
+	cut := func(n int) int {
+		if o.All {
+			return n
+		}
+		return min(n, depth)
+	}
+	listed := map[string]bool{}
+	scores := func(id string) map[string]float64 {
+		sc := out.Scores[id]
+		if sc == nil {
+			sc = map[string]float64{}
+			out.Scores[id] = sc
+		}
+		return sc
+	}
+	if tri != nil {
+		leg := ShardLeg{Leg: LegSubstring, Total: len(tri), Hits: make([]ShardHit, cut(len(tri)))}
+		for i := range leg.Hits {
+			leg.Hits[i] = ShardHit{ID: tri[i].id, Score: tri[i].score}
+			listed[tri[i].id] = true
+		}
+		out.Legs = append(out.Legs, leg)
+	}
+	if vec != nil {
+		leg := ShardLeg{Leg: LegVector, Total: len(vec), Hits: make([]ShardHit, len(vec))}
+		for i, x := range vec {
+			leg.Hits[i] = ShardHit{ID: x.id, Score: x.score}
+			listed[x.id] = true
+		}
+		out.Legs = append(out.Legs, leg)
+	}
+	out.Matches = len(tri)
+	if text != nil {
+		// The text scores of the other legs' documents, and how many of
+		// the substring leg's the text leg has, before top cuts the list.
+		out.Matches += text.count()
+		// A document's text score is under LegFuzzy when the tolerant
+		// pass matched it approximately, as its leg is named in Search.
+		inText := func(id string) (float64, string, bool, error) {
+			iid, err := s.textR.InternalID(id)
+			if err != nil || iid == nil {
+				return 0, "", false, err
+			}
+			p, ok := text.hitIndex(iid)
+			if !ok {
+				return 0, "", false, nil
+			}
+			return text.hits[p].score, text.leg(p), true, nil
+		}
+		inTri := map[string]bool{}
+		for _, x := range tri {
+			sc, leg, ok, err := inText(x.id)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				out.Matches--
+				inTri[x.id] = true
+				if listed[x.id] {
+					scores(x.id)[leg] = sc
+				}
+			}
+		}
+		for _, x := range vec {
+			if inTri[x.id] && listed[x.id] {
+				continue
+			}
+			sc, leg, ok, err := inText(x.id)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				scores(x.id)[leg] = sc
+			}
+		}
+		n := cut(len(text.hits))
+		if err := text.top(n); err != nil {
+			return nil, err
+		}
+		leg := ShardLeg{Leg: LegText, Total: text.count(), Hits: make([]ShardHit, n)}
+		out.Unknown = text.unknown
+		for i := range n {
+			id, err := text.resolve(i)
+			if err != nil {
+				return nil, err
+			}
+			leg.Hits[i] = ShardHit{ID: id, Score: text.hits[i].score, Fuzzy: text.hits[i].approx}
+			listed[id] = true
+			scores(id)[text.leg(i)] = text.hits[i].score
+		}
+		out.Legs = append(out.Legs, leg)
+	}
+	// Every listed document's scores in the substring and vector legs
+	// (its text score is set above).
+	triScore := make(map[string]float64, len(tri))
+	for _, x := range tri {
+		triScore[x.id] = x.score
+	}
+	vecScore := make(map[string]float64, len(vec))
+	for _, x := range vec {
+		vecScore[x.id] = x.score
+	}
+	for id := range listed {
+		sc := scores(id)
+		if v, ok := triScore[id]; ok {
+			sc[LegSubstring] = v
+		}
+		if v, ok := vecScore[id]; ok {
+			sc[LegVector] = v
+		}
+	}
+	if s.req.Boost != nil {
+		out.Attrs = map[string]fusion.Attrs{}
+		for id := range listed {
+			h, err := s.header(id)
+			if err != nil {
+				return nil, err
+			}
+			out.Attrs[id] = fusion.Attrs{Project: h.Project, Session: h.Session, Time: h.Time}
+		}
+	}
+	if o.All {
+		out.Times = map[string]int64{}
+		for id := range listed {
+			h, err := s.header(id)
+			if err != nil {
+				return nil, err
+			}
+			out.Times[id] = h.Time.UnixNano()
+		}
+	}
+	return out, nil
+}
+
+// RenderOptions say how RenderShard renders hits.
+type RenderOptions struct {
+	Best     float64 `json:"best"`               // the page's best score, for Hit.Norm: the collection's first hit's
+	Fallback bool    `json:"fallback,omitempty"` // the fallback's tolerant pass ran: its words mark fuzzy hits
+	Unknown  bool    `json:"unknown,omitempty"`  // that of a word no document holds (ShardOptions.Unknown)
+	// Feedback are the best text hits feedback read (ShardOptions.Feedback).
+	Feedback []ShardHit `json:"feedback,omitempty"`
+}
+
+// RenderShard makes hits of fused hits that are this shard's documents,
+// as Search does for its page: stored fields, title, snippet, matchedIn,
+// norm and explain. g is the collection's statistics, with which the
+// snippet marks the words the search expanded to.
+func (ix *Index) RenderShard(ctx context.Context, req Request, g *Global, o RenderOptions, fused []fusion.Hit) ([]Hit, error) {
+	s, err := ix.shardSearch(ctx, req, g)
+	if err != nil {
+		return nil, err
+	}
+	var out []Hit
+	err = ix.readShard(s, func() error {
+		if s.req.Mode.legs()&runsText != 0 {
+			if err := s.renderPlans(o); err != nil {
+				return err
+			}
+		}
+		s.best = o.Best
+		out = make([]Hit, 0, len(fused))
+		recs := make([]hitRecord, 0, len(fused))
+		for _, f := range fused {
+			h, rec, err := s.hit(f)
+			if err != nil {
+				return err
+			}
+			out = append(out, h)
+			recs = append(recs, rec)
+		}
+		return s.texts(out, recs)
+	})
+	return out, err
+}
+
+// renderPlans makes the text leg's term tables that the snippets mark, as
+// Search made them; with Explain, by running the text leg's passes again
+// (with the terms feedback added), whose tallies split a hit's text
+// score by field (Explain.Text), scored with the collection's statistics
+// as SearchShard scored them. Cost: nothing of the index without
+// Explain; with it, the text leg once more (twice after the fallback).
+func (s *search) renderPlans(o RenderOptions) error {
+	plan := func(tol *tolerance) error {
+		if s.req.Explain {
+			_, err := s.textLeg(tol)
+			return err
+		}
+		tp, err := s.textPlan(tol)
+		if tol == nil {
+			s.exactPlan = tp
+		} else {
+			s.tolPlan = tp
+		}
+		return err
+	}
+	if s.req.Explain {
+		if err := s.shardFeedback(o.Feedback); err != nil {
+			return err
+		}
+	}
+	if err := plan(requestTolerance(&s.req)); err != nil {
+		return err
+	}
+	if o.Fallback {
+		return plan(s.shardTolerance(ShardOptions{Fallback: true, Unknown: o.Unknown}))
+	}
+	return nil
+}

@@ -1,0 +1,201 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// OwnOptions configure an Owner; nil means defaults.
+type OwnOptions struct {
+	Log     *slog.Logger // nil: discard
+	Version string       // of twindex, recorded in the owner file
+	// NoWatch serves the index as it is: the Owner neither brings it up
+	// to date on start nor watches its root.
+	NoWatch bool
+	// Poll, when positive, walks the root for changes this often instead
+	// of watching it (for file systems without change events, such as
+	// network mounts). The Owner polls every DefaultPoll on its own when
+	// the system's file watches run out.
+	Poll time.Duration
+	// HTTP, when set, is an address (host:port; port 0 picks a free one)
+	// to serve the HTTP API on too. An address that is not loopback needs
+	// a Token (ErrNoToken otherwise).
+	HTTP string
+	// Token and CORS are the HTTP API's; see HTTPOptions.
+	Token, CORS string
+}
+
+// Owner serves a Host to the other processes of this machine, from the
+// process that holds the index open: on the local endpoint in the index
+// folder, which Dial finds. It records itself in the owner file, which
+// Close removes (a killed Owner leaves it behind; RemoveStale cleans up).
+// When the Host mirrors a folder, the Owner brings the index up to date
+// with it on start, answering ErrStarting (503) meanwhile, then watches
+// it: a file created, changed or deleted is reflected in searches within
+// about a second (the changes are synced once they pause for 50 ms, or
+// 500 ms after the first).
+//
+// Concurrency: the endpoint serves each request on its own goroutine;
+// the Host serializes what must be. Close waits for every goroutine the
+// Owner started.
+type Owner struct {
+	host     *Host
+	svc      *Service
+	log      *slog.Logger
+	ep       *endpoint
+	local    *http.Server
+	http     *http.Server // nil without OwnOptions.HTTP
+	httpAddr string
+
+	ready    chan struct{} // closed once the index is up to date
+	readyErr error         // ErrStarting until ready is closed
+
+	stop   context.CancelFunc // stops the watcher
+	mu     sync.Mutex         // guards closed
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// Own starts serving h on its local endpoint. It fails if the endpoint
+// cannot be made; the caller holds h's index open, so any endpoint
+// found there is stale and replaced.
+func Own(h *Host, o *OwnOptions) (*Owner, error) {
+	if o == nil {
+		o = &OwnOptions{}
+	}
+	ow := &Owner{host: h, log: o.Log, ready: make(chan struct{}), stop: func() {}}
+	if ow.log == nil {
+		ow.log = slog.New(slog.DiscardHandler)
+	}
+	ow.svc = New(h, &Options{Log: ow.log, Version: o.Version, Ready: ow.ready})
+	var httpLn net.Listener
+	if o.HTTP != "" {
+		ln, err := net.Listen("tcp", o.HTTP)
+		if err != nil {
+			return nil, fmt.Errorf("listen on %s: %w", o.HTTP, err)
+		}
+		addr := ln.Addr().(*net.TCPAddr)
+		if !addr.IP.IsLoopback() && o.Token == "" {
+			ln.Close()
+			return nil, fmt.Errorf("%w: %s is reachable from other machines", ErrNoToken, addr)
+		}
+		httpLn, ow.httpAddr = ln, "http://"+addr.String()
+	}
+	ep, err := listenLocal(h.Info().Dir)
+	if err != nil {
+		if httpLn != nil {
+			httpLn.Close()
+		}
+		return nil, err
+	}
+	ow.ep = ep
+	// The local endpoint serves the Engine to Clients and, like HTTP, the
+	// API and MCP, without a token: only this user may reach it.
+	var eng Engine = h
+	info := h.Info()
+	var w *watcher
+	if !o.NoWatch && info.Root != "" {
+		w = &watcher{host: h, log: ow.log, root: info.Root, indexDir: info.Dir, poll: o.Poll,
+			freshCh: make(chan freshReq), unwatched: make(chan struct{})}
+		if ordered {
+			w.barrier = filepath.Join(info.Dir, endpointDir, barrierFile)
+		}
+		eng = watchedHost{h, w}
+	}
+	local := http.NewServeMux()
+	local.Handle("/engine/", localHandler(eng, ow.checkReady))
+	local.Handle("/", ow.svc.Handler(nil))
+	ow.local = &http.Server{
+		Handler:           local,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(ow.log.Handler(), slog.LevelWarn),
+	}
+	ow.wg.Go(func() {
+		if err := ow.local.Serve(ep.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			ow.log.Error("local endpoint stopped", "error", err)
+		}
+	})
+	if httpLn != nil {
+		ow.http = httpServer(ow.svc.Handler(&HTTPOptions{Token: o.Token, CORS: o.CORS,
+			Loopback: httpLn.Addr().(*net.TCPAddr).IP.IsLoopback()}), ow.log)
+		ow.wg.Go(func() {
+			if err := ow.http.Serve(httpLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				ow.log.Error("HTTP server stopped", "error", err)
+			}
+		})
+	}
+	owned := &Owned{PID: os.Getpid(), Socket: ep.ln.Addr().String(), HTTP: ow.httpAddr, Version: o.Version, Protocol: protocol,
+		Started: time.Now().UTC().Truncate(time.Second), Info: h.Info()}
+	if err := ep.record(owned); err != nil {
+		ow.Close(context.Background())
+		return nil, err
+	}
+	ow.log.Info("serving the index to this machine", "index", owned.Dir, "socket", owned.Socket)
+	if w == nil {
+		close(ow.ready)
+		return ow, nil
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	ow.stop = stop
+	ow.wg.Go(func() { w.run(ctx, func() { close(ow.ready) }) })
+	return ow, nil
+}
+
+// checkReady returns ErrStarting until the index is up to date.
+func (ow *Owner) checkReady() error {
+	select {
+	case <-ow.ready:
+		return nil
+	default:
+		return ErrStarting
+	}
+}
+
+// Ready is closed once the Owner has brought the index up to date and
+// serves requests.
+func (ow *Owner) Ready() <-chan struct{} { return ow.ready }
+
+// Service is the Owner's MCP tools and HTTP API, to serve over more
+// transports (stdio).
+func (ow *Owner) Service() *Service { return ow.svc }
+
+// HTTPAddr is the HTTP API's URL, http://HOST:PORT, or "" without one.
+func (ow *Owner) HTTPAddr() string { return ow.httpAddr }
+
+// Close stops serving: new requests are refused, requests in progress
+// (writes included) finish until ctx ends, then the endpoint and the
+// owner file are removed. The Host stays open: its owner closes it.
+func (ow *Owner) Close(ctx context.Context) error {
+	ow.mu.Lock()
+	if ow.closed {
+		ow.mu.Unlock()
+		return nil
+	}
+	ow.closed = true
+	ow.mu.Unlock()
+	ow.stop()
+	ow.svc.EndStreams()
+	var errs []error
+	for _, srv := range []*http.Server{ow.http, ow.local} {
+		if srv == nil {
+			continue
+		}
+		if err := srv.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("stop serving: %w", err))
+			srv.Close()
+		}
+	}
+	ow.svc.Close()
+	ow.wg.Wait()
+	ow.ep.remove()
+	return errors.Join(errs...)
+}
