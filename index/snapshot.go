@@ -170,6 +170,10 @@ func (ix *Index) adopt(st storage.Store, snap *snapfile.File) (err error) {
 	if err != nil {
 		return fmt.Errorf("open snapshot: %w", err)
 	}
+	// The snapshot's language, which its indexes were analyzed in.
+	if ix.textA, err = ix.language(had); err != nil {
+		return fmt.Errorf("open snapshot: %w", err)
+	}
 	if err := ix.checkSnapshotSeq(); err != nil {
 		return &CorruptError{Path: "snapshot", Err: err}
 	}

@@ -74,6 +74,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	fs.StringVar(&f.boostProject, "boost-project", "", "rank hits from this `project` higher (x1.5)")
 	fs.StringVar(&f.boostSession, "boost-session", "", "rank hits from this `session` higher (x1.2)")
 	emb := fs.embedFlags(e)
+	lang := fs.langFlag()
 	rr := fs.rerankFlags(e)
 	fs.IntVar(&f.rerank, "rerank", -1, "with --rerank-url, reorder the first `N` hits of the first page by the reranker's scores (default: the whole page; 0 turns it off)")
 	fs.Var(&f.kinds, "kind", "only documents of this `kind` (code, test, doc, config, other, ...); repeatable")
@@ -150,6 +151,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err := emb.options(e, opts); err != nil {
 		return err
 	}
+	if err := setLang(opts, *lang); err != nil {
+		return err
+	}
 	if err := rr.options(e, opts); err != nil {
 		return err
 	}
@@ -165,6 +169,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer func() { eng.Close() }()
+	if err := checkServedLang(eng, *lang, loc.Dir); err != nil {
+		return err
+	}
 	if doSync {
 		if _, owned := eng.(*server.Client); !owned {
 			if err := loc.RecordRoot(loc.Root); err != nil {
