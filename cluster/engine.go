@@ -103,7 +103,8 @@ func (n *Node) Backlinks(id string, types ...string) ([]index.Backlink, error) {
 
 // Stats adds up the shards' statistics, one replica of each: documents,
 // kinds, sizes (of one copy of the data) and segments. Seq is the
-// stream's last sequence.
+// stream's last sequence; Language is the shards' (made with the same
+// index.Options).
 func (n *Node) Stats() (*index.Stats, error) {
 	rs := fanOut[*index.Stats](n.ctx, n, call{Op: "stats"}, nil, nil)
 	out := &index.Stats{Kinds: map[string]int{}}
@@ -113,6 +114,7 @@ func (n *Node) Stats() (*index.Stats, error) {
 		}
 		s := r.val
 		out.Docs += s.Docs
+		out.Language = s.Language
 		for k, v := range s.Kinds {
 			out.Kinds[k] += v
 		}

@@ -40,6 +40,13 @@ var (
 	// ErrBackend is returned by Open for a backend this build lacks.
 	ErrBackend = errors.New("index: backend not available in this build")
 
+	// ErrLanguage is returned by Open, wrapped with the reason, when
+	// Options.Language is not one of tokenize.Langs, or is not the
+	// language the index was created in: its terms are stems of that
+	// language, and another one would stem documents and queries
+	// otherwise. An index changes language only by being made anew.
+	ErrLanguage = errors.New("index: language")
+
 	// ErrCorrupt matches every *CorruptError.
 	ErrCorrupt = errors.New("index: corrupt")
 

@@ -85,6 +85,13 @@ type Options struct {
 	// RebuildCorrupt makes Open discard a bleve index it cannot read (a
 	// *CorruptError) and rebuild it from the store instead of failing.
 	RebuildCorrupt bool
+	// Language is the ISO 639-1 code of the language whose stop words and
+	// Snowball stemmer the text index uses, one of tokenize.Langs. It is
+	// chosen when the index is created and recorded in it; "" means
+	// English for a new index and the recorded language for an existing
+	// one. Open fails with ErrLanguage when it names another language
+	// than the recorded one: the index's terms are stems of that one.
+	Language string
 	// ReadOnly opens an index to search it only (a CLI search): writes
 	// fail with ErrReadOnly, and scorch runs without its persister and
 	// merger, so that neither Open nor Close writes to the bleve indexes
@@ -181,6 +188,7 @@ var (
 	metaTitleBytes  = []byte("bytes.title")
 	metaBodyBytes   = []byte("bytes.body")
 	metaUpdated     = []byte("updated")
+	metaLanguage    = []byte("language") // the text index's, made at creation; none: English
 
 	// internalSeq is the last write-log sequence number a bleve index has
 	// applied, written in the same bleve batch as the documents.
@@ -277,8 +285,8 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 	ix := &Index{
 		opts: o, dir: dir, store: st,
 		queue: bleveindex.NewAnalysisQueue(o.Workers),
-		textA: tokenize.NewText(), triA: tokenize.NewTrigram(),
-		fold: newFoldCache(o.CacheBytes),
+		triA:  tokenize.NewTrigram(),
+		fold:  newFoldCache(o.CacheBytes),
 	}
 	fail := func(err error) (*Index, error) {
 		ix.closeBackends()
@@ -291,6 +299,9 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 	}
 	had, err := ix.checkSchema()
 	if err != nil {
+		return fail(err)
+	}
+	if ix.textA, err = ix.language(had); err != nil {
 		return fail(err)
 	}
 	if had < rebuildBelow && dir != "" {
@@ -368,13 +379,19 @@ func (ix *Index) checkSchema() (uint64, error) {
 }
 
 // writeSchema records SchemaVersion in a store that had version had, once
-// the index is what that version promises. Version 1 records are read as
+// the index is what that version promises, and in a new store (had 0) its
+// language. Version 1 records are read as
 // they are; the mark makes a build that reads only version 1 refuse them.
 func (ix *Index) writeSchema(had uint64) error {
 	if had == SchemaVersion {
 		return nil
 	}
 	return ix.store.Update(func(tx storage.Tx) error {
+		if had == 0 {
+			if err := tx.Put(bucketMeta, metaLanguage, []byte(ix.textA.Lang())); err != nil {
+				return err
+			}
+		}
 		return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, SchemaVersion))
 	})
 }

@@ -173,6 +173,10 @@ func (ix *Index) adopt(st storage.Store, text bleveindex.Index) (err error) {
 	if err != nil {
 		return fmt.Errorf("open snapshot: %w", err)
 	}
+	// The snapshot's language, which its indexes were analyzed in.
+	if ix.textA, err = ix.language(had); err != nil {
+		return fmt.Errorf("open snapshot: %w", err)
+	}
 	seq, err := ix.storedSeq()
 	if err != nil {
 		return err

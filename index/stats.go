@@ -28,11 +28,14 @@ type Stats struct {
 	TrigramSegments int       `json:"trigramSegments"`
 	Updated         time.Time `json:"updated,omitzero"` // last write
 	Seq             uint64    `json:"seq"`              // writes so far
+	// Language is the ISO 639-1 code of the text leg's stop words and
+	// stemmer (Options.Language).
+	Language string `json:"language"`
 }
 
 // Stats counts documents per kind (a scan of the store) and measures sizes.
 func (ix *Index) Stats() (*Stats, error) {
-	st := &Stats{Kinds: map[string]int{}}
+	st := &Stats{Kinds: map[string]int{}, Language: ix.Language()}
 	err := ix.read(readsIndexes, func(_, _ bleveindex.IndexReader, tx storage.Tx) error {
 		st.Seq = getUint(tx, metaSeq)
 		if ns := getUint(tx, metaUpdated); ns != 0 {

@@ -63,6 +63,22 @@ func BenchmarkTextCount(b *testing.B) {
 	}
 }
 
+// BenchmarkTextCountLangs is BenchmarkTextCount in every language, on the
+// same text: what a language's stop words and stemmer cost.
+func BenchmarkTextCountLangs(b *testing.B) {
+	in := benchInput(b)
+	for _, code := range tokenize.Langs() {
+		text, _ := tokenize.NewTextLang(code)
+		b.Run(code, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			for b.Loop() {
+				text.Count(in, bleveindex.TokenFrequencies{})
+			}
+		})
+	}
+}
+
 func BenchmarkTrigram(b *testing.B) {
 	in := benchInput(b)
 	tri := tokenize.NewTrigram()

@@ -1,9 +1,10 @@
 // Package tokenize owns twindex's analyzers and their registration with
 // bleve: Text, for words in prose and source code (compound splitting,
-// case and diacritic folding, stop words, Snowball stemming, CJK bigrams),
-// and Trigram, for substring search (every folded window of one, two and
-// three runes). Fold is the one folding both use, and
-// the one callers must use to compare text with what was indexed.
+// case and diacritic folding, stop words, Snowball stemming, CJK bigrams)
+// in one of the languages of Langs, and Trigram, for substring search
+// (every folded window of one, two and three runes). Fold is the one
+// folding both use, and the one callers must use to compare text with
+// what was indexed.
 //
 // Invariants:
 //

@@ -12,6 +12,16 @@ func ExampleNewText() {
 	// Output: [getuserbyid get user id pars xmlparser xml parser]
 }
 
+func ExampleNewTextLang() {
+	fr, ok := tokenize.NewTextLang("fr")
+	fmt.Println(ok, fr.Lang(), fr.Terms("Les maisons et la Maison"))
+	_, ok = tokenize.NewTextLang("de")
+	fmt.Println(ok, tokenize.Langs())
+	// Output:
+	// true fr [le maison maison]
+	// false [en es fr hu no ru sv]
+}
+
 func ExampleNewTrigram() {
 	for _, tok := range tokenize.NewTrigram().Analyze([]byte("Café")) {
 		fmt.Printf("%q ", tok.Term)

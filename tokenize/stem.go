@@ -2,6 +2,7 @@ package tokenize
 
 import (
 	"hash/maphash"
+	"strings"
 	"sync"
 
 	"github.com/kljensen/snowball/english"
@@ -73,7 +74,7 @@ func stemmable(folded []byte) bool {
 // stemCache memoizes english.Stem, which allocates several times per call.
 // It is sharded to keep lock contention low when many goroutines index at
 // once, and each shard is simply reset when full so memory stays bounded.
-var stemCache = newStemCache()
+var stemCache = newStemCache(func(w string) string { return english.Stem(w, false) })
 
 const (
 	stemShards        = 32
@@ -87,28 +88,35 @@ type stemShard struct {
 
 type stemMemo struct {
 	seed   maphash.Seed
+	fn     func(string) string
 	shards [stemShards]stemShard
 }
 
-func newStemCache() *stemMemo {
-	c := &stemMemo{seed: maphash.MakeSeed()}
+// newStemCache returns a memo of fn, a stemmer of lowercase words.
+func newStemCache(fn func(string) string) *stemMemo {
+	c := &stemMemo{seed: maphash.MakeSeed(), fn: fn}
 	for i := range c.shards {
 		c.shards[i].m = make(map[string]string)
 	}
 	return c
 }
 
-// stem returns the Snowball English stem of word (lowercase ASCII letters).
+// stem returns fn(word), from the memo when it is there.
 func (c *stemMemo) stem(word []byte) string {
-	sh := &c.shards[maphash.Bytes(c.seed, word)%stemShards]
+	return c.stemString(bytesString(word))
+}
+
+// stemString is stem of a string; word is copied only when it is stored.
+func (c *stemMemo) stemString(word string) string {
+	sh := &c.shards[maphash.String(c.seed, word)%stemShards]
 	sh.mu.RLock()
-	s, ok := sh.m[string(word)]
+	s, ok := sh.m[word]
 	sh.mu.RUnlock()
 	if ok {
 		return s
 	}
-	w := string(word)
-	s = english.Stem(w, false)
+	w := strings.Clone(word)
+	s = c.fn(w)
 	sh.mu.Lock()
 	if len(sh.m) >= stemShardCapacity {
 		clear(sh.m)

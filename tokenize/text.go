@@ -19,15 +19,20 @@ const MaxTermLen = 256
 // that is not a letter or digit, splits compounds (camelCase, PascalCase,
 // acronyms, snake_case, kebab-case, dotted.names, letter/digit boundaries)
 // and emits both the whole compound and its parts, folds case and
-// diacritics with Fold, drops a small set of English stop words, stems
-// English words with Snowball, and turns runs of CJK characters into
-// unigrams plus overlapping bigrams.
+// diacritics with Fold, drops stop words, stems words with Snowball, and
+// turns runs of CJK characters into unigrams plus overlapping bigrams.
+// Stop words and stemmer are those of its language (NewTextLang): English
+// by default, with a small list of stop words that spares the words that
+// mean something in code.
 //
-// Stemming applies to every term longer than three bytes made only of the
-// letters a-z after folding: plain words, parts, and compounds without
-// separators or digits (getUserById becomes the term of the word
+// In English, stemming applies to every term longer than three bytes made
+// only of the letters a-z after folding: plain words, parts, and compounds
+// without separators or digits (getUserById becomes the term of the word
 // "getuserbyid", so both spellings match). Compounds with separators or
-// digits (bufio.scanner, utf8) and other scripts are not stemmed.
+// digits (bufio.scanner, utf8) and other scripts are not stemmed. In the
+// other languages it applies to the words of three letters or more of any
+// script but CJK; the stemmer reads the lowercased word and its stem is
+// folded.
 //
 // A compound joined by dots or underscores emits, besides the whole run
 // and its parts, each segment between them that has parts of its own
@@ -45,15 +50,18 @@ const MaxTermLen = 256
 //
 // A Text holds no state; one value may be used from any number of
 // goroutines at once.
-type Text struct{}
+type Text struct {
+	lang *language // nil: English
+}
 
-// NewText returns the text analyzer.
+// NewText returns the text analyzer of English; NewTextLang those of the
+// other languages.
 func NewText() *Text { return &Text{} }
 
 // Analyze returns the tokens of input. Input may be any bytes: invalid
 // UTF-8 separates words like punctuation does.
-func (*Text) Analyze(input []byte) analysis.TokenStream {
-	var s textScanner
+func (t *Text) Analyze(input []byte) analysis.TokenStream {
+	s := textScanner{lang: t.language()}
 	s.run(bytesString(input))
 	return s.stream()
 }
@@ -67,21 +75,24 @@ func (t *Text) Frequencies(input []byte) (bleveindex.TokenFrequencies, int) {
 }
 
 // Count is Frequencies that also adds to words, unless it is nil, the
-// folded spelling of every token whose term differs from it, with a
-// frequency of 1: the words as written that stemming changed
-// ("configurations" for the term "configur"). With them a typo can be compared with the word as written,
-// also where the stemmer strips the typo ("configuraton"); Term maps a
-// spelling back to its term.
-func (*Text) Count(input []byte, words bleveindex.TokenFrequencies) (bleveindex.TokenFrequencies, int) {
+// spelling of every token whose term differs from its folded spelling,
+// with a frequency of 1: the words as written that stemming changed
+// ("configurations" for the term "configur"). With them a typo can be
+// compared with the word as written, also where the stemmer strips the
+// typo ("configuraton"); Term maps a spelling back to its term. The
+// spelling is the folded word in English, and the lowercased word in the
+// other languages, whose stemmers read accents ("nationalités", term
+// "national"; "nationalites" stems to "nationalit"). Spellings longer
+// than MaxTermLen bytes are left out.
+func (t *Text) Count(input []byte, words bleveindex.TokenFrequencies) (bleveindex.TokenFrequencies, int) {
 	c := termCounter{out: make(bleveindex.TokenFrequencies, len(input)/32+1), words: words}
-	s := textScanner{count: &c}
+	s := textScanner{count: &c, lang: t.language()}
 	s.run(bytesString(input))
 	return c.out, s.n
 }
 
-// Term returns the term of a word as Count records it in words (a folded
-// word without separators), and false when the analyzer makes no single
-// term of it.
+// Term returns the term of a word as Count records it in words, and
+// false when the analyzer makes no single term of it.
 func (t *Text) Term(word string) (string, bool) {
 	ts := t.Analyze([]byte(word))
 	if len(ts) != 1 {
@@ -164,6 +175,7 @@ const (
 // building its token.
 type textScanner struct {
 	in    string
+	lang  *language
 	count *termCounter
 	pos   int
 	n     int
@@ -173,6 +185,7 @@ type textScanner struct {
 	arena  []byte
 
 	scratch [MaxTermLen + utf8.UTFMax]byte
+	lower   []byte // the lowercased word, in languages other than English
 }
 
 func (s *textScanner) run(in string) {
@@ -383,19 +396,28 @@ func (s *textScanner) emit(start, end, pos int, kind tokenKind) {
 	if !ok || len(folded) == 0 {
 		return
 	}
-	if kind == kindWord && isStopWord(folded) {
-		return
+	var term string
+	stemmed := false
+	if s.lang.memo == nil {
+		// English, spelled out here: it is the hot path of indexing.
+		if kind == kindWord && isStopWord(folded) {
+			return
+		}
+		term = bytesString(folded)
+		if stemmable(folded) {
+			term, stemmed = stemCache.stem(folded), true
+		}
+	} else {
+		s.lower = appendLower(s.lower[:0], s.in[start:end])
+		if term, stemmed = s.lang.term(folded, bytesString(s.lower), kind); term == "" {
+			return
+		}
 	}
 	s.n++
 	if s.count != nil {
-		if stemmable(folded) {
-			t := stemCache.stem(folded)
-			s.count.add(t)
-			if s.count.words != nil && t != bytesString(folded) {
-				s.count.addWord(bytesString(folded))
-			}
-		} else {
-			s.count.add(bytesString(folded))
+		s.count.add(term)
+		if stemmed && s.count.words != nil && term != bytesString(folded) {
+			s.addWritten(folded)
 		}
 		return
 	}
@@ -406,13 +428,40 @@ func (s *textScanner) emit(start, end, pos int, kind tokenKind) {
 	case !hasLetter(folded):
 		typ = analysis.Numeric
 	}
-	if stemmable(folded) {
-		s.arena = append(s.arena, stemCache.stem(folded)...)
-	} else {
-		s.arena = append(s.arena, folded...)
-	}
+	s.arena = append(s.arena, term...)
 	s.tokens = append(s.tokens, analysis.Token{Start: start, End: end, Position: pos, Type: typ})
 	s.ends = append(s.ends, len(s.arena))
+}
+
+// addWritten adds to words the spelling of a word whose term is not its
+// folded spelling, one that Term maps back to its term: the folded word
+// in English, the lowercased word that the stemmer read in the other
+// languages (folded, it could stem otherwise). A spelling longer than
+// MaxTermLen is left out.
+func (s *textScanner) addWritten(folded []byte) {
+	if s.lang.memo == nil {
+		s.count.addWord(bytesString(folded))
+	} else if len(s.lower) <= MaxTermLen {
+		s.count.addWord(bytesString(s.lower))
+	}
+}
+
+// appendLower appends s lowercased rune by rune, as strings.ToLower does.
+func appendLower(dst []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
+		i += size
+	}
+	return dst
 }
 
 func hasLetter(b []byte) bool {

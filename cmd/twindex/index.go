@@ -18,6 +18,7 @@ import (
 func runIndex(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "index", "twindex index [PATH...] [--jsonl FILE|-] [flags]", `  twindex index .                               index the current folder (incremental)
   twindex index --jsonl docs.jsonl              add or replace documents from a JSONL file
+  twindex index --lang fr ~/notes               a new index of French text (stemming, stop words)
   gen-docs | twindex index --jsonl - --index /tmp/idx
 
 PATH defaults to "." unless --jsonl is given. Folders are walked honoring
@@ -40,6 +41,7 @@ searchable, even if the process dies right after.`)
 	maxSize := fs.Int64("max-size", defaultMaxSize, "skip files larger than this many `bytes`")
 	quiet := fs.Bool("quiet", false, "no progress or summary on stderr")
 	emb := fs.embedFlags(e)
+	lang := fs.langFlag()
 	paths, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -52,6 +54,9 @@ searchable, even if the process dies right after.`)
 	}
 	opts := &index.Options{MaxDocBytes: folder.DocLimit(*maxSize)}
 	if err := emb.options(e, opts); err != nil {
+		return err
+	}
+	if err := setLang(opts, *lang); err != nil {
 		return err
 	}
 	limitMemory(e)
@@ -91,6 +96,9 @@ searchable, even if the process dies right after.`)
 		return err
 	}
 	defer eng.Close()
+	if err := checkServedLang(eng, *lang, loc.Dir); err != nil {
+		return err
+	}
 	if _, owned := eng.(*server.Client); len(paths) > 0 && !owned {
 		if err := loc.RecordRoot(loc.Root); err != nil {
 			return err

@@ -110,6 +110,8 @@ func indexErr(err error, dir string) error {
 		hint = "this index was written by a newer twindex: upgrade, or delete " + dir + " and re-index"
 	case errors.Is(err, index.ErrCorrupt):
 		hint = "'twindex rebuild' rebuilds damaged indexes from the document store"
+	case errors.Is(err, index.ErrLanguage):
+		hint = "an index's language is chosen when it is made: search it without --lang, or delete " + dir + " and index again with --lang"
 	case errors.Is(err, syscall.ENOSPC):
 		hint = "free disk space, then run the command again: what was committed stays"
 	default:

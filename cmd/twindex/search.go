@@ -30,6 +30,7 @@ type searchFlags struct {
 	color                                                          string
 	emb                                                            *embedFlags
 	rr                                                             *rerankFlags
+	lang                                                           *string
 }
 
 const searchHelp = `  twindex search "open file"                    search the current folder (indexed on first use)
@@ -108,6 +109,7 @@ func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error
 	fs.oneOf("syntax", "simple", "raw")
 	fs.oneOf("fuzzy", "off", "auto", "1", "2")
 	f.emb = fs.embedFlags(e)
+	f.lang = fs.langFlag()
 	f.rr = fs.rerankFlags(e)
 	fs.IntVar(&f.rerank, "rerank", -1, "with --rerank-url, reorder the first `N` hits of the first page by the reranker's scores (default: the whole page; 0 turns it off)")
 	fs.Var(&f.kinds, "kind", "only documents of this `kind` (code, test, doc, config, other, ...); repeatable")
@@ -224,6 +226,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err := f.emb.options(e, opts); err != nil {
 		return err
 	}
+	if err := setLang(opts, *f.lang); err != nil {
+		return err
+	}
 	if err := f.rr.options(e, opts); err != nil {
 		return err
 	}
@@ -239,6 +244,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	defer func() { eng.Close() }()
+	if err := checkServedLang(eng, *f.lang, loc.Dir); err != nil {
+		return err
+	}
 	if doSync {
 		if _, owned := eng.(*server.Client); !owned {
 			if err := loc.RecordRoot(loc.Root); err != nil {

@@ -45,6 +45,7 @@ func runStats(_ context.Context, e *env, args []string) error {
 	if loc.Root != "" {
 		fmt.Fprintf(tw, "root\t%s\n", loc.Root)
 	}
+	fmt.Fprintf(tw, "language\t%s\n", st.Language)
 	fmt.Fprintf(tw, "documents\t%d\n", st.Docs)
 	kinds := make([]string, 0, len(st.Kinds))
 	for k := range st.Kinds {
