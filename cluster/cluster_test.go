@@ -90,6 +90,27 @@ func waitApplied(t testing.TB, nodes []*Node) {
 	}
 }
 
+// A user's first cluster is one node, started with a listen address and
+// no peers: it must start and take a write.
+func TestOneNode(t *testing.T) {
+	o := &Options{Name: "solo", Dir: t.TempDir(), Listen: freeAddrs(t, 1)[0], Shards: 2,
+		Index: &index.Options{Workers: 1}}
+	nd, err := Open(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nd.Close()
+	a, err := nd.Write(ctx, &server.Writes{Upsert: []index.Doc{{ID: "a", Body: "alone but working"}}})
+	if err != nil || a.Written != 1 {
+		t.Fatalf("write: %+v %v", a, err)
+	}
+	waitApplied(t, []*Node{nd})
+	got, err := nd.Search(ctx, index.Request{Query: "working", Limit: 10})
+	if err != nil || len(got.Hits) != 1 || got.Hits[0].ID != "a" {
+		t.Fatalf("search: %v %v", ids(got), err)
+	}
+}
+
 func TestWritesReachEveryNode(t *testing.T) {
 	nodes := testCluster(t, 3, 6)
 	var docs []index.Doc

@@ -25,6 +25,11 @@ const maxPayload = 8 << 20
 // it in process; it also listens for clients on a free loopback port
 // (a server that listens for none does not finish starting in a
 // cluster).
+//
+// A node without peers runs JetStream alone, without a cluster listener
+// even when Listen is set: clustered JetStream refuses to start with no
+// routes ("requires configured routes"), and the server then never
+// becomes ready, so a cluster of one would fail after 30 s.
 func startServer(o *Options, dir string) (*server.Server, error) {
 	so := &server.Options{
 		ServerName: o.Name,
@@ -42,7 +47,9 @@ func startServer(o *Options, dir string) (*server.Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%w: --cluster-listen %q: %w", ErrConfig, o.Listen, err)
 		}
-		so.Cluster = server.ClusterOpts{Name: "twindex", Host: host, Port: port}
+		if len(o.Peers) > 0 {
+			so.Cluster = server.ClusterOpts{Name: "twindex", Host: host, Port: port}
+		}
 		var routes []*url.URL
 		for _, p := range o.Peers {
 			if _, _, err := splitHostPort(p); err != nil {

@@ -32,8 +32,9 @@ type Options struct {
 	// embedded NATS server, the stream's replica.
 	Dir string
 	// Listen is the embedded NATS server's cluster address (host:port),
-	// where the other nodes' servers connect; Peers are theirs. With
-	// neither, the embedded server runs alone (a cluster of one).
+	// where the other nodes' servers connect; Peers are theirs. Without
+	// Peers, the embedded server runs alone (a cluster of one) and does
+	// not listen on Listen.
 	Listen string
 	Peers  []string
 	// URL, when set, is an existing NATS deployment with JetStream to
