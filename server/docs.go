@@ -14,6 +14,7 @@ import (
 
 	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/plain"
 )
 
 // Limits of the document tools.
@@ -138,7 +139,7 @@ func getText(out *getOutput) string {
 		}
 		field := func(name, v string) {
 			if v != "" {
-				fmt.Fprintf(&b, "%s: %s\n", name, clean(v))
+				fmt.Fprintf(&b, "%s: %s\n", name, plain.Clean(v))
 			}
 		}
 		field("id", d.ID)

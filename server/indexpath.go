@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/twindex/twindex/folder"
+	"github.com/twindex/twindex/internal/plain"
 )
 
 // progressEvery spaces index_path's progress notifications.
@@ -100,10 +101,10 @@ func (s *Service) indexPath(ctx context.Context, req *mcp.CallToolRequest, in in
 		return nil, indexPathOutput{}, fmt.Errorf("index_path %s: %w; the batches committed stay", abs, err)
 	}
 	if n := len(rep.Oversize); n > 0 {
-		s.log.Info(fmt.Sprintf("skipped %d file(s) over %s (raise --max-size to index them): %s", n, formatBytes(s.info.MaxSize), listSome(rep.Oversize, 5)))
+		s.log.Info(fmt.Sprintf("skipped %d file(s) over %s (raise --max-size to index them): %s", n, plain.Bytes(s.info.MaxSize), plain.List(rep.Oversize, 5)))
 	}
 	if n := len(rep.BadNames); n > 0 {
-		s.log.Info(fmt.Sprintf("skipped %d file(s) whose names are not valid UTF-8: %s", n, listSome(rep.BadNames, 5)))
+		s.log.Info(fmt.Sprintf("skipped %d file(s) whose names are not valid UTF-8: %s", n, plain.List(rep.BadNames, 5)))
 	}
 	out := indexPathOutput{Root: root, Scope: scope, Written: rep.Written, Removed: rep.Removed, Unchanged: rep.Unchanged,
 		Binary: rep.Binary, Invalid: len(rep.Invalid), Oversize: rep.Oversize,
@@ -117,7 +118,7 @@ func (s *Service) indexPath(ctx context.Context, req *mcp.CallToolRequest, in in
 	text := fmt.Sprintf("Indexed %s: %d written, %d removed, %d unchanged, %d binary skipped in %s.",
 		abs, out.Written, out.Removed, out.Unchanged, out.Binary, rep.Elapsed.Round(time.Millisecond))
 	if n := len(rep.Oversize); n > 0 {
-		text += fmt.Sprintf(" %d file(s) over %s skipped: %s.", n, formatBytes(s.info.MaxSize), listSome(rep.Oversize, 5))
+		text += fmt.Sprintf(" %d file(s) over %s skipped: %s.", n, plain.Bytes(s.info.MaxSize), plain.List(rep.Oversize, 5))
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
 }
@@ -201,11 +202,11 @@ func (s *Service) stats(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (
 	}
 	kinds := make([]string, 0, len(out.Kinds))
 	for k, n := range out.Kinds {
-		kinds = append(kinds, fmt.Sprintf("%s %d", orDash(k), n))
+		kinds = append(kinds, fmt.Sprintf("%s %d", plain.OrDash(k), n))
 	}
 	sort.Strings(kinds)
 	text := fmt.Sprintf("%d documents (%s); store %s, text index %s, trigram index %s; last update %s; %d searches served, %d with hits, %s of snippets.",
-		out.Docs, strings.Join(kinds, ", "), formatBytes(out.StoreBytes), formatBytes(out.TextBytes), formatBytes(out.TrigramBytes), orDash(out.Updated),
-		out.Searches.Served, out.Searches.WithHits, formatBytes(out.Searches.SnippetBytes))
+		out.Docs, strings.Join(kinds, ", "), plain.Bytes(out.StoreBytes), plain.Bytes(out.TextBytes), plain.Bytes(out.TrigramBytes), plain.OrDash(out.Updated),
+		out.Searches.Served, out.Searches.WithHits, plain.Bytes(out.Searches.SnippetBytes))
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, out, nil
 }

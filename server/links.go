@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/plain"
 )
 
 type backlinksInput struct {
@@ -48,7 +49,7 @@ func (s *Service) backlinks(_ context.Context, _ *mcp.CallToolRequest, in backli
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d document(s) link to %q", len(bl), in.ID)
 	for _, l := range bl {
-		fmt.Fprintf(&b, "\n- %s (%s)", l.From, orDash(l.Type))
+		fmt.Fprintf(&b, "\n- %s (%s)", l.From, plain.OrDash(l.Type))
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: b.String()}}}, out, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/plain"
 	"github.com/twindex/twindex/query"
 )
 
@@ -250,17 +251,17 @@ func searchText(in searchInput, out *searchOutput) string {
 	b.WriteString("\n")
 	marks := strings.NewReplacer("</mark><mark>", "", "<mark>", "**", "</mark>", "**")
 	for i, h := range out.Hits {
-		fmt.Fprintf(&b, "\n%d. %s [%s] score %.4f", in.Offset+i+1, h.ID, orDash(h.Kind), h.Score)
+		fmt.Fprintf(&b, "\n%d. %s [%s] score %.4f", in.Offset+i+1, h.ID, plain.OrDash(h.Kind), h.Score)
 		if slices.Contains(h.MatchedIn, index.LegFuzzy) {
 			b.WriteString(" (fuzzy)")
 		}
 		if h.Via != nil {
-			fmt.Fprintf(&b, " (linked from %s: %s)", h.Via.Seed, orDash(h.Via.Type))
+			fmt.Fprintf(&b, " (linked from %s: %s)", h.Via.Seed, plain.OrDash(h.Via.Type))
 		}
-		if h.Title != "" && h.Title != pathBase(h.ID) {
-			fmt.Fprintf(&b, " - %s", clean(h.Title))
+		if h.Title != "" && h.Title != plain.Base(h.ID) {
+			fmt.Fprintf(&b, " - %s", plain.Clean(h.Title))
 		}
-		if sn := strings.TrimSpace(clean(html.UnescapeString(marks.Replace(h.Snippet)))); sn != "" {
+		if sn := strings.TrimSpace(plain.Clean(html.UnescapeString(marks.Replace(h.Snippet)))); sn != "" {
 			fmt.Fprintf(&b, "\n   %s", sn)
 		}
 		if h.Explain != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/plain"
 	"github.com/twindex/twindex/server"
 )
 
@@ -27,7 +28,7 @@ func explainEmpty(ctx context.Context, e *env, eng server.Engine, req index.Requ
 		return
 	}
 	if res.DidYouMean != "" {
-		fmt.Fprintf(e.stderr, "no results; did you mean: %s\n", clean(res.DidYouMean))
+		fmt.Fprintf(e.stderr, "no results; did you mean: %s\n", plain.Clean(res.DidYouMean))
 	} else {
 		fmt.Fprintln(e.stderr, "no results")
 	}

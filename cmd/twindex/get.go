@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/plain"
 )
 
 func runGet(_ context.Context, e *env, args []string) error {
@@ -54,7 +55,7 @@ Exit status 1 if no document has the ID.`)
 	var b strings.Builder
 	field := func(name, v string) {
 		if v != "" {
-			fmt.Fprintf(&b, "%-8s %s\n", name+":", clean(v))
+			fmt.Fprintf(&b, "%-8s %s\n", name+":", plain.Clean(v))
 		}
 	}
 	field("id", d.ID)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/plain"
 )
 
 // grepOptions say how the text format prints hits: as ripgrep prints
@@ -160,7 +161,7 @@ func (o *output) grep(w *bufio.Writer, res *index.Result) {
 			// the body shows a match.
 			if g.heading {
 				if s := o.snippet(h.Snippet); s != "" {
-					fmt.Fprintf(w, "%s %s\n", o.paint(ansiDim, "("+orDash(h.Field)+")"), s)
+					fmt.Fprintf(w, "%s %s\n", o.paint(ansiDim, "("+plain.OrDash(h.Field)+")"), s)
 				}
 			} else {
 				fmt.Fprintln(w, o.paint(ansiPath, path))
@@ -176,14 +177,14 @@ func (o *output) grep(w *bufio.Writer, res *index.Result) {
 // (an HTML page's), and how it was found when not by its words.
 func hitNote(h index.Hit) string {
 	var parts []string
-	if h.Title != "" && h.Title != pathBase(h.ID) {
-		parts = append(parts, clean(h.Title))
+	if h.Title != "" && h.Title != plain.Base(h.ID) {
+		parts = append(parts, plain.Clean(h.Title))
 	}
 	if slices.Contains(h.MatchedIn, index.LegFuzzy) {
 		parts = append(parts, "(fuzzy)")
 	}
 	if h.Via != nil {
-		parts = append(parts, fmt.Sprintf("(via %s, %s)", clean(h.Via.Seed), orDash(h.Via.Type)))
+		parts = append(parts, fmt.Sprintf("(via %s, %s)", plain.Clean(h.Via.Seed), plain.OrDash(h.Via.Type)))
 	}
 	return strings.Join(parts, "  ")
 }
@@ -195,18 +196,18 @@ func hitNote(h index.Hit) string {
 func (o *output) displayPath(h index.Hit) string {
 	g := o.grepOpts
 	if g == nil || g.root == "" || g.abs == "" || !folder.IsFile(h.Meta) {
-		return clean(h.ID)
+		return plain.Clean(h.ID)
 	}
 	rel, err := filepath.Rel(g.abs, filepath.Join(g.root, filepath.FromSlash(h.ID)))
 	switch {
 	case err != nil:
-		return clean(h.ID)
+		return plain.Clean(h.ID)
 	case g.arg == "":
-		return clean(filepath.ToSlash(rel))
+		return plain.Clean(filepath.ToSlash(rel))
 	case rel == ".":
-		return clean(filepath.ToSlash(g.arg)) // PATH is the file
+		return plain.Clean(filepath.ToSlash(g.arg)) // PATH is the file
 	}
-	return clean(filepath.ToSlash(strings.TrimSuffix(g.arg, string(filepath.Separator)) + string(filepath.Separator) + rel))
+	return plain.Clean(filepath.ToSlash(strings.TrimSuffix(g.arg, string(filepath.Separator)) + string(filepath.Separator) + rel))
 }
 
 // paint wraps s in an ANSI color when color is on.
@@ -226,7 +227,7 @@ func (o *output) markup(s string, collapse bool) string {
 	sanitize := func(s string) string {
 		s = html.UnescapeString(s)
 		if collapse {
-			return clean(s)
+			return plain.Clean(s)
 		}
 		return keepTabs(s)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/plain"
 )
 
 const linksHelp = `  twindex links main.go
@@ -86,7 +87,7 @@ func linksCmd(e *env, name string, args []string) error {
 	} else {
 		var b strings.Builder
 		for _, r := range rows {
-			fmt.Fprintf(&b, "%s\t%s\n", clean(r.ID), orDash(r.Type))
+			fmt.Fprintf(&b, "%s\t%s\n", plain.Clean(r.ID), plain.OrDash(r.Type))
 		}
 		fmt.Fprint(e.stdout, b.String())
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/plain"
 	"github.com/twindex/twindex/server"
 )
 
@@ -124,38 +125,6 @@ func (o *output) text(w *bufio.Writer, res *index.Result) {
 		fmt.Fprintln(o.e.stderr, footer)
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(o.e.stderr, "warning: %s\n", clean(w))
+		fmt.Fprintf(o.e.stderr, "warning: %s\n", plain.Clean(w))
 	}
-}
-
-// clean replaces control characters and runs of whitespace by one space.
-func clean(s string) string {
-	var b strings.Builder
-	space := false
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == ' ' {
-			if !space {
-				b.WriteByte(' ')
-			}
-			space = true
-			continue
-		}
-		space = false
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func pathBase(id string) string {
-	if i := strings.LastIndexByte(id, '/'); i >= 0 {
-		return id[i+1:]
-	}
-	return id
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/plain"
 )
 
 // statsJSON is the --json form of stats.
@@ -53,11 +54,11 @@ func runStats(_ context.Context, e *env, args []string) error {
 	}
 	sort.Strings(kinds)
 	for _, k := range kinds {
-		fmt.Fprintf(tw, "  %s\t%d\n", orDash(k), st.Kinds[k])
+		fmt.Fprintf(tw, "  %s\t%d\n", plain.OrDash(k), st.Kinds[k])
 	}
-	fmt.Fprintf(tw, "store\t%s\n", formatBytes(st.StoreBytes))
-	fmt.Fprintf(tw, "text index\t%s%s\n", formatBytes(st.TextBytes), segmentNote(st.TextSegments))
-	fmt.Fprintf(tw, "trigram index\t%s%s\n", formatBytes(st.TrigramBytes), segmentNote(st.TrigramSegments))
+	fmt.Fprintf(tw, "store\t%s\n", plain.Bytes(st.StoreBytes))
+	fmt.Fprintf(tw, "text index\t%s%s\n", plain.Bytes(st.TextBytes), segmentNote(st.TextSegments))
+	fmt.Fprintf(tw, "trigram index\t%s%s\n", plain.Bytes(st.TrigramBytes), segmentNote(st.TrigramSegments))
 	updated := "never"
 	if !st.Updated.IsZero() {
 		updated = st.Updated.Local().Format(time.RFC3339)

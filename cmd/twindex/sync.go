@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/twindex/twindex/folder"
+	"github.com/twindex/twindex/internal/plain"
 	"github.com/twindex/twindex/server"
 )
 
@@ -66,33 +66,14 @@ func syncFolder(ctx context.Context, e *env, eng server.Engine, scope string, o 
 func reportSkips(e *env, rep *folder.Report, maxSize int64) {
 	if n := len(rep.Oversize); n > 0 {
 		fmt.Fprintf(e.stderr, "twindex: skipped %d file(s) over %s (raise --max-size to index them): %s\n",
-			n, formatBytes(maxSize), listSome(rep.Oversize, 5))
+			n, plain.Bytes(maxSize), plain.List(rep.Oversize, 5))
 	}
 	if n := len(rep.BadNames); n > 0 {
-		fmt.Fprintf(e.stderr, "twindex: skipped %d file(s) whose names are not valid UTF-8: %s\n", n, listSome(rep.BadNames, 5))
+		fmt.Fprintf(e.stderr, "twindex: skipped %d file(s) whose names are not valid UTF-8: %s\n", n, plain.List(rep.BadNames, 5))
 	}
-}
-
-func listSome(l []string, max int) string {
-	if len(l) <= max {
-		return strings.Join(l, ", ")
-	}
-	return strings.Join(l[:max], ", ") + fmt.Sprintf(", and %d more", len(l)-max)
 }
 
 func isDirPath(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
-}
-
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }

@@ -1,16 +1,15 @@
-package server
+// Package plain renders values as the plain text that the CLI prints and
+// the MCP tools return: one line per value, no control characters. It
+// needs nothing of the engine, so the CLI and package server share it.
+package plain
 
 import (
 	"fmt"
 	"strings"
 )
 
-// The tools' text renderings read like the CLI's; these helpers are the
-// few lines cmd/twindex has for the same, kept here rather than exported
-// from a package that does not own them.
-
-// clean replaces control characters and runs of whitespace by one space.
-func clean(s string) string {
+// Clean replaces control characters and runs of whitespace by one space.
+func Clean(s string) string {
 	var b strings.Builder
 	space := false
 	for _, r := range s {
@@ -27,28 +26,32 @@ func clean(s string) string {
 	return b.String()
 }
 
-func pathBase(id string) string {
+// Base is the last element of a slash-separated ID.
+func Base(id string) string {
 	if i := strings.LastIndexByte(id, '/'); i >= 0 {
 		return id[i+1:]
 	}
 	return id
 }
 
-func orDash(s string) string {
+// OrDash is s, or "-" for an empty s.
+func OrDash(s string) string {
 	if s == "" {
 		return "-"
 	}
 	return s
 }
 
-func listSome(l []string, max int) string {
+// List joins the first max of l with commas and says how many it left out.
+func List(l []string, max int) string {
 	if len(l) <= max {
 		return strings.Join(l, ", ")
 	}
 	return strings.Join(l[:max], ", ") + fmt.Sprintf(", and %d more", len(l)-max)
 }
 
-func formatBytes(n int64) string {
+// Bytes is n in B, KiB, MiB or GiB, with one decimal above B.
+func Bytes(n int64) string {
 	switch {
 	case n >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
