@@ -11,6 +11,7 @@ import (
 
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/index/sharded"
 )
 
 // searchArgs are the arguments of the calls a search makes to a shard.
@@ -54,7 +55,7 @@ func searchHandlers(h map[string]handler) {
 	}
 }
 
-// shards is the collection as one search sees it (index.Shards): each
+// shards is the collection as one search sees it (sharded.Collection): each
 // shard is asked on the replica that answered its first call, so that
 // one search reads one copy of it.
 type shards struct {
@@ -68,7 +69,7 @@ type shards struct {
 func (s *shards) Len() int { return s.n.shards }
 
 // call asks every shard at once, each on its pinned replica, and returns
-// the answers; a shard that did not answer wraps index.ErrUnavailable.
+// the answers; a shard that did not answer wraps sharded.ErrUnavailable.
 func askAll[T any](ctx context.Context, s *shards, op string, args func(shard int) *searchArgs) ([]T, []error) {
 	s.mu.Lock()
 	pins := append([]string(nil), s.pins...)
@@ -79,7 +80,7 @@ func askAll[T any](ctx context.Context, s *shards, op string, args func(shard in
 	for i, r := range rs {
 		out[i], errs[i] = r.val, r.err
 		if errors.Is(r.err, ErrUnavailable) {
-			errs[i] = fmt.Errorf("%w: %w", index.ErrUnavailable, r.err)
+			errs[i] = fmt.Errorf("%w: %w", sharded.ErrUnavailable, r.err)
 		}
 		if r.err == nil && s.pins[i] == "" {
 			s.pins[i] = r.node
@@ -129,7 +130,7 @@ func (s *shards) Render(ctx context.Context, req index.Request, g *index.Global,
 	return out, errors.Join(errs...)
 }
 
-// Search runs req on the whole cluster: index.SearchShards over one
+// Search runs req on the whole cluster: sharded.Search over one
 // replica of every shard, so the result is the one an index of all the
 // documents would give, or names the shards no replica answered
 // (Result.Partial). A replica that fails between the calls of one search
@@ -142,7 +143,7 @@ func (n *Node) Search(ctx context.Context, req index.Request) (*index.Result, er
 	var err error
 	for attempt := 0; attempt < 2; attempt++ {
 		s := &shards{n: n, minSeq: req.MinSeq, pins: make([]string, n.shards)}
-		res, err = index.SearchShards(ctx, s, req, n.opts.Index)
+		res, err = sharded.Search(ctx, s, req, n.opts.Index)
 		if err == nil || !errors.Is(err, ErrUnavailable) {
 			break
 		}

@@ -35,6 +35,18 @@ func Rank(scores []float64, i, prev int, tiesShare bool) int {
 	return i + 1
 }
 
+// Ranks returns the ranks of a list whose scores are scores, best first,
+// ties sharing the rank of the first of them (Rank with tiesShare).
+func Ranks(scores []float64) []int {
+	r := make([]int, len(scores))
+	prev := 0
+	for i := range scores {
+		prev = Rank(scores, i, prev, true)
+		r[i] = prev
+	}
+	return r
+}
+
 // List is one leg's ranked result.
 type List struct {
 	Leg    string    // name of the leg, e.g. "text" or "substring"

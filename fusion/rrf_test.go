@@ -260,3 +260,22 @@ func TestRRFTiesShareRank(t *testing.T) {
 		t.Errorf("z's rank %d, want 2 (tied with y)", got[3].Legs[0].Rank)
 	}
 }
+
+func TestRanks(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		scores []float64
+		want   []int
+	}{
+		{"empty", nil, []int{}},
+		{"distinct", []float64{3, 2, 1}, []int{1, 2, 3}},
+		{"ties share the first rank", []float64{5, 4, 4, 4, 1}, []int{1, 2, 2, 2, 5}},
+		{"all tied", []float64{1, 1}, []int{1, 1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := fusion.Ranks(tc.scores); !slices.Equal(got, tc.want) {
+				t.Errorf("Ranks(%v) = %v, want %v", tc.scores, got, tc.want)
+			}
+		})
+	}
+}

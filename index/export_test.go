@@ -56,11 +56,3 @@ func SetReadOnlyMaxSegments(n int) (restore func()) {
 	readOnlyMaxSegments = n
 	return func() { readOnlyMaxSegments = old }
 }
-
-// ShallowShards makes a search of shards ask each shard for one hit per
-// leg at first, so that it deepens, until the returned func is called.
-func ShallowShards() (restore func()) {
-	old := firstDepth
-	firstDepth = func(int) int { return 1 }
-	return func() { firstDepth = old }
-}

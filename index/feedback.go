@@ -24,7 +24,6 @@ import (
 // to feedbackTerms more terms.
 const (
 	feedbackWords  = 5        // the fewest words of a query that gets feedback
-	feedbackDocs   = 10       // the best documents it reads
 	feedbackTerms  = 20       // the terms it adds, at most
 	feedbackTemp   = 2.0      // a document weighs exp((score - best) / feedbackTemp)
 	feedbackWeight = 1.0      // the heaviest added term, as a weight relative to a query word's
@@ -63,11 +62,11 @@ func (s *search) feedback(list *textList) ([]feedbackTerm, error) {
 	return s.feedbackTerms(list.plan, docs, s.feedbackDoc)
 }
 
-// feedbackHits returns the feedbackDocs best hits of a text list, by
+// feedbackHits returns the FeedbackDocs best hits of a text list, by
 // score, ties by ID (so that a search of shards takes the same ones).
 func feedbackHits(list *textList) ([]ShardHit, error) {
 	var out []ShardHit
-	for _, p := range list.best(feedbackDocs) {
+	for _, p := range list.best(FeedbackDocs) {
 		id, err := list.resolve(p)
 		if err != nil {
 			return nil, err
@@ -80,7 +79,7 @@ func feedbackHits(list *textList) ([]ShardHit, error) {
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})
-	return out[:min(len(out), feedbackDocs)], nil
+	return out[:min(len(out), FeedbackDocs)], nil
 }
 
 // feedbackDoc analyzes a document's stored text for feedback; false when

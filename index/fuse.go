@@ -18,7 +18,7 @@ import (
 func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) ([]fusion.Hit, int, error) {
 	k := float64(s.ix.opts.K)
 	if text == nil && vec == nil {
-		triRank := ranks(scoresOf(tri))
+		triRank := fusion.Ranks(scoresOf(tri))
 		n := min(need, len(tri))
 		out := make([]fusion.Hit, n)
 		for i := range n {
@@ -30,7 +30,7 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 		if err := text.top(need); err != nil {
 			return nil, 0, err
 		}
-		textRank := ranks(text.scores())
+		textRank := fusion.Ranks(text.scores())
 		n := min(need, len(text.hits))
 		out := make([]fusion.Hit, n)
 		for i := range n {
@@ -58,7 +58,7 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 		list []scored
 		w    float64
 	}{{LegSubstring, tri, s.ix.opts.SubstringWeight}, {LegVector, vec, s.req.VectorWeight}} {
-		rank := ranks(scoresOf(l.list))
+		rank := fusion.Ranks(scoresOf(l.list))
 		for i, x := range l.list {
 			j, ok := at[x.id]
 			if !ok {
@@ -121,7 +121,7 @@ func (s *search) fuseTwo(tri []scored, text *textList, need int) ([]fusion.Hit, 
 	if err != nil {
 		return nil, 0, err
 	}
-	triRank := ranks(scoresOf(tri))
+	triRank := fusion.Ranks(scoresOf(tri))
 	rank := text.ranker(len(tri))
 	type fused struct {
 		i, p, r int // substring position, text position (or -1) and rank
@@ -258,18 +258,6 @@ func scoresOf(l []scored) []float64 {
 		out[i] = x.score
 	}
 	return out
-}
-
-// ranks returns the 1-based rank of each of a leg's scores, sorted best
-// first, with ties sharing the rank of the first of them.
-func ranks(scores []float64) []int {
-	r := make([]int, len(scores))
-	prev := 0
-	for i := range scores {
-		prev = fusion.Rank(scores, i, prev, true)
-		r[i] = prev
-	}
-	return r
 }
 
 // fuseAll returns every match, fused, with all IDs resolved: for orders

@@ -127,7 +127,9 @@ type Options struct {
 	noDecl bool
 }
 
-func (o *Options) withDefaults() Options {
+// WithDefaults returns *o (the zero Options when o is nil) with every
+// unset field at its default, as Open uses it.
+func (o *Options) WithDefaults() Options {
 	var r Options
 	if o != nil {
 		r = *o
@@ -274,7 +276,7 @@ const (
 // Options.Backend says otherwise.
 func OpenMemory(opts *Options) (*Index, error) {
 	memory := opts == nil || opts.Backend == ""
-	o := opts.withDefaults()
+	o := opts.WithDefaults()
 	if memory {
 		o.Backend = Compact
 	}

@@ -17,7 +17,7 @@ import (
 // ErrNewerSchema for an index from a newer twindex. If a crash left a bleve
 // index behind the store, Open brings it up to date before returning.
 func Open(dir string, opts *Options) (*Index, error) {
-	o := opts.withDefaults()
+	o := opts.WithDefaults()
 	if o.Backend != Scorch {
 		return nil, fmt.Errorf("open %s: %w: on-disk indexes need %s", dir, ErrBackend, Scorch)
 	}

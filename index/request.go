@@ -148,9 +148,9 @@ func (m Mode) Runs(leg string) bool {
 	return bit != 0 && m.legs()&bit != 0
 }
 
-// without returns m without the legs of drop; ModeAuto when nothing is
-// left.
-func (m Mode) without(drop legSet) Mode { return (m.legs() &^ drop).mode() }
+// WithoutVector returns m without the vector leg (hybrid is auto);
+// ModeAuto when nothing is left.
+func (m Mode) WithoutVector() Mode { return (m.legs() &^ runsVector).mode() }
 
 // Order is the order of hits.
 type Order string
@@ -364,13 +364,13 @@ const (
 // MaxQueryBytes. What only the index can tell (an empty query, too many
 // terms, a malformed raw query) Search reports.
 func (r *Request) Validate() error {
-	_, err := r.normalized()
+	_, err := r.Normalized()
 	return err
 }
 
-// normalized returns r with its defaults filled in and Mode spelled as
+// Normalized returns r with its defaults filled in and Mode spelled as
 // ParseMode spells it, or what Validate reports.
-func (r Request) normalized() (Request, error) {
+func (r Request) Normalized() (Request, error) {
 	bad := func(format string, args ...any) (Request, error) {
 		return r, fmt.Errorf("%w: "+format, append([]any{ErrInvalidRequest}, args...)...)
 	}

@@ -26,7 +26,7 @@ type Result struct {
 	// Reranker that failed, a vector leg with no vectors to search.
 	Warnings []string `json:"warnings,omitempty"`
 	// Partial lists the shards that did not answer a search of shards
-	// (SearchShards): their documents are missing from Hits and Total.
+	// (sharded.Search): their documents are missing from Hits and Total.
 	// Empty for a complete result.
 	Partial []int `json:"partial,omitempty"`
 }

@@ -82,7 +82,7 @@ type search struct {
 // the matches, so Total is always exact. A prefix or fuzzy word reads at
 // most MaxExpansions posting lists.
 func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
-	req, err := req.normalized()
+	req, err := req.Normalized()
 	if err != nil {
 		return nil, err
 	}
@@ -95,12 +95,12 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 		}
 		if warning != "" {
 			warnings = append(warnings, warning)
-			req.Mode = req.Mode.without(runsVector)
+			req.Mode = req.Mode.WithoutVector()
 		} else if ok, err := ix.loadVectors(); err != nil {
 			return nil, fmt.Errorf("search: vectors: %w", err)
 		} else if !ok {
 			warnings = append(warnings, "no document has a vector, searched by keywords only")
-			req.Mode = req.Mode.without(runsVector)
+			req.Mode = req.Mode.WithoutVector()
 		} else {
 			qvec = vec
 		}
@@ -175,7 +175,7 @@ func (s *search) run() (*Result, error) {
 	need := s.req.Offset + s.req.Limit
 	var vec []scored
 	if legs&runsVector != 0 {
-		if vec, err = s.vectorLeg(max(need, vectorDepth)); err != nil {
+		if vec, err = s.vectorLeg(max(need, VectorDepth)); err != nil {
 			return nil, fmt.Errorf("vector leg: %w", err)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 
 // An index can hold one shard of a collection that several indexes hold
 // between them (package cluster spreads one over machines). A search of
-// the collection (SearchShards) asks each shard three things, each of
+// the collection (sharded.Search) asks each shard three things, each of
 // which this file answers for one index:
 //
 //   - Gather: the shard's part of the statistics the search scores with
@@ -95,7 +95,7 @@ type ShardHit struct {
 // shardSearch prepares a search of req on this index as a shard: the
 // request normalized and parsed, the query vector given.
 func (ix *Index) shardSearch(ctx context.Context, req Request, g *Global) (*search, error) {
-	req, err := req.normalized()
+	req, err := req.Normalized()
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func (ix *Index) shardSearch(ctx context.Context, req Request, g *Global) (*sear
 		if ok, err := ix.loadVectors(); err != nil {
 			return nil, fmt.Errorf("search: vectors: %w", err)
 		} else if !ok {
-			req.Mode = req.Mode.without(runsVector) // no vector here: the leg has nothing of this shard
+			req.Mode = req.Mode.WithoutVector() // no vector here: the leg has nothing of this shard
 			if req.Mode == ModeAuto && req.Mode.legs() == 0 {
 				req.Mode = ModeVector
 			}
@@ -230,7 +230,7 @@ func (s *search) shardFeedback(hits []ShardHit) error {
 }
 
 // shardTolerance is the tolerance of a shard's text leg: the request's,
-// or the fallback's that SearchShards asks for, which Search makes the
+// or the fallback's that sharded.Search asks for, which Search makes the
 // same way (fallbackTolerance).
 func (s *search) shardTolerance(o ShardOptions) *tolerance {
 	if !o.Fallback {
@@ -244,7 +244,7 @@ func (s *search) shardTolerance(o ShardOptions) *tolerance {
 // whose statistics are g (gathered with Gather; a statistic g lacks is an
 // ErrInvalidRequest, never a score made from this shard's own) and lists
 // each leg's first o.Depth hits. Order, paging, the fallback's decision,
-// expansion and boosts are the caller's (SearchShards). Cost: the legs of
+// expansion and boosts are the caller's (sharded.Search). Cost: the legs of
 // a Search, without fusion or snippets.
 func (ix *Index) SearchShard(ctx context.Context, req Request, g *Global, o ShardOptions) (*ShardResult, error) {
 	if g == nil {
@@ -283,7 +283,7 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 	var vec []scored
 	if legs&runsVector != 0 {
 		var err error
-		if vec, err = s.vectorLeg(max(need, vectorDepth)); err != nil {
+		if vec, err = s.vectorLeg(max(need, VectorDepth)); err != nil {
 			return nil, fmt.Errorf("vector leg: %w", err)
 		}
 	}
@@ -495,4 +495,31 @@ func (s *search) renderPlans(o RenderOptions) error {
 		return plan(s.shardTolerance(ShardOptions{Fallback: true, Unknown: o.Unknown}))
 	}
 	return nil
+}
+
+// FeedbackDocs is how many of the text leg's best hits pseudo-relevance
+// feedback reads: a shard whose ShardResult.Feedback is set lists at
+// least these, so the first FeedbackDocs of the merged text leg are the
+// collection's.
+const FeedbackDocs = 10
+
+// CheckQuery reports the errors of r's query, with their positions, as
+// Search reports them, without reading an index: ErrEmptyQuery for a
+// query of no words. r is normalized (Request.Normalized).
+func (r *Request) CheckQuery() error {
+	_, err := parse(r)
+	return err
+}
+
+// FallbackFor reports whether a search of r whose legs found total
+// documents runs the fallback's tolerant pass, as Search decides it
+// (Request.Fallback), and whether it tolerates only the words that no
+// document holds (unknown: some shard's ShardResult.Unknown is set and
+// none holds the word).
+func (r *Request) FallbackFor(total int, unknown bool) (run, unknownOnly bool) {
+	fb := fallbackTolerance(r, requestTolerance(r), total, unknown)
+	if fb == nil {
+		return false, false
+	}
+	return true, fb.unknown
 }

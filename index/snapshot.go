@@ -104,7 +104,7 @@ func OpenSnapshot(r io.Reader, opts *Options) (*Index, error) {
 	if opts != nil && opts.Backend != "" && opts.Backend != Compact {
 		return nil, fmt.Errorf("open snapshot: %w: snapshots hold %s indexes, not %s", ErrBackend, Compact, opts.Backend)
 	}
-	o := opts.withDefaults()
+	o := opts.WithDefaults()
 	o.Backend = Compact
 	var data []byte
 	if b, ok := r.(*bytes.Buffer); ok {

@@ -12,9 +12,9 @@ import (
 	"github.com/twindex/twindex/vector"
 )
 
-// vectorDepth is how many nearest documents the vector leg ranks at least:
+// VectorDepth is how many nearest documents the vector leg ranks at least:
 // its list for RRF, and Total in vector mode.
-const vectorDepth = 100
+const VectorDepth = 100
 
 // embedDocs fills in the vectors of the documents written without one,
 // when an Embedder is set, and returns warnings for those it could not.
@@ -199,7 +199,7 @@ func (s *search) runVector() (*Result, error) {
 	if err := s.filter.init(s.tx, &s.req); err != nil {
 		return nil, err
 	}
-	vec, err := s.vectorLeg(max(s.req.Offset+s.req.Limit, vectorDepth))
+	vec, err := s.vectorLeg(max(s.req.Offset+s.req.Limit, VectorDepth))
 	if err != nil {
 		return nil, fmt.Errorf("vector leg: %w", err)
 	}

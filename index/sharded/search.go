@@ -1,4 +1,20 @@
-package index
+// Package sharded searches a collection that several indexes hold, one
+// shard each, and returns what index.Search on one index of all their
+// documents returns: the same hits in the same order with the same
+// scores, the same totals, snippets and explain. It is the coordinator's
+// side of the shard protocol whose other side is *index.Index's Gather,
+// SearchShard and RenderShard; package cluster runs it over machines,
+// and the tests over indexes in one process.
+//
+// Invariants: the shards score with the collection's statistics, which
+// Search gathers first, so a document's leg scores do not depend on the
+// shard holding it; a fused page is returned only when every document
+// that could rank on it has been listed (else the shards are asked for
+// more), so the page is exact, not approximate.
+//
+// Concurrency: Search may be called from many goroutines at once; each
+// call is one coordinator whose state is its own.
+package sharded
 
 import (
 	"cmp"
@@ -9,33 +25,34 @@ import (
 	"time"
 
 	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/index"
 )
 
-// Shards is a collection held by several indexes, one shard each, as
-// SearchShards reads it. Each method asks every shard once, all at once,
+// Collection is a collection held by several indexes, one shard each, as
+// Search reads it. Each method asks every shard once, all at once,
 // and returns the answers by shard; a shard that could not answer has a
 // nil answer and an error wrapping ErrUnavailable. An implementation
 // asks the same copy of a shard throughout one search.
-type Shards interface {
+type Collection interface {
 	Len() int
-	Gather(ctx context.Context, req Request, g *Global, o ShardOptions) ([]*Global, []error)
-	Search(ctx context.Context, req Request, g *Global, o ShardOptions) ([]*ShardResult, []error)
+	Gather(ctx context.Context, req index.Request, g *index.Global, o index.ShardOptions) ([]*index.Global, []error)
+	Search(ctx context.Context, req index.Request, g *index.Global, o index.ShardOptions) ([]*index.ShardResult, []error)
 	// Render renders each shard's hits of a page (RenderShard), by shard.
-	Render(ctx context.Context, req Request, g *Global, o RenderOptions, hits map[int][]fusion.Hit) (map[int][]Hit, error)
+	Render(ctx context.Context, req index.Request, g *index.Global, o index.RenderOptions, hits map[int][]fusion.Hit) (map[int][]index.Hit, error)
 }
 
-// ErrUnavailable is returned, wrapped, by a Shards implementation for a
-// shard that did not answer: SearchShards leaves it out and says so
+// ErrUnavailable is returned, wrapped, by a Collection for a shard that
+// did not answer: Search leaves it out and says so
 // (Result.Partial).
-var ErrUnavailable = errors.New("index: shard unavailable")
+var ErrUnavailable = errors.New("sharded: shard unavailable")
 
 // firstDepth is how many hits per leg a shard lists on the first try,
 // for a page that needs the first need: usually enough for one try. A
 // variable for the tests, which make every search deepen.
 var firstDepth = func(need int) int { return max(2*need, 50) }
 
-// SearchShards runs req on a collection held by shards and returns what
-// Search on one index of all their documents returns: the same hits in
+// Search runs req on a collection held by shards and returns what
+// index.Search on one index of all their documents returns: the same hits in
 // the same order with the same scores, the same totals, snippets and
 // explain, opts being every shard's index options (nil: defaults). It
 // gathers the collection's statistics (Gather), has every shard score its
@@ -50,7 +67,7 @@ var firstDepth = func(need int) int { return max(2*need, 50) }
 // as a document holding the word spells it, which differs by shard).
 // Not exact across shards: the vector leg with HNSW (each shard's graph
 // is approximate on its own). Expand and Under are
-// refused (ErrInvalidRequest): links and parents cross shards. Rerank is
+// refused (index.ErrInvalidRequest): links and parents cross shards. Rerank is
 // the caller's.
 //
 // Cost: two to four calls to every shard (statistics, legs, and more
@@ -59,37 +76,37 @@ var firstDepth = func(need int) int { return max(2*need, 50) }
 // query of five words or more, whose statistics then carry the term
 // counts of its 10 best documents' first 16 KiB of title and body) and
 // for the fallback, one to each shard on the page.
-func SearchShards(ctx context.Context, sh Shards, req Request, opts *Options) (*Result, error) {
-	req, err := req.normalized()
+func Search(ctx context.Context, sh Collection, req index.Request, opts *index.Options) (*index.Result, error) {
+	req, err := req.Normalized()
 	if err != nil {
 		return nil, err
 	}
 	if req.Expand != nil {
-		return nil, fmt.Errorf("%w: expand is not available on a search of shards (links cross shards)", ErrInvalidRequest)
+		return nil, fmt.Errorf("%w: expand is not available on a search of shards (links cross shards)", index.ErrInvalidRequest)
 	}
 	if req.Under != "" {
-		return nil, fmt.Errorf("%w: under is not available on a search of shards (a document's parent may be on another shard)", ErrInvalidRequest)
+		return nil, fmt.Errorf("%w: under is not available on a search of shards (a document's parent may be on another shard)", index.ErrInvalidRequest)
 	}
-	if req.Mode.legs()&runsVector != 0 && len(req.Vector) == 0 {
-		return nil, fmt.Errorf("%w: mode %s on a search of shards needs Request.Vector", ErrInvalidRequest, req.Mode)
+	if req.Mode.Runs(index.LegVector) && len(req.Vector) == 0 {
+		return nil, fmt.Errorf("%w: mode %s on a search of shards needs Request.Vector", index.ErrInvalidRequest, req.Mode)
 	}
 	// The query's errors, with their positions, before any shard is asked.
-	if _, err := parse(&req); err != nil && !(err == ErrEmptyQuery && req.Mode == ModeVector) {
+	if err := req.CheckQuery(); err != nil && !(err == index.ErrEmptyQuery && req.Mode == index.ModeVector) {
 		return nil, err
 	}
-	o := opts.withDefaults()
+	o := opts.WithDefaults()
 	c := &coordinator{sh: sh, req: req, opts: o, out: map[int]bool{}, need: req.Offset + req.Limit}
 	return c.run(ctx)
 }
 
-// coordinator is the state of one SearchShards call.
+// coordinator is the state of one Search call.
 type coordinator struct {
-	sh   Shards
-	req  Request
-	opts Options
+	sh   Collection
+	req  index.Request
+	opts index.Options
 	need int
 	out  map[int]bool // shards left out
-	res  Result
+	res  index.Result
 }
 
 // keep records the shards that failed and returns the first error that
@@ -112,14 +129,14 @@ func (c *coordinator) keep(errs []error) error {
 
 // gather collects the collection's statistics for req, pass after pass,
 // from the shards that answer.
-func (c *coordinator) gather(ctx context.Context, o ShardOptions) (*Global, error) {
-	var g *Global
+func (c *coordinator) gather(ctx context.Context, o index.ShardOptions) (*index.Global, error) {
+	var g *index.Global
 	for pass := 0; ; pass++ {
 		parts, errs := c.sh.Gather(ctx, c.req, g, o)
 		if err := c.keep(errs); err != nil {
 			return nil, err
 		}
-		next := &Global{}
+		next := &index.Global{}
 		keys := -1
 		for i, p := range parts {
 			if c.out[i] || p == nil {
@@ -147,22 +164,22 @@ func (c *coordinator) gather(ctx context.Context, o ShardOptions) (*Global, erro
 	}
 }
 
-func (c *coordinator) run(ctx context.Context) (*Result, error) {
-	g, err := c.gather(ctx, ShardOptions{})
+func (c *coordinator) run(ctx context.Context) (*index.Result, error) {
+	g, err := c.gather(ctx, index.ShardOptions{})
 	if err != nil {
 		return nil, err
 	}
-	fused, total, parts, err := c.fuse(ctx, g, ShardOptions{})
+	fused, total, parts, err := c.fuse(ctx, g, index.ShardOptions{})
 	if err != nil {
 		return nil, err
 	}
 	res := &c.res
 	res.Mode = c.req.Mode
-	if !parts.vector && c.req.Mode.legs()&runsVector != 0 {
-		res.Mode = c.req.Mode.without(runsVector)
+	if !parts.vector && c.req.Mode.Runs(index.LegVector) {
+		res.Mode = c.req.Mode.WithoutVector()
 		res.Warnings = append(res.Warnings, "no document has a vector, searched by keywords only")
 	}
-	var fo ShardOptions
+	var fo index.ShardOptions
 	if parts.feedback && len(parts.best) > 0 {
 		// Feedback, from the collection's best text hits: their text is
 		// read on their shards (Global.Feedback), and the text leg runs
@@ -177,9 +194,9 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 	}
 	// The fallback, decided as Search decides it, from the collection's
 	// total and words; its tolerant pass ranks the text leg again.
-	fb := fallbackTolerance(&c.req, requestTolerance(&c.req), total, parts.unknown)
-	if fb != nil {
-		fo.Fallback, fo.Unknown = true, fb.unknown
+	fallback, unknownOnly := c.req.FallbackFor(total, parts.unknown)
+	if fallback {
+		fo.Fallback, fo.Unknown = true, unknownOnly
 		if g, err = c.gather(ctx, fo); err != nil {
 			return nil, err
 		}
@@ -187,8 +204,8 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
-	res.Tolerant = fb != nil || requestTolerance(&c.req) != nil && c.req.Mode.legs()&runsText != 0
-	if b := c.req.Boost; b != nil && c.req.Order == OrderScore {
+	res.Tolerant = fallback || c.req.Fuzzy != index.FuzzyOff && c.req.Mode.Runs(index.LegText)
+	if b := c.req.Boost; b != nil && c.req.Order == index.OrderScore {
 		fb := *b
 		if fb.Now.IsZero() {
 			fb.Now = time.Now()
@@ -214,11 +231,11 @@ func (c *coordinator) run(ctx context.Context) (*Result, error) {
 		s := parts.shardOf[f.ID]
 		byShard[s] = append(byShard[s], f)
 	}
-	rendered, err := c.sh.Render(ctx, c.req, g, RenderOptions{Best: best, Fallback: fo.Fallback, Unknown: fo.Unknown, Feedback: fo.Feedback}, byShard)
+	rendered, err := c.sh.Render(ctx, c.req, g, index.RenderOptions{Best: best, Fallback: fo.Fallback, Unknown: fo.Unknown, Feedback: fo.Feedback}, byShard)
 	if err != nil {
 		return nil, err
 	}
-	res.Hits = make([]Hit, 0, len(page))
+	res.Hits = make([]index.Hit, 0, len(page))
 	next := map[int]int{}
 	for _, f := range page {
 		s := parts.shardOf[f.ID]
@@ -245,17 +262,17 @@ type fusedParts struct {
 	// feedback: the query gets feedback (ShardResult.Feedback), from
 	// best, the text leg's first hits.
 	feedback bool
-	best     []ShardHit
+	best     []index.ShardHit
 }
 
 // fuse asks the shards for their legs, deeper until the first c.need
 // fused hits are certain (all of them for another order than by score),
 // and returns them, in order, with the number of matching documents.
-func (c *coordinator) fuse(ctx context.Context, g *Global, o ShardOptions) ([]fusion.Hit, int, *fusedParts, error) {
+func (c *coordinator) fuse(ctx context.Context, g *index.Global, o index.ShardOptions) ([]fusion.Hit, int, *fusedParts, error) {
 	depth := firstDepth(c.need)
 	// Another order than by score needs every hit; so does a boost, which
 	// Search applies to every hit of the substring and vector legs.
-	all := c.req.Order != OrderScore || c.req.Boost != nil
+	all := c.req.Order != index.OrderScore || c.req.Boost != nil
 	for {
 		o.Depth, o.All = depth, all
 		parts, errs := c.sh.Search(ctx, c.req, g, o)
@@ -274,10 +291,10 @@ func (c *coordinator) fuse(ctx context.Context, g *Global, o ShardOptions) ([]fu
 	}
 }
 
-func sortByTime(hits []fusion.Hit, times map[string]int64, order Order) {
+func sortByTime(hits []fusion.Hit, times map[string]int64, order index.Order) {
 	slices.SortFunc(hits, func(a, b fusion.Hit) int {
 		c := cmp.Compare(times[a.ID], times[b.ID])
-		if order == OrderDateDesc {
+		if order == index.OrderDateDesc {
 			c = -c
 		}
 		if c != 0 {

@@ -1,6 +1,6 @@
 //go:build !js && !wasip1
 
-package index_test
+package sharded_test
 
 import (
 	"context"
@@ -17,7 +17,29 @@ import (
 
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/index/sharded"
 )
+
+var ctx = context.Background()
+
+// openDisk opens an on-disk index in a temporary directory, closed when
+// the test ends.
+func openDisk(t *testing.T) *index.Index {
+	t.Helper()
+	ix, err := index.Open(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+func mustUpsert(t *testing.T, ix *index.Index, docs ...index.Doc) {
+	t.Helper()
+	if err := ix.Upsert(ctx, docs...); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // localShards is a collection split over indexes in this process: what
 // package cluster does over NATS, without the network.
@@ -102,17 +124,17 @@ func shardOf(id string, n int) int {
 // words and the fallback.
 func TestShardsRankAsOneIndex(t *testing.T) {
 	docs := goCorpus(t, 300)
-	one := openDisk(t, nil)
+	one := openDisk(t)
 	mustUpsert(t, one, docs...)
 	const n = 4
-	shards := make(localShards, n)
+	coll := make(localShards, n)
 	parts := make([][]index.Doc, n)
 	for _, d := range docs {
 		parts[shardOf(d.ID, n)] = append(parts[shardOf(d.ID, n)], d)
 	}
-	for i := range shards {
-		shards[i] = openDisk(t, nil)
-		mustUpsert(t, shards[i], parts[i]...)
+	for i := range coll {
+		coll[i] = openDisk(t)
+		mustUpsert(t, coll[i], parts[i]...)
 	}
 	queries := []string{
 		"reader", "read file", "ReadFile", "io.Reader", "buffer size ", "bufio.Scanner", "fd", "x", "io",
@@ -162,9 +184,9 @@ func TestShardsRankAsOneIndex(t *testing.T) {
 	for _, shallow := range []bool{false, true} {
 		t.Run(fmt.Sprintf("shallow=%v", shallow), func(t *testing.T) {
 			if shallow {
-				defer index.ShallowShards()()
+				defer sharded.Shallow()()
 			}
-			compareShards(t, one, shards, vs)
+			compareShards(t, one, coll, vs)
 		})
 	}
 }
@@ -176,12 +198,12 @@ type variant struct {
 
 // compareShards runs each request on one index and on shards and reports
 // how the results differ.
-func compareShards(t *testing.T, one *index.Index, shards index.Shards, vs []variant) {
+func compareShards(t *testing.T, one *index.Index, coll sharded.Collection, vs []variant) {
 	t.Helper()
 	failed := 0
 	for _, v := range vs {
 		want, werr := one.Search(ctx, v.req)
-		got, gerr := index.SearchShards(ctx, shards, v.req, nil)
+		got, gerr := sharded.Search(ctx, coll, v.req, nil)
 		if (werr == nil) != (gerr == nil) {
 			t.Errorf("%s: one index: %v, shards: %v", v.name, werr, gerr)
 			continue

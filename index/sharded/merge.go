@@ -1,4 +1,4 @@
-package index
+package sharded
 
 import (
 	"cmp"
@@ -6,11 +6,12 @@ import (
 	"strings"
 
 	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/index"
 )
 
 // leg is one leg's hits merged from the shards' lists.
 type leg struct {
-	hits []ShardHit // by score, best first, ties by ID
+	hits []index.ShardHit // by score, best first, ties by ID
 	// truncated: some shard listed fewer hits than it has; every hit
 	// scoring above cut is listed, so a score at or above cut has an exact
 	// rank, and a document not listed scores at most cut.
@@ -19,7 +20,7 @@ type leg struct {
 	ran       bool
 }
 
-func (l *leg) add(sl *ShardLeg) {
+func (l *leg) add(sl *index.ShardLeg) {
 	l.ran = true
 	l.hits = append(l.hits, sl.Hits...)
 	if sl.Total > len(sl.Hits) && len(sl.Hits) > 0 {
@@ -32,7 +33,7 @@ func (l *leg) add(sl *ShardLeg) {
 }
 
 func (l *leg) sort() {
-	slices.SortFunc(l.hits, func(a, b ShardHit) int {
+	slices.SortFunc(l.hits, func(a, b index.ShardHit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
@@ -43,7 +44,7 @@ func (l *leg) sort() {
 // rank is the rank a score has in the leg: one more than the listed hits
 // that score higher (ties share a rank, as in Search).
 func (l *leg) rank(score float64) int {
-	i, _ := slices.BinarySearchFunc(l.hits, score, func(h ShardHit, s float64) int { return cmp.Compare(s, h.Score) })
+	i, _ := slices.BinarySearchFunc(l.hits, score, func(h index.ShardHit, s float64) int { return cmp.Compare(s, h.Score) })
 	return i + 1
 }
 
@@ -61,8 +62,8 @@ type merge struct {
 	longest int // the most hits any shard has in any leg
 }
 
-func newMerge(c *coordinator, answers []*ShardResult) *merge {
-	m := &merge{c: c, legs: map[string]*leg{LegSubstring: {}, LegText: {}, LegVector: {}},
+func newMerge(c *coordinator, answers []*index.ShardResult) *merge {
+	m := &merge{c: c, legs: map[string]*leg{index.LegSubstring: {}, index.LegText: {}, index.LegVector: {}},
 		scores: map[string]map[string]float64{}, times: map[string]int64{},
 		parts: &fusedParts{shardOf: map[string]int{}, attrs: map[string]fusion.Attrs{}}}
 	// A word is in no document of the collection when no shard has one.
@@ -98,13 +99,13 @@ func newMerge(c *coordinator, answers []*ShardResult) *merge {
 	for _, l := range m.legs {
 		l.sort()
 	}
-	m.parts.vector = m.legs[LegVector].ran
-	m.parts.unknown = answered && m.legs[LegText].ran && unknown != 0
+	m.parts.vector = m.legs[index.LegVector].ran
+	m.parts.unknown = answered && m.legs[index.LegText].ran && unknown != 0
 	if m.parts.feedback {
-		// Every shard lists at least its first feedbackDocs text hits,
+		// Every shard lists at least its first index.FeedbackDocs text hits,
 		// so these are the collection's.
-		text := m.legs[LegText].hits
-		m.parts.best = slices.Clone(text[:min(len(text), feedbackDocs)])
+		text := m.legs[index.LegText].hits
+		m.parts.best = slices.Clone(text[:min(len(text), index.FeedbackDocs)])
 	}
 	return m
 }
@@ -114,27 +115,27 @@ func newMerge(c *coordinator, answers []*ShardResult) *merge {
 // documents, or false when the lists are too short to be sure of them.
 func (m *merge) top() ([]fusion.Hit, int, bool) {
 	c := m.c
-	all := c.req.Order != OrderScore
-	sub, text, vec := m.legs[LegSubstring], m.legs[LegText], m.legs[LegVector]
+	all := c.req.Order != index.OrderScore
+	sub, text, vec := m.legs[index.LegSubstring], m.legs[index.LegText], m.legs[index.LegVector]
 	// The vector leg ranks the collection's nearest documents: every
 	// shard lists its nearest, so the first of the merged are exact.
 	if vec.ran {
-		vec.hits = vec.hits[:min(len(vec.hits), max(c.need, vectorDepth))]
+		vec.hits = vec.hits[:min(len(vec.hits), max(c.need, index.VectorDepth))]
 	}
 	vecRank := map[string]int{}
 	vecScores := make([]float64, len(vec.hits))
 	for i, h := range vec.hits {
 		vecScores[i] = h.Score
 	}
-	for i, r := range ranks(vecScores) {
+	for i, r := range fusion.Ranks(vecScores) {
 		vecRank[vec.hits[i].ID] = r
 	}
 	total := m.matches
 	for _, h := range vec.hits {
 		sc := m.scores[h.ID]
-		if _, ok := sc[LegSubstring]; !ok {
-			if _, ok := sc[LegText]; !ok {
-				if _, ok := sc[LegFuzzy]; !ok {
+		if _, ok := sc[index.LegSubstring]; !ok {
+			if _, ok := sc[index.LegText]; !ok {
+				if _, ok := sc[index.LegFuzzy]; !ok {
 					total++
 				}
 			}
@@ -171,25 +172,25 @@ func (m *merge) top() ([]fusion.Hit, int, bool) {
 				x.exact = false
 			}
 		}
-		order := []string{LegSubstring, LegVector, LegText} // Search's order in explain
+		order := []string{index.LegSubstring, index.LegVector, index.LegText} // Search's order in explain
 		if all {
-			order = []string{LegSubstring, LegText, LegVector}
+			order = []string{index.LegSubstring, index.LegText, index.LegVector}
 		}
 		for _, name := range order {
 			switch name {
-			case LegSubstring:
+			case index.LegSubstring:
 				add(name, sub, c.opts.SubstringWeight)
-			case LegText:
-				if _, ok := sc[LegFuzzy]; ok {
-					name = LegFuzzy // matched approximately by the tolerant pass
+			case index.LegText:
+				if _, ok := sc[index.LegFuzzy]; ok {
+					name = index.LegFuzzy // matched approximately by the tolerant pass
 				}
 				add(name, text, c.opts.TextWeight)
-			case LegVector:
+			case index.LegVector:
 				if r, ok := vecRank[id]; ok {
 					w := c.req.VectorWeight
 					x.hit.Score += w / (k + float64(r))
 					x.upper += w / (k + float64(r))
-					x.hit.Legs = append(x.hit.Legs, fusion.LegRank{Leg: LegVector, Rank: r, Score: sc[LegVector]})
+					x.hit.Legs = append(x.hit.Legs, fusion.LegRank{Leg: index.LegVector, Rank: r, Score: sc[index.LegVector]})
 				}
 			}
 		}
@@ -256,7 +257,7 @@ func boostable(fused []fusion.Hit, need int) []fusion.Hit {
 	taken := 0
 	last := -1.0
 	for _, h := range fused {
-		if len(h.Legs) != 1 || h.Legs[0].Leg != LegText && h.Legs[0].Leg != LegFuzzy {
+		if len(h.Legs) != 1 || h.Legs[0].Leg != index.LegText && h.Legs[0].Leg != index.LegFuzzy {
 			out = append(out, h)
 			continue
 		}
@@ -277,12 +278,12 @@ func boostable(fused []fusion.Hit, need int) []fusion.Hit {
 // single is top for a mode of one leg: its own scores, no fusion.
 func (m *merge) single(l *leg, all bool, total int) ([]fusion.Hit, int, bool) {
 	c := m.c
-	name := LegSubstring
+	name := index.LegSubstring
 	switch l {
-	case m.legs[LegText]:
-		name = LegText
-	case m.legs[LegVector]:
-		name = LegVector
+	case m.legs[index.LegText]:
+		name = index.LegText
+	case m.legs[index.LegVector]:
+		name = index.LegVector
 	}
 	take := len(l.hits)
 	if !all {
@@ -294,19 +295,19 @@ func (m *merge) single(l *leg, all bool, total int) ([]fusion.Hit, int, bool) {
 	out := make([]fusion.Hit, take)
 	for i, h := range l.hits[:take] {
 		r := l.rank(h.Score)
-		if name == LegVector {
+		if name == index.LegVector {
 			r = i + 1 // a vector search numbers its hits
 		}
 		leg := name
 		if h.Fuzzy {
-			leg = LegFuzzy
+			leg = index.LegFuzzy
 		}
 		out[i] = fusion.Hit{ID: h.ID, Score: h.Score, Legs: []fusion.LegRank{{Leg: leg, Rank: r, Score: h.Score}}}
 	}
 	if all {
 		sortByTime(out, m.times, c.req.Order)
 	}
-	if name == LegVector {
+	if name == index.LegVector {
 		total = len(l.hits)
 	}
 	return out, total, true
