@@ -8,7 +8,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/decl"
-	"github.com/twindex/twindex/index/internal/compact"
+	"github.com/twindex/twindex/index/internal/document"
 	"github.com/twindex/twindex/tokenize"
 )
 
@@ -36,189 +36,24 @@ const (
 	fieldLength     = "n"
 )
 
-// bleveDoc is a document of one of the bleve indexes, as twindex writes
-// it; bleve's document package is not used, so that the browser build
-// does not link it (and through it bleve's geo code and json-iterator).
-type bleveDoc struct {
-	id     string
-	fields []bleveindex.Field
-}
-
-var _ bleveindex.Document = (*bleveDoc)(nil)
-
-func newBleveDoc(id string, fields ...bleveindex.Field) *bleveDoc {
-	return &bleveDoc{id: id, fields: fields}
-}
-
-func (d *bleveDoc) ID() string { return d.id }
-
-func (d *bleveDoc) Size() int {
-	n := 64 + len(d.id)
-	for _, f := range d.fields {
-		if s, ok := f.(interface{ Size() int }); ok {
-			n += s.Size()
-		}
-	}
-	return n
-}
-
-func (d *bleveDoc) VisitFields(visit bleveindex.FieldVisitor) {
-	for _, f := range d.fields {
-		visit(f)
-	}
-}
-
-func (d *bleveDoc) VisitComposite(bleveindex.CompositeFieldVisitor) {}
-func (d *bleveDoc) HasComposite() bool                              { return false }
-func (d *bleveDoc) Indexed() bool                                   { return false }
-
-func (d *bleveDoc) NumPlainTextBytes() uint64 {
-	var n uint64
-	for _, f := range d.fields {
-		n += f.NumPlainTextBytes()
-	}
-	return n
-}
-
-func (d *bleveDoc) StoredFieldsBytes() uint64 {
-	var n uint64
-	for _, f := range d.fields {
-		if f.Options().IsStored() {
-			n += uint64(len(f.Value()))
-		}
-	}
-	return n
-}
-
-// AddIDField adds the _id field scorch looks documents up by: the ID,
-// indexed as one term and stored, as bleve's document package adds it.
-func (d *bleveDoc) AddIDField() {
-	d.fields = append(d.fields, &wholeField{name: "_id", value: []byte(d.id),
-		opts: bleveindex.IndexField | bleveindex.StoreField})
-}
-
-// wholeField is a field whose value, when indexed, is one term, as a
-// bleve text field without an analyzer makes it.
-type wholeField struct {
-	name  string
-	value []byte
-	opts  bleveindex.FieldIndexingOptions
-	freqs bleveindex.TokenFrequencies
-}
-
-var _ bleveindex.Field = (*wholeField)(nil)
-
-// storedField is a field that is stored, not indexed.
-func storedField(name string, value []byte) *wholeField {
-	return &wholeField{name: name, value: value, opts: bleveindex.StoreField}
-}
-
-func (f *wholeField) Name() string                             { return f.name }
-func (f *wholeField) Value() []byte                            { return f.value }
-func (f *wholeField) ArrayPositions() []uint64                 { return nil }
-func (f *wholeField) EncodedFieldType() byte                   { return 't' }
-func (f *wholeField) Options() bleveindex.FieldIndexingOptions { return f.opts }
-func (f *wholeField) NumPlainTextBytes() uint64                { return uint64(len(f.value)) }
-func (f *wholeField) Size() int                                { return 96 + len(f.name) + 2*len(f.value) }
-
-func (f *wholeField) AnalyzedLength() int {
-	if f.freqs == nil {
-		return 0
-	}
-	return 1
-}
-
-func (f *wholeField) AnalyzedTokenFrequencies() bleveindex.TokenFrequencies { return f.freqs }
-
-func (f *wholeField) Analyze() {
-	tf := &bleveindex.TokenFreq{Term: f.value}
-	tf.SetFrequency(1)
-	f.freqs = bleveindex.TokenFrequencies{string(f.value): tf}
-}
-
-// analyzedField is an indexed (not stored) bleve field that twindex
-// analyzes itself instead of through a bleve analyzer: the trigram field
-// counts its trigrams without a token per window (Trigram.Frequencies),
-// and a write analyzes its text fields once, for both the store's length
-// counters and the text index. Analyze runs analyze, which sets freqs and
-// length and marks the field analyzed (the text fields of a document are
-// analyzed together), unless the field came analyzed.
-type analyzedField struct {
-	name    string
-	text    []byte
-	analyze func()
-	// visit, when set, gives the terms analyze would one by one, for
-	// VisitTerms, and returns the field's length.
-	visit    func([]byte, func(term []byte, freq int)) int
-	analyzed bool
-	freqs    bleveindex.TokenFrequencies
-	length   int
-}
-
-var (
-	_ bleveindex.Field    = (*analyzedField)(nil)
-	_ compact.TermVisitor = (*analyzedField)(nil)
-)
-
-func (f *analyzedField) Name() string                             { return f.name }
-func (f *analyzedField) ArrayPositions() []uint64                 { return nil }
-func (f *analyzedField) Options() bleveindex.FieldIndexingOptions { return bleveindex.IndexField }
-func (f *analyzedField) Value() []byte                            { return f.text }
-func (f *analyzedField) NumPlainTextBytes() uint64                { return uint64(len(f.text)) }
-func (f *analyzedField) EncodedFieldType() byte                   { return 't' }
-func (f *analyzedField) AnalyzedLength() int                      { return f.length }
-
-func (f *analyzedField) AnalyzedTokenFrequencies() bleveindex.TokenFrequencies { return f.freqs }
-
-// Size estimates the field's memory for bleve's statistics, which call it
-// once per document on the goroutine that builds the segment: it counts
-// each distinct term as a map entry, a TokenFreq and a short term rather
-// than walk the map.
-func (f *analyzedField) Size() int {
-	const termBytes = 80
-	return 96 + len(f.name) + len(f.text) + termBytes*len(f.freqs)
-}
-
-func (f *analyzedField) Analyze() {
-	if !f.analyzed {
-		f.analyze()
-	}
-}
-
-// VisitTerms gives the compact backend the field's terms without the map
-// Analyze builds, when the field was not analyzed beforehand and has a
-// visitor (the trigram field): indexing a corpus then makes no map per
-// document, most of the time and memory a page took to build its trigram
-// index.
-func (f *analyzedField) VisitTerms(fn func(term []byte, freq int)) int {
-	if !f.analyzed && f.visit != nil {
-		return f.visit(f.text, fn)
-	}
-	f.Analyze()
-	for _, tf := range f.freqs {
-		fn(tf.Term, tf.Frequency())
-	}
-	return f.length
-}
-
 // prepared is a document's text-index fields, analyzed before its write
 // (the store records their lengths, the text index their terms) or when
 // bleve indexes it, and the folded names it declares, for the trigram
 // index.
 type prepared struct {
-	title, body, symbols, boiler *analyzedField // symbols and boiler nil when empty
+	title, body, symbols, boiler *document.Analyzed // symbols and boiler nil when empty
 	// words are the title's, body's and licence comment's words as
 	// written where stemming changed them (fieldWords), which fuzzy
 	// matching compares typos with.
-	words   *analyzedField
+	words   *document.Analyzed
 	defines []string
 }
 
 // bodyTokens is the analyzed length of the whole body.
 func (p *prepared) bodyTokens() int {
-	n := p.body.length
+	n := p.body.AnalyzedLength()
 	if p.boiler != nil {
-		n += p.boiler.length
+		n += p.boiler.AnalyzedLength()
 	}
 	return n
 }
@@ -244,27 +79,25 @@ func (ix *Index) prepare(d *Doc, analyze bool) prepared {
 		f = decl.Scan(langOf(d), d.Body)
 	}
 	p := prepared{
-		title: &analyzedField{name: fieldTitle, text: []byte(d.Title)},
-		body:  &analyzedField{name: fieldBody, text: []byte(d.Body[f.Boilerplate:])},
-		words: &analyzedField{name: fieldWords},
+		title: document.NewAnalyzed(fieldTitle, []byte(d.Title)),
+		body:  document.NewAnalyzed(fieldBody, []byte(d.Body[f.Boilerplate:])),
+		words: document.NewAnalyzed(fieldWords, nil),
 	}
-	together := []*analyzedField{p.title, p.body}
+	together := []*document.Analyzed{p.title, p.body}
 	if f.Boilerplate > 0 {
-		p.boiler = &analyzedField{name: fieldBoiler, text: []byte(d.Body[:f.Boilerplate])}
+		p.boiler = document.NewAnalyzed(fieldBoiler, []byte(d.Body[:f.Boilerplate]))
 		together = append(together, p.boiler)
 	}
 	all := func() {
 		words := bleveindex.TokenFrequencies{}
 		for _, af := range together {
-			af.freqs, af.length = ix.textA.Count(af.text, words)
-			af.analyzed = true
+			af.Set(ix.textA.Count(af.Value(), words))
 		}
-		p.words.freqs, p.words.length, p.words.analyzed = words, len(words), true
+		p.words.Set(words, len(words))
 	}
-	for _, af := range together {
-		af.analyze = all
+	for _, af := range append(together, p.words) {
+		af.SetAnalyze(all)
 	}
-	p.words.analyze = all
 	if len(f.Names) > 0 {
 		var b strings.Builder
 		for _, n := range f.Names {
@@ -272,7 +105,7 @@ func (ix *Index) prepare(d *Doc, analyze bool) prepared {
 			b.WriteByte('\n')
 			p.defines = append(p.defines, tokenize.Fold(n.Text))
 		}
-		p.symbols = ix.analyzedBy(fieldSymbols, []byte(b.String()), ix.textA.Frequencies)
+		p.symbols = document.AnalyzedBy(fieldSymbols, []byte(b.String()), ix.textA.Frequencies)
 		slices.Sort(p.defines)
 		p.defines = slices.Compact(p.defines)
 	}
@@ -283,16 +116,6 @@ func (ix *Index) prepare(d *Doc, analyze bool) prepared {
 		}
 	}
 	return p
-}
-
-// analyzedBy is a field of text that analyze analyzes alone.
-func (ix *Index) analyzedBy(name string, text []byte, analyze func([]byte) (bleveindex.TokenFrequencies, int)) *analyzedField {
-	f := &analyzedField{name: name, text: text}
-	f.analyze = func() {
-		f.freqs, f.length = analyze(f.text)
-		f.analyzed = true
-	}
-	return f
 }
 
 // textDoc is a document of the text index, analyzed when bleve indexes it.
@@ -313,7 +136,7 @@ func (ix *Index) preparedTextDoc(d *Doc, hash []byte, p prepared) bleveindex.Doc
 	if p.boiler != nil {
 		fields = append(fields, p.boiler)
 	}
-	return newBleveDoc(d.ID, append(fields, storedField(fieldHash, hash))...)
+	return document.New(d.ID, append(fields, document.Stored(fieldHash, hash))...)
 }
 
 // trigramDocs returns the function that makes a trigram index document of
@@ -335,19 +158,19 @@ func (ix *Index) preparedTrigramDoc(d *Doc, seq uint64, hash []byte, p prepared)
 	// candidates, which verification removes.
 	text := make([]byte, 0, len(d.Title)+1+len(d.Body))
 	text = append(append(append(text, d.Title...), '\n'), d.Body...)
-	grams := ix.analyzedBy(fieldGrams, text, ix.gramFrequencies)
-	grams.visit = ix.visitGrams
+	grams := document.AnalyzedBy(fieldGrams, text, ix.gramFrequencies)
+	grams.SetVisit(ix.visitGrams)
 	fields := []bleveindex.Field{grams}
 	title := tokenize.FoldLen(d.Title)
 	if d.Title != "" {
-		tg := ix.analyzedBy(fieldTitleGrams, []byte(d.Title), func(b []byte) (bleveindex.TokenFrequencies, int) {
+		tg := document.AnalyzedBy(fieldTitleGrams, []byte(d.Title), func(b []byte) (bleveindex.TokenFrequencies, int) {
 			freqs, _ := ix.triA.Frequencies(b)
 			return freqs, title + 1
 		})
-		tg.visit = func(b []byte, fn func([]byte, int)) int {
+		tg.SetVisit(func(b []byte, fn func([]byte, int)) int {
 			ix.triA.VisitFrequencies(b, fn)
 			return title + 1
-		}
+		})
 		fields = append(fields, tg)
 	}
 	fields = append(fields, lengthField(title+tokenize.FoldLen(d.Body), seq))
@@ -358,9 +181,9 @@ func (ix *Index) preparedTrigramDoc(d *Doc, seq uint64, hash []byte, p prepared)
 			tf.SetFrequency(1)
 			freqs[name] = tf
 		}
-		fields = append(fields, &analyzedField{name: fieldDefines, text: []byte(strings.Join(p.defines, "\n")), analyzed: true, freqs: freqs, length: len(freqs)})
+		fields = append(fields, document.Preanalyzed(fieldDefines, []byte(strings.Join(p.defines, "\n")), freqs, len(freqs)))
 	}
-	return newBleveDoc(d.ID, append(fields, storedField(fieldHash, hash))...)
+	return document.New(d.ID, append(fields, document.Stored(fieldHash, hash))...)
 }
 
 // lengthTerm is fieldLength's one term.
@@ -376,11 +199,10 @@ const lengthTerm = "l"
 // (replay and rebuild write every document with the last write's, as no
 // version of the document has that number unless it is the record's)
 // only misses the cache.
-func lengthField(n int, seq uint64) *analyzedField {
+func lengthField(n int, seq uint64) *document.Analyzed {
 	tf := &bleveindex.TokenFreq{Term: []byte(lengthTerm)}
 	tf.SetFrequency(int(seq))
-	return &analyzedField{name: fieldLength, analyzed: true, length: n + 1,
-		freqs: bleveindex.TokenFrequencies{lengthTerm: tf}}
+	return document.Preanalyzed(fieldLength, nil, bleveindex.TokenFrequencies{lengthTerm: tf}, n+1)
 }
 
 // lengthOf is the length n of lengthField(n) (or of a title's grams) from

@@ -314,7 +314,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 			}
 			changed[d.ID] = d
 			a.Written++
-			titleTokens, bodyTokens := pre[i].title.length, pre[i].bodyTokens()
+			titleTokens, bodyTokens := pre[i].title.AnalyzedLength(), pre[i].bodyTokens()
 			if err := tx.Put(bucketDocs, id, encodeDoc(d, seq, titleTokens, bodyTokens)); err != nil {
 				return err
 			}
