@@ -34,7 +34,7 @@ func TestRecordRoundTrip(t *testing.T) {
 func TestRecordVersion1(t *testing.T) {
 	// Version 1 layout: kind, parent, role, project, source, time, tags,
 	// meta, token counts, text.
-	v1 := []byte{1, 7, 1, 'k', 0, 0, 0, 0, 0, 1, 1, 'x', 0, 2, 3, textRaw, 1, 't', 1, 'b'}
+	v1 := []byte{1, 7, 1, 'k', 0, 0, 0, 0, 0, 1, 1, 'x', 0, 2, 3, 0 /* raw text */, 1, 't', 1, 'b'}
 	d, h, err := decodeDoc("a", v1, true)
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestRecordVersion1(t *testing.T) {
 func FuzzDecodeRecord(f *testing.F) {
 	f.Add(encodeDoc(&Doc{ID: "a", Title: "t", Body: "b", Tags: []string{"x"}}, 1, 1, 1))
 	f.Add(encodeDoc(&Doc{ID: "c", Body: strings.Repeat("zip ", 300)}, 2, 0, 300))
-	f.Add([]byte{recordVersion, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
+	f.Add([]byte{2 /* version */, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Add([]byte{})
 	f.Add(encodeDoc(&Doc{ID: "g", Links: []Link{{To: "x", Type: "t"}}, Vector: []float32{1, 2}}, 3, 0, 0))
 	f.Fuzz(func(t *testing.T, rec []byte) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 
+	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -73,7 +74,7 @@ func (f *filter) matchID(id string) bool {
 }
 
 // matchHeader applies the filters on stored fields.
-func (f *filter) matchHeader(h *header) bool {
+func (f *filter) matchHeader(h *record.Header) bool {
 	if f.kinds != nil && !f.kinds[h.Kind] {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/index/internal/record"
 )
 
 // expandAndBoost applies the request's expansion and boost to the ranked
@@ -57,7 +58,7 @@ func (s *search) neighbors(id string) (out, in []fusion.Edge, err error) {
 		return nil, nil, err
 	}
 	if v := s.tx.Get(bucketDocs, []byte(id)); v != nil {
-		h, _, err := decodeHeader(v)
+		h, _, err := record.DecodeHeader(v)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -5,17 +5,16 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/storage"
 	"github.com/twindex/twindex/tokenize"
 	"github.com/twindex/twindex/vector"
@@ -215,7 +214,7 @@ type Index struct {
 
 	textA *tokenize.Text
 	triA  *tokenize.Trigram
-	fold  *foldCache
+	fold  *record.FoldCache
 
 	// writeMu serializes writes (Apply, Optimize, Rebuild, Close) from
 	// their start to the publication of their view.
@@ -288,7 +287,7 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 		opts: o, dir: dir, store: st,
 		queue: bleveindex.NewAnalysisQueue(o.Workers),
 		triA:  tokenize.NewTrigram(),
-		fold:  newFoldCache(o.CacheBytes),
+		fold:  record.NewFoldCache(o.CacheBytes),
 	}
 	fail := func(err error) (*Index, error) {
 		ix.closeBackends()
@@ -565,10 +564,6 @@ func getUint(tx storage.Tx, key []byte) uint64 {
 
 func putUint(tx storage.Tx, key []byte, v uint64) error {
 	return tx.Put(bucketMeta, key, binary.AppendUvarint(nil, v))
-}
-
-func sortedKeys(m map[string]string) []string {
-	return slices.Sorted(maps.Keys(m))
 }
 
 // Dir is the index's directory, "" for a memory index.

@@ -3,6 +3,8 @@ package index
 import (
 	"html"
 	"strings"
+
+	"github.com/twindex/twindex/index/internal/record"
 )
 
 // locate returns the 1-based line and byte column of offset at in text.
@@ -16,8 +18,8 @@ func locate(text string, at int) (line, col int) {
 // lines hold a match. The matches are those snippets mark, over the whole
 // body: every occurrence of each substring, every word around a probe
 // that analyzes to a query term, every run of a quoted phrase.
-func (s *search) lines(q *snippetQuery, body string, f *folded, o *LineOptions) ([]Line, int) {
-	exact, guess := s.matchSpans(q, body, f.body, f.bodyMap, len(body)+1)
+func (s *search) lines(q *snippetQuery, body string, f *record.Folded, o *LineOptions) ([]Line, int) {
+	exact, guess := s.matchSpans(q, body, f.Body, f.BodyMap, len(body)+1)
 	spans := exact
 	if len(guess) > 0 {
 		spans = append(spans, s.wordSpans(q, body, 0, len(body), guess)...)

@@ -7,6 +7,7 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -44,7 +45,7 @@ func backlinks(tx storage.Tx, id string, types []string) ([]Backlink, error) {
 	err := tx.Scan(bucketLinks, prefix, func(k, _ []byte) error {
 		from, typ, ok := bytes.Cut(k[len(prefix):], []byte{0})
 		if !ok {
-			return fmt.Errorf("%w: bad key %q in the links index", errCorruptRecord, k)
+			return fmt.Errorf("%w: bad key %q in the links index", record.ErrCorrupt, k)
 		}
 		if len(types) == 0 || slices.Contains(types, string(typ)) {
 			out = append(out, Backlink{From: string(from), Type: string(typ)})

@@ -10,6 +10,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/find"
+	"github.com/twindex/twindex/index/internal/record"
 )
 
 // docText returns the stored title and body of a document, ok false when
@@ -19,9 +20,9 @@ func (s *search) docText(id string) (title, body []byte, ok bool, err error) {
 	if rec == nil {
 		return nil, nil, false, nil
 	}
-	_, rest, err := decodeHeader(rec)
+	_, rest, err := record.DecodeHeader(rec)
 	if err == nil {
-		title, body, err = decodeText(rest)
+		title, body, err = record.DecodeText(rest)
 	}
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("document %q: %w", id, err)
@@ -53,7 +54,7 @@ func (s *search) textMatch(tp *textPlan, id string, pres []uint64, nw int) (bool
 func (s *search) phrasesIn(tp *textPlan, id *string, iid string, pres []uint64, nw int) (bool, error) {
 	bits := func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }
 	var pos [2]map[string][]int
-	var fd *folded
+	var fd *record.Folded
 	for _, tl := range tp.required {
 		ok := false
 		for f := range 2 {
@@ -102,12 +103,12 @@ func (s *search) phrasesIn(tp *textPlan, id *string, iid string, pres []uint64, 
 
 // foldedDoc returns a document's folded text, from the fold cache or its
 // record.
-func (s *search) foldedDoc(id string) (*folded, error) {
+func (s *search) foldedDoc(id string) (*record.Folded, error) {
 	rec := s.tx.Get(bucketDocs, []byte(id))
 	if rec == nil {
 		return nil, fmt.Errorf("document %q is in an index but not in the store", id)
 	}
-	seq, err := recordSeq(rec)
+	seq, err := record.Seq(rec)
 	if err != nil {
 		return nil, fmt.Errorf("document %q: %w", id, err)
 	}
@@ -149,10 +150,10 @@ func (s *search) positions(id string) ([2]map[string][]int, error) {
 // both the query's text and the document's must have no inner capital
 // (lower, Title or UPPER case). Cost: a scan of the folded field, cached
 // between searches.
-func exactRun(tl *tleaf, fd *folded, f int) bool {
-	text, upper := fd.title, fd.titleUpper
+func exactRun(tl *tleaf, fd *record.Folded, f int) bool {
+	text, upper := fd.Title, fd.TitleUpper
 	if f == 1 {
-		text, upper = fd.body, fd.bodyUpper
+		text, upper = fd.Body, fd.BodyUpper
 	}
 	q := tl.folded
 	if upper == nil || len(q) == 0 || len(tl.text) != len(q) || !wordByte(q[0]) || !wordByte(q[len(q)-1]) || !plainCase(tl.text) {
@@ -167,7 +168,7 @@ func exactRun(tl *tleaf, fd *folded, f int) bool {
 		i += at
 		end := i + len(q)
 		if (i == 0 || separator(text[i-1])) && (end == len(text) || separator(text[end])) &&
-			plainCase(restoreCase(text[i:end], shiftMask(upper, i, end-i))) {
+			plainCase(record.RestoreCase(text[i:end], shiftMask(upper, i, end-i))) {
 			return true
 		}
 		at = i + 1

@@ -11,6 +11,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/index/internal/slots"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/storage"
@@ -359,12 +360,12 @@ func (s *search) sortByDate(fused []fusion.Hit) error {
 	return nil
 }
 
-func (s *search) header(id string) (header, error) {
+func (s *search) header(id string) (record.Header, error) {
 	v := s.tx.Get(bucketDocs, []byte(id))
 	if v == nil {
-		return header{}, fmt.Errorf("document %q is in an index but not in the store", id)
+		return record.Header{}, fmt.Errorf("document %q is in an index but not in the store", id)
 	}
-	h, _, err := decodeHeader(v)
+	h, _, err := record.DecodeHeader(v)
 	if err != nil {
 		return h, fmt.Errorf("document %q: %w", id, err)
 	}
@@ -385,7 +386,7 @@ func (s *search) hit(f fusion.Hit) (Hit, hitRecord, error) {
 	if v == nil {
 		return Hit{}, hitRecord{}, fmt.Errorf("document %q is in an index but not in the store", f.ID)
 	}
-	hd, rest, err := decodeHeader(v)
+	hd, rest, err := record.DecodeHeader(v)
 	if err != nil {
 		return Hit{}, hitRecord{}, fmt.Errorf("document %q: %w", f.ID, err)
 	}
@@ -454,8 +455,8 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 		// decompressed for the cache is used as it is.
 		var title, body string
 		decoded := false
-		fd, err := s.ix.fold.get(h.ID, rec.seq, func() ([]byte, []byte, error) {
-			t, b, err := decodeText(rec.rest)
+		fd, err := s.ix.fold.Get(h.ID, rec.seq, func() ([]byte, []byte, error) {
+			t, b, err := record.DecodeText(rec.rest)
 			title, body, decoded = string(t), string(b), err == nil
 			return t, b, err
 		})
@@ -464,10 +465,10 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 		}
 		ok := decoded
 		if !ok {
-			title, body, ok = fd.original()
+			title, body, ok = fd.Original()
 		}
 		if !ok {
-			t, b, err := decodeText(rec.rest)
+			t, b, err := record.DecodeText(rec.rest)
 			if err != nil {
 				return fmt.Errorf("document %q: %w", h.ID, err)
 			}
@@ -476,7 +477,7 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 		h.Title = title
 		prefer, floor := s.declarations(h, body, declared[i], qs[i])
 		var at int
-		fd = fd.withMaps(title, body)
+		fd = fd.WithMaps(title, body)
 		h.Field, h.Snippet, at = s.snippet(qs[i], title, body, fd, prefer, floor)
 		if at >= 0 {
 			h.Line, h.Column = locate(body, at)

@@ -9,6 +9,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/compact"
+	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/index/internal/snapfile"
 	"github.com/twindex/twindex/storage"
 )
@@ -75,7 +76,7 @@ func (ix *Index) snapshotView() (*snapshotView, error) {
 				// Copies: a store's bytes are valid only in its transaction.
 				if bytes.Equal(name, bucketDocs) {
 					var err error
-					if val, err = rawRecord(val); err != nil {
+					if val, err = record.Raw(val); err != nil {
 						return fmt.Errorf("document %q: %w", k, err)
 					}
 				}

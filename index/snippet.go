@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 
 	"github.com/twindex/twindex/index/internal/find"
+	"github.com/twindex/twindex/index/internal/record"
 )
 
 // Snippet geometry: a window of about 32 words of prose.
@@ -36,11 +37,11 @@ type span struct{ start, end, key int }
 // words inside the shown window are analyzed; the window is chosen from
 // cheap candidates: the places where a term's first three characters start
 // a word or a camelCase part.
-func (s *search) snippet(q *snippetQuery, title, body string, f *folded, prefer, floor int) (field, snip string, at int) {
-	if snip, at := s.render(q, body, f.body, f.bodyMap, prefer, floor); snip != "" || title == "" {
+func (s *search) snippet(q *snippetQuery, title, body string, f *record.Folded, prefer, floor int) (field, snip string, at int) {
+	if snip, at := s.render(q, body, f.Body, f.BodyMap, prefer, floor); snip != "" || title == "" {
 		return fieldBody, snip, at
 	}
-	if snip, _ := s.render(q, title, f.title, f.titleMap, -1, 0); snip != "" {
+	if snip, _ := s.render(q, title, f.Title, f.TitleMap, -1, 0); snip != "" {
 		return fieldTitle, snip, -1
 	}
 	lo, hi, _ := window(body, nil, -1, 0)

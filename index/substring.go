@@ -2,7 +2,6 @@ package index
 
 import (
 	"cmp"
-	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/find"
+	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/tokenize"
 )
@@ -103,9 +103,9 @@ func (s *search) substringLeg() ([]scored, error) {
 	// text is fd (cand is nil for a scanned one), with its own state,
 	// shared with leafOK so that neither is made anew per document: one
 	// per goroutine.
-	newCheck := func() func(id string, fd *folded, cand *candidate) (scored, bool) {
+	newCheck := func() func(id string, fd *record.Folded, cand *candidate) (scored, bool) {
 		var (
-			f      *folded
+			f      *record.Folded
 			c      *candidate
 			score  float64
 			dl     float64
@@ -121,7 +121,7 @@ func (s *search) substringLeg() ([]scored, error) {
 			judged[sl.at], seen[sl.at] = v, true
 			if v == yes && !l.negated && !sl.dup {
 				w := idf(s.n, sl.df)
-				score += w * (s.ix.opts.BodyWeight*bm25(tf, dl, avgAll) + s.ix.opts.TitleWeight*bm25(ct, float64(len(f.title)), avgTitle))
+				score += w * (s.ix.opts.BodyWeight*bm25(tf, dl, avgAll) + s.ix.opts.TitleWeight*bm25(ct, float64(len(f.Title)), avgTitle))
 				if c != nil {
 					if _, ok := sl.defines[string(c.id)]; ok {
 						score += w * s.ix.opts.SymbolWeight
@@ -131,8 +131,8 @@ func (s *search) substringLeg() ([]scored, error) {
 			return v
 		}
 		nearOK := func(n *query.Near) verdict { return s.nearIn(n, byLeaf, f, leafOK) }
-		return func(id string, fd *folded, cand *candidate) (scored, bool) {
-			f, c, score, dl = fd, cand, 0, float64(len(fd.title)+len(fd.body))
+		return func(id string, fd *record.Folded, cand *candidate) (scored, bool) {
+			f, c, score, dl = fd, cand, 0, float64(len(fd.Title)+len(fd.Body))
 			clear(seen)
 			v := yes
 			if s.plan.strict {
@@ -159,12 +159,12 @@ func (s *search) substringLeg() ([]scored, error) {
 		if s.filter.active && !s.filter.matchID(id) {
 			return nil
 		}
-		seq, err := recordSeq(rec)
+		seq, err := record.Seq(rec)
 		if err != nil {
 			return fmt.Errorf("document %q: %w", id, err)
 		}
 		if s.filter.byHeader {
-			h, _, err := decodeHeader(rec)
+			h, _, err := record.DecodeHeader(rec)
 			if err != nil {
 				return fmt.Errorf("document %q: %w", id, err)
 			}
@@ -216,7 +216,7 @@ func (s *search) substringLeg() ([]scored, error) {
 			return nil, err
 		}
 		if seqs != nil && seqs[i] > 0 {
-			if fd := s.ix.fold.peek(id, seqs[i]); fd != nil {
+			if fd := s.ix.fold.Peek(id, seqs[i]); fd != nil {
 				if !s.filter.active || s.filter.matchID(id) {
 					todo = append(todo, checkItem{id: id, f: fd, cand: &cands[i]})
 				}
@@ -246,23 +246,23 @@ func (s *search) substringLeg() ([]scored, error) {
 // process whose fold cache is cold, it is most of a search.
 type checkItem struct {
 	id   string
-	f    *folded
+	f    *record.Folded
 	rec  []byte
 	seq  uint64
 	cand *candidate
 }
 
 // folded returns the item's folded text, from the fold cache or its record.
-func (it *checkItem) folded(c *foldCache) (*folded, error) {
+func (it *checkItem) folded(c *record.FoldCache) (*record.Folded, error) {
 	if it.f != nil {
 		return it.f, nil
 	}
-	f, err := c.get(it.id, it.seq, func() ([]byte, []byte, error) {
-		_, rest, err := decodeHeader(it.rec)
+	f, err := c.Get(it.id, it.seq, func() ([]byte, []byte, error) {
+		_, rest, err := record.DecodeHeader(it.rec)
 		if err != nil {
 			return nil, nil, err
 		}
-		return decodeText(rest)
+		return record.DecodeText(rest)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("document %q: %w", it.id, err)
@@ -275,7 +275,7 @@ const parallelChecks = 512
 
 // checkAll checks every item, on up to Options.Workers goroutines, each
 // with its own check function, and returns the matches in no set order.
-func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *folded, *candidate) (scored, bool)) ([]scored, error) {
+func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record.Folded, *candidate) (scored, bool)) ([]scored, error) {
 	workers := max(1, min(s.ix.opts.Workers, len(todo)/parallelChecks))
 	outs := make([][]scored, workers)
 	errs := make([]error, workers)
@@ -319,11 +319,11 @@ func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *folded
 
 // substringIn judges one leaf in one document and returns its term
 // frequency estimate and its count in the title.
-func (s *search) substringIn(sl *sleaf, f *folded, c *candidate) (v verdict, tf, ct float64) {
+func (s *search) substringIn(sl *sleaf, f *record.Folded, c *candidate) (v verdict, tf, ct float64) {
 	if sl.folded == "" {
 		return abstain, 0, 0
 	}
-	title, body := f.title, f.body
+	title, body := f.Title, f.Body
 	if sl.fields&inTitle == 0 {
 		title = ""
 	}
@@ -371,7 +371,7 @@ func (s *search) substringIn(sl *sleaf, f *folded, c *candidate) (v verdict, tf,
 
 // nearIn judges a NEAR group in one document: its leaves within the
 // group's distance, in words, inside one field.
-func (s *search) nearIn(n *query.Near, byLeaf map[*leaf]*sleaf, f *folded, leafOK func(*leaf) verdict) verdict {
+func (s *search) nearIn(n *query.Near, byLeaf map[*leaf]*sleaf, f *record.Folded, leafOK func(*leaf) verdict) verdict {
 	for _, c := range n.Children {
 		if leafOK(s.plan.byNode[c]) == no {
 			return no
@@ -380,7 +380,7 @@ func (s *search) nearIn(n *query.Near, byLeaf map[*leaf]*sleaf, f *folded, leafO
 	for _, field := range []struct {
 		text string
 		set  fieldSet
-	}{{f.title, inTitle}, {f.body, inBody}} {
+	}{{f.Title, inTitle}, {f.Body, inBody}} {
 		words := wordStarts(field.text)
 		occ := make([][][2]int, 0, len(n.Children))
 		for _, c := range n.Children {
@@ -406,19 +406,6 @@ func (s *search) nearIn(n *query.Near, byLeaf map[*leaf]*sleaf, f *folded, leafO
 		}
 	}
 	return no
-}
-
-// recordSeq returns the write sequence number of a stored record (see
-// encodeDoc) without decoding the rest of its header.
-func recordSeq(rec []byte) (uint64, error) {
-	if len(rec) == 0 || rec[0] < 1 || rec[0] > recordVersion {
-		return 0, errCorruptRecord
-	}
-	seq, n := binary.Uvarint(rec[1:])
-	if n <= 0 {
-		return 0, errCorruptRecord
-	}
-	return seq, nil
 }
 
 // wordStarts returns the byte offsets where words (runs of letters and

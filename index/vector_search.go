@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/storage"
 	"github.com/twindex/twindex/vector"
 )
@@ -94,7 +95,7 @@ func (ix *Index) loadVectors() (bool, error) {
 			return fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 		}
 		return tx.Scan(bucketDocs, nil, func(k, v []byte) error {
-			h, _, err := decodeHeader(v)
+			h, _, err := record.DecodeHeader(v)
 			if err != nil {
 				return fmt.Errorf("document %q: %w", k, err)
 			}

@@ -15,6 +15,7 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -189,15 +190,9 @@ func linkKey(to, from, typ string) []byte {
 	return append(k, typ...)
 }
 
-func putLinks(tx storage.Tx, from string, links []Link, put bool) error {
+func putLinks(tx storage.Tx, from string, links []Link) error {
 	for _, l := range links {
-		var err error
-		if put {
-			err = tx.Put(bucketLinks, linkKey(l.To, from, l.Type), nil)
-		} else {
-			err = tx.Delete(bucketLinks, linkKey(l.To, from, l.Type))
-		}
-		if err != nil {
+		if err := tx.Put(bucketLinks, linkKey(l.To, from, l.Type), nil); err != nil {
 			return err
 		}
 	}
@@ -277,19 +272,21 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 				}
 			}
 			if old != nil {
-				h, rest, err := decodeHeader(old)
+				h, rest, err := record.DecodeHeader(old)
 				if err != nil {
 					return fmt.Errorf("document %q: %w", o.doc.ID, err)
 				}
-				title, body, _ := decodeText(rest)
+				title, body, _ := record.DecodeText(rest)
 				if err := addCounters(tx, -1, h.TitleTokens, h.BodyTokens, len(title), len(body)); err != nil {
 					return err
 				}
 				if err := tx.Delete(bucketChildren, childKey(h.Parent, o.doc.ID)); err != nil {
 					return err
 				}
-				if err := putLinks(tx, o.doc.ID, h.Links, false); err != nil {
-					return err
+				for _, l := range h.Links {
+					if err := tx.Delete(bucketLinks, linkKey(l.To, o.doc.ID, l.Type)); err != nil {
+						return err
+					}
 				}
 			}
 			if _, seen := changed[o.doc.ID]; !seen {
@@ -309,7 +306,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 			if err := ix.checkDimension(tx, d); err != nil {
 				return err
 			}
-			if err := putLinks(tx, d.ID, d.Links, true); err != nil {
+			if err := putLinks(tx, d.ID, d.Links); err != nil {
 				return err
 			}
 			changed[d.ID] = d

@@ -1,4 +1,4 @@
-package index
+package record
 
 import (
 	mathbits "math/bits"
@@ -8,37 +8,38 @@ import (
 	"github.com/twindex/twindex/tokenize"
 )
 
-// folded is a document's title and body folded for substring matching,
+// Folded is a record's title and body folded for substring matching,
 // with the maps back to original byte offsets (nil when folding kept every
-// offset, as for ASCII).
-type folded struct {
+// offset, as for ASCII). It is not changed once made.
+type Folded struct {
 	seq               uint64 // the write that stored the record folded here
-	title, body       string
-	titleMap, bodyMap []int
-	// titleUpper and bodyUpper restore the original text of a field whose
+	Title, Body       string
+	TitleMap, BodyMap []int
+	// TitleUpper and BodyUpper restore the original text of a field whose
 	// folding only lowercased ASCII letters (most text, and code): a bit
 	// per byte marks the upper-case letters. nil for other fields.
-	titleUpper, bodyUpper []uint64
+	TitleUpper, BodyUpper []uint64
 	// mapless marks an entry of the cache whose maps it left out (see
-	// foldCache.get); withMaps restores them.
+	// FoldCache.Get); WithMaps restores them.
 	mapless bool
 }
 
-func (f *folded) size() int {
-	return len(f.title) + len(f.body) + 8*(len(f.titleMap)+len(f.bodyMap)+len(f.titleUpper)+len(f.bodyUpper)) + 64
+func (f *Folded) size() int {
+	return len(f.Title) + len(f.Body) + 8*(len(f.TitleMap)+len(f.BodyMap)+len(f.TitleUpper)+len(f.BodyUpper)) + 64
 }
 
-// original returns the title and body as stored, when both can be
+// Original returns the title and body as stored, when both can be
 // restored from their folded text: a snippet then needs no decoding.
-func (f *folded) original() (title, body string, ok bool) {
-	if f.titleUpper == nil || f.bodyUpper == nil {
+func (f *Folded) Original() (title, body string, ok bool) {
+	if f.TitleUpper == nil || f.BodyUpper == nil {
 		return "", "", false
 	}
-	return restoreCase(f.title, f.titleUpper), restoreCase(f.body, f.bodyUpper), true
+	return RestoreCase(f.Title, f.TitleUpper), RestoreCase(f.Body, f.BodyUpper), true
 }
 
-// restoreCase raises the letters of folded that mask marks.
-func restoreCase(folded string, mask []uint64) string {
+// RestoreCase raises the letters of folded that mask marks. Cost: a copy
+// of folded.
+func RestoreCase(folded string, mask []uint64) string {
 	if len(folded) == 0 {
 		return ""
 	}
@@ -53,25 +54,25 @@ func restoreCase(folded string, mask []uint64) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// withMaps returns f, or for an entry the cache kept without its maps, the
+// WithMaps returns f, or for an entry the cache kept without its maps, the
 // same text folded again from title and body (the record's) with them.
-func (f *folded) withMaps(title, body string) *folded {
+func (f *Folded) WithMaps(title, body string) *Folded {
 	if !f.mapless {
 		return f
 	}
-	return foldText(f.seq, []byte(title), []byte(body))
+	return fold(f.seq, []byte(title), []byte(body))
 }
 
-// foldText folds a record's title and body, with the maps back to their
+// fold folds a record's title and body, with the maps back to their
 // offsets and the case masks.
-func foldText(seq uint64, title, body []byte) *folded {
-	f := &folded{seq: seq}
-	f.title, f.titleMap, f.titleUpper = tokenize.FoldCase(title)
-	f.body, f.bodyMap, f.bodyUpper = tokenize.FoldCase(body)
+func fold(seq uint64, title, body []byte) *Folded {
+	f := &Folded{seq: seq}
+	f.Title, f.TitleMap, f.TitleUpper = tokenize.FoldCase(title)
+	f.Body, f.BodyMap, f.BodyUpper = tokenize.FoldCase(body)
 	return f
 }
 
-// foldCache keeps folded text between searches so that verifying
+// FoldCache keeps folded text between searches so that verifying
 // substring candidates and finding snippet matches costs a scan of folded
 // text, not a fold per search. An entry is valid for one record: it is
 // keyed by ID and tagged with the record's write sequence number, so a
@@ -80,22 +81,24 @@ func foldText(seq uint64, title, body []byte) *folded {
 // by bytes; when full, arbitrary entries are evicted. An entry keeps its
 // folded text and case masks but not its maps (8 bytes a folded byte, for
 // text that folding changed the length of): only snippets read them, for
-// the few hits of a page (folded.withMaps), and without them the yardstick's
+// the few hits of a page (Folded.WithMaps), and without them the yardstick's
 // full corpus fits the default budget (54 MiB; 126 MiB with them). Safe
 // for concurrent use.
-type foldCache struct {
+type FoldCache struct {
 	mu    sync.Mutex
-	m     map[string]*folded
+	m     map[string]*Folded
 	bytes int
 	max   int
 }
 
-func newFoldCache(max int) *foldCache {
-	return &foldCache{m: map[string]*folded{}, max: max}
+// NewFoldCache returns a cache that holds up to max bytes; with max 0 or
+// less it keeps nothing.
+func NewFoldCache(max int) *FoldCache {
+	return &FoldCache{m: map[string]*Folded{}, max: max}
 }
 
-// peek returns the cached folded text of the record (id, seq), or nil.
-func (c *foldCache) peek(id string, seq uint64) *folded {
+// Peek returns the cached folded text of the record (id, seq), or nil.
+func (c *FoldCache) Peek(id string, seq uint64) *Folded {
 	c.mu.Lock()
 	f := c.m[id]
 	c.mu.Unlock()
@@ -105,9 +108,10 @@ func (c *foldCache) peek(id string, seq uint64) *folded {
 	return nil
 }
 
-// get returns the folded text of the record (id, seq), calling load for
-// its title and body only when it is not cached.
-func (c *foldCache) get(id string, seq uint64, load func() (title, body []byte, err error)) (*folded, error) {
+// Get returns the folded text of the record (id, seq), calling load for
+// its title and body only when it is not cached. Cost: a fold of the
+// text on a miss, and evictions to make room for it.
+func (c *FoldCache) Get(id string, seq uint64, load func() (title, body []byte, err error)) (*Folded, error) {
 	c.mu.Lock()
 	f := c.m[id]
 	c.mu.Unlock()
@@ -118,14 +122,14 @@ func (c *foldCache) get(id string, seq uint64, load func() (title, body []byte, 
 	if err != nil {
 		return nil, err
 	}
-	f = foldText(seq, title, body)
+	f = fold(seq, title, body)
 	if c.max <= 0 {
 		return f, nil
 	}
 	keep := f
-	if f.titleMap != nil || f.bodyMap != nil {
+	if f.TitleMap != nil || f.BodyMap != nil {
 		kept := *f
-		kept.titleMap, kept.bodyMap, kept.mapless = nil, nil, true
+		kept.TitleMap, kept.BodyMap, kept.mapless = nil, nil, true
 		keep = &kept
 	}
 	c.mu.Lock()

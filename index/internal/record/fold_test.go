@@ -1,4 +1,4 @@
-package index
+package record
 
 import (
 	"reflect"
@@ -26,8 +26,8 @@ func TestCaseMask(t *testing.T) {
 				t.Fatalf("FoldCase(%q) restorable = %v, want %v", tc.text, got, tc.restorable)
 			}
 			if m != nil {
-				if got := restoreCase(folded, m); got != tc.text {
-					t.Fatalf("restoreCase = %q, want %q", got, tc.text)
+				if got := RestoreCase(folded, m); got != tc.text {
+					t.Fatalf("RestoreCase = %q, want %q", got, tc.text)
 				}
 			}
 		})
@@ -42,43 +42,43 @@ func FuzzCaseMask(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		if folded, _, m := tokenize.FoldCase([]byte(text)); m != nil {
-			if got := restoreCase(folded, m); got != text {
-				t.Fatalf("restoreCase(Fold(%q)) = %q", text, got)
+			if got := RestoreCase(folded, m); got != text {
+				t.Fatalf("RestoreCase(Fold(%q)) = %q", text, got)
 			}
 		}
 	})
 }
 
 // TestFoldCacheKeepsNoMaps checks that the cache keeps an entry without
-// the maps folding needed, counts it without them, and that withMaps
+// the maps folding needed, counts it without them, and that WithMaps
 // gives back what folding the record gives.
 func TestFoldCacheKeepsNoMaps(t *testing.T) {
 	title, body := []byte("Café"), []byte("naïve Ångström, and ASCII")
-	c := newFoldCache(1 << 20)
+	c := NewFoldCache(1 << 20)
 	loads := 0
 	load := func() ([]byte, []byte, error) { loads++; return title, body, nil }
-	first, err := c.get("d", 7, load)
+	first, err := c.Get("d", 7, load)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if first.mapless || first.titleMap == nil || first.bodyMap == nil {
+	if first.mapless || first.TitleMap == nil || first.BodyMap == nil {
 		t.Fatalf("the loading caller's entry lacks its maps: %+v", first)
 	}
-	again, err := c.get("d", 7, load)
+	again, err := c.Get("d", 7, load)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if loads != 1 || !again.mapless || again.titleMap != nil || again.bodyMap != nil {
+	if loads != 1 || !again.mapless || again.TitleMap != nil || again.BodyMap != nil {
 		t.Fatalf("cached entry: %d loads, %+v", loads, again)
 	}
 	if c.bytes != again.size() || again.size() >= first.size() {
 		t.Errorf("cache counts %d bytes, the entry is %d, with maps %d", c.bytes, again.size(), first.size())
 	}
-	restored := again.withMaps(string(title), string(body))
+	restored := again.WithMaps(string(title), string(body))
 	if !reflect.DeepEqual(restored, first) {
-		t.Errorf("withMaps gives %+v, want %+v", restored, first)
+		t.Errorf("WithMaps gives %+v, want %+v", restored, first)
 	}
-	if plain, _ := c.get("p", 1, func() ([]byte, []byte, error) { return []byte("ASCII"), []byte("only"), nil }); plain.mapless {
+	if plain, _ := c.Get("p", 1, func() ([]byte, []byte, error) { return []byte("ASCII"), []byte("only"), nil }); plain.mapless {
 		t.Error("an entry that needs no maps is marked mapless")
 	}
 }

@@ -1,0 +1,288 @@
+// Package record owns the stored form of a document: the binary record
+// the engine keeps in its store under the document's ID, and the folded
+// text of a record's title and body that searches cache between them.
+//
+// A record is immutable once encoded; the slices a decoder returns point
+// into it and are valid as long as its bytes are (for a store's bytes,
+// the transaction that read them). Every decoder returns ErrCorrupt for
+// damaged bytes and never panics. The functions are safe for concurrent
+// use; a FoldCache is too, and a Folded is read-only once made.
+package record
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/golang/snappy"
+)
+
+// Documents are stored in a compact binary record, small fields first so
+// that filters can read them without copying the text:
+//
+//	version byte
+//	seq                                   (uvarint: the write that stored this record)
+//	kind, parent, role, project, source  (uvarint length + bytes each)
+//	time                                  (varint Unix nanoseconds; 0 = unset)
+//	tags                                  (uvarint count, then strings)
+//	meta                                  (uvarint count, then key, value)
+//	session                               (uvarint length + bytes; version 2)
+//	links                                 (uvarint count, then to, type; version 2)
+//	vector                                (uvarint dimension, then float32 bits
+//	                                       little-endian; version 2)
+//	titleTokens, bodyTokens               (uvarint: analyzed lengths, for BM25 counters)
+//	text encoding                         (byte: textRaw or textSnappy)
+//	title, body                           (uvarint length + bytes each; snappy-compressed
+//	                                       together when that saves space)
+//
+// Version 1 records (no session, links or vector) are still read.
+const version = 2
+
+// Text encodings.
+const (
+	textRaw    = 0
+	textSnappy = 1
+)
+
+// compressMin is the smallest text worth compressing.
+const compressMin = 512
+
+// ErrCorrupt is returned when a record's bytes are damaged or cut short.
+var ErrCorrupt = errors.New("corrupt document record")
+
+// Header is the part of a record that filters and ordering read: every
+// stored field but the title and body.
+type Header struct {
+	Seq                                 uint64 // the write that stored the record
+	Kind, Parent, Role, Project, Source string
+	Time                                time.Time
+	Tags                                []string
+	Meta                                map[string]string
+	Session                             string
+	Links                               []Link
+	vector                              []byte // float32 bits, decoded on demand by Vector
+	TitleTokens, BodyTokens             int    // analyzed lengths, for the BM25 counters
+}
+
+// Link is a stored link to the document with ID To.
+type Link struct {
+	To, Type string
+}
+
+// Vector decodes the record's vector; nil when it has none. Cost: one
+// allocation of the vector, which most readers of a header never ask for.
+func (h *Header) Vector() []float32 {
+	if len(h.vector) == 0 {
+		return nil
+	}
+	v := make([]float32, len(h.vector)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(h.vector[4*i:]))
+	}
+	return v
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// Encode returns the record of a document whose stored fields are h (its
+// vector left out) with the given vector, title and body. The text is
+// compressed when that saves a tenth of it. Cost: O(size of the record).
+func Encode(h *Header, vector []float32, title, body string) []byte {
+	b := make([]byte, 0, 64+len(title)+len(body)+len(h.Kind)+len(h.Parent))
+	b = append(b, version)
+	b = binary.AppendUvarint(b, h.Seq)
+	for _, s := range []string{h.Kind, h.Parent, h.Role, h.Project, h.Source} {
+		b = appendString(b, s)
+	}
+	var ns int64
+	if !h.Time.IsZero() {
+		ns = h.Time.UnixNano()
+	}
+	b = binary.AppendVarint(b, ns)
+	b = binary.AppendUvarint(b, uint64(len(h.Tags)))
+	for _, t := range h.Tags {
+		b = appendString(b, t)
+	}
+	b = binary.AppendUvarint(b, uint64(len(h.Meta)))
+	for _, k := range slices.Sorted(maps.Keys(h.Meta)) {
+		b = appendString(b, k)
+		b = appendString(b, h.Meta[k])
+	}
+	b = appendString(b, h.Session)
+	b = binary.AppendUvarint(b, uint64(len(h.Links)))
+	for _, l := range h.Links {
+		b = appendString(appendString(b, l.To), l.Type)
+	}
+	b = binary.AppendUvarint(b, uint64(len(vector)))
+	for _, x := range vector {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	b = binary.AppendUvarint(b, uint64(h.TitleTokens))
+	b = binary.AppendUvarint(b, uint64(h.BodyTokens))
+	text := appendString(appendString(nil, title), body)
+	if len(text) >= compressMin {
+		if z := snappy.Encode(nil, text); len(z) < len(text)*9/10 {
+			return append(append(b, textSnappy), z...)
+		}
+	}
+	return append(append(b, textRaw), text...)
+}
+
+// reader reads a record's fields in order, keeping the first error;
+// after an error every read returns zero values.
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = ErrCorrupt
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) varint() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.err = ErrCorrupt
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) bytes() []byte {
+	n := r.uvarint()
+	if r.err != nil {
+		return nil
+	}
+	if n > uint64(len(r.b)) {
+		r.err = ErrCorrupt
+		return nil
+	}
+	s := r.b[:n]
+	r.b = r.b[n:]
+	return s
+}
+
+func (r *reader) string() string { return string(r.bytes()) }
+
+// DecodeHeader decodes the small fields of a record and returns the rest
+// (title and body, for DecodeText) undecoded. Cost: O(size of the
+// header); the text is not read.
+func DecodeHeader(b []byte) (Header, []byte, error) {
+	var h Header
+	if len(b) == 0 || b[0] < 1 || b[0] > version {
+		return h, nil, ErrCorrupt
+	}
+	r := reader{b: b[1:]}
+	h.Seq = r.uvarint()
+	h.Kind, h.Parent, h.Role, h.Project, h.Source = r.string(), r.string(), r.string(), r.string(), r.string()
+	if ns := r.varint(); ns != 0 {
+		h.Time = time.Unix(0, ns).UTC()
+	}
+	if n := r.uvarint(); n > 0 && n <= uint64(len(r.b)) {
+		h.Tags = make([]string, n)
+		for i := range h.Tags {
+			h.Tags[i] = r.string()
+		}
+	} else if n > uint64(len(r.b)) {
+		r.err = ErrCorrupt
+	}
+	if n := r.uvarint(); n > 0 && n <= uint64(len(r.b)) {
+		h.Meta = make(map[string]string, n)
+		for range n {
+			k := r.string()
+			h.Meta[k] = r.string()
+		}
+	} else if n > uint64(len(r.b)) {
+		r.err = ErrCorrupt
+	}
+	if b[0] >= 2 {
+		h.Session = r.string()
+		if n := r.uvarint(); n > 0 && n <= uint64(len(r.b)) {
+			h.Links = make([]Link, n)
+			for i := range h.Links {
+				h.Links[i] = Link{To: r.string(), Type: r.string()}
+			}
+		} else if n > uint64(len(r.b)) {
+			r.err = ErrCorrupt
+		}
+		if n := r.uvarint(); n > 0 && n <= uint64(len(r.b))/4 {
+			h.vector, r.b = r.b[:4*n], r.b[4*n:]
+		} else if n > uint64(len(r.b))/4 {
+			r.err = ErrCorrupt
+		}
+	}
+	h.TitleTokens, h.BodyTokens = int(r.uvarint()), int(r.uvarint())
+	return h, r.b, r.err
+}
+
+// DecodeText returns the title and body of a record's rest: slices of it
+// (valid as long as the record is) for raw text, new slices for
+// compressed text. Cost: O(size of the text), a decompression when it
+// is compressed.
+func DecodeText(rest []byte) (title, body []byte, err error) {
+	if len(rest) == 0 {
+		return nil, nil, ErrCorrupt
+	}
+	switch rest[0] {
+	case textRaw:
+		rest = rest[1:]
+	case textSnappy:
+		if rest, err = snappy.Decode(nil, rest[1:]); err != nil {
+			return nil, nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+		}
+	default:
+		return nil, nil, ErrCorrupt
+	}
+	r := reader{b: rest}
+	title, body = r.bytes(), r.bytes()
+	return title, body, r.err
+}
+
+// Raw returns a record with its text uncompressed: rec itself when it
+// is, a new record otherwise.
+func Raw(rec []byte) ([]byte, error) {
+	_, rest, err := DecodeHeader(rec)
+	if err != nil {
+		return nil, err
+	}
+	if len(rest) == 0 || rest[0] == textRaw {
+		return rec, nil
+	}
+	title, body, err := DecodeText(rest)
+	if err != nil {
+		return nil, err
+	}
+	out := append(rec[:len(rec)-len(rest):len(rec)-len(rest)], textRaw)
+	return appendString(appendString(out, string(title)), string(body)), nil
+}
+
+// Seq returns the write sequence number of a record without decoding
+// the rest of its header. Cost: O(1).
+func Seq(rec []byte) (uint64, error) {
+	if len(rec) == 0 || rec[0] < 1 || rec[0] > version {
+		return 0, ErrCorrupt
+	}
+	r := reader{b: rec[1:]}
+	seq := r.uvarint()
+	return seq, r.err
+}

@@ -1,0 +1,78 @@
+package record
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHeaderRoundTrip checks that a header and text read back as written,
+// and that Seq and Raw agree with the full decoders.
+func TestHeaderRoundTrip(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		h           Header
+		vector      []float32
+		title, body string
+	}{
+		{name: "empty"},
+		{
+			name:  "all fields",
+			h:     Header{Seq: 42, Kind: "k", Parent: "p", Role: "r", Project: "pr", Source: "s", Time: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC), Tags: []string{"x", "y"}, Meta: map[string]string{"m": "1", "n": ""}, Session: "s1", Links: []Link{{To: "x", Type: "imports"}, {To: "y"}}, TitleTokens: 3, BodyTokens: 4},
+			title: "t", body: "b", vector: []float32{0.5, -1, 3e-7},
+		},
+		{name: "compressed", h: Header{Seq: 7}, title: "title", body: strings.Repeat("compressible text ", 200)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := Encode(&tc.h, tc.vector, tc.title, tc.body)
+			h, rest, err := DecodeHeader(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := h.Vector(); !reflect.DeepEqual(got, tc.vector) {
+				t.Errorf("vector %v, want %v", got, tc.vector)
+			}
+			h.vector = nil
+			if !reflect.DeepEqual(h, tc.h) {
+				t.Errorf("header\n got %+v\nwant %+v", h, tc.h)
+			}
+			title, body, err := DecodeText(rest)
+			if err != nil || string(title) != tc.title || string(body) != tc.body {
+				t.Errorf("text %q %q %v, want %q %q", title, body, err, tc.title, tc.body)
+			}
+			if seq, err := Seq(rec); err != nil || seq != tc.h.Seq {
+				t.Errorf("Seq = %d, %v, want %d", seq, err, tc.h.Seq)
+			}
+			raw, err := Raw(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h2, rest2, err := DecodeHeader(raw)
+			if err != nil || rest2[0] != textRaw || !reflect.DeepEqual(h2.Links, tc.h.Links) {
+				t.Fatalf("Raw: %v, text encoding %d", err, rest2[0])
+			}
+			if title2, body2, _ := DecodeText(rest2); !bytes.Equal(title2, title) || !bytes.Equal(body2, body) {
+				t.Errorf("Raw changed the text to %q %q", title2, body2)
+			}
+		})
+	}
+}
+
+// FuzzDecode feeds arbitrary bytes to every decoder, as a damaged store
+// would: each must return an error or a value, never panic.
+func FuzzDecode(f *testing.F) {
+	f.Add(Encode(&Header{Seq: 1, Tags: []string{"x"}, TitleTokens: 1, BodyTokens: 1}, nil, "t", "b"))
+	f.Add(Encode(&Header{Seq: 2}, nil, "", strings.Repeat("zip ", 300)))
+	f.Add(Encode(&Header{Seq: 3, Links: []Link{{To: "x", Type: "t"}}}, []float32{1, 2}, "", ""))
+	f.Add([]byte{version, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, rec []byte) {
+		if _, rest, err := DecodeHeader(rec); err == nil {
+			DecodeText(rest)
+		}
+		Seq(rec)
+		Raw(rec)
+	})
+}
