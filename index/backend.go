@@ -1,11 +1,11 @@
 package index
 
 import (
-	"fmt"
+	"errors"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
-	"github.com/twindex/twindex/index/internal/compact"
+	"github.com/twindex/twindex/index/internal/backend"
 )
 
 // Backend names a bleve index implementation.
@@ -19,38 +19,25 @@ const (
 	// BenchmarkSearchAfterSmallWrites; figures in DESIGN.md). Use it in
 	// memory only for an index written in a few large batches, where it
 	// indexes faster.
-	Scorch Backend = "scorch"
+	Scorch Backend = backend.Scorch
 	// UpsideDown is bleve's key/value index, here over an in-memory
 	// copy-on-write B+tree (internal/memkv), memory only. Not available
 	// in the js/wasm build.
-	UpsideDown Backend = "upsidedown"
+	UpsideDown Backend = backend.UpsideDown
 	// Compact is twindex's own in-memory index (internal/compact): per
 	// field a sorted dictionary and positionless postings in flat
 	// slices, in segments merged as they grow. Memory only; the default
 	// of OpenMemory, the backend of the js/wasm build and of snapshots.
-	Compact Backend = "compact"
+	Compact Backend = backend.Compact
 )
 
-// backendOptions are the Options a bleve index is opened with.
-type backendOptions struct {
-	bulk     bool // Options.BulkLoad
-	readOnly bool // Options.ReadOnly
-}
-
-// newUpsideDown is in upsidedown.go; newScorch in scorch.go (native only).
-func newBackend(b Backend, dir string, q *bleveindex.AnalysisQueue, o backendOptions) (bleveindex.Index, error) {
-	switch b {
-	case Compact:
-		if dir != "" {
-			return nil, fmt.Errorf("%w: %s is memory-only", ErrBackend, Compact)
-		}
-		return compact.New(q), nil
-	case UpsideDown:
-		return newUpsideDown(dir, q)
-	case Scorch:
-		return newScorch(dir, q, o)
+// newBackend opens one bleve index, its damage a *CorruptError.
+func newBackend(b Backend, dir string, q *bleveindex.AnalysisQueue, o *backend.Options) (bleveindex.Index, error) {
+	idx, err := backend.Open(string(b), dir, q, o)
+	if ce, ok := errors.AsType[*backend.CorruptError](err); ok {
+		return nil, &CorruptError{Path: ce.Path, Err: ce.Err}
 	}
-	return nil, ErrBackend
+	return idx, err
 }
 
 // docNumbers reports whether the backend's internal IDs are 8-byte

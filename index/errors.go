@@ -3,6 +3,8 @@ package index
 import (
 	"errors"
 	"fmt"
+
+	"github.com/twindex/twindex/index/internal/backend"
 )
 
 var (
@@ -38,7 +40,7 @@ var (
 	ErrClosed = errors.New("index: closed")
 
 	// ErrBackend is returned by Open for a backend this build lacks.
-	ErrBackend = errors.New("index: backend not available in this build")
+	ErrBackend = backend.ErrUnavailable
 
 	// ErrLanguage is returned by Open, wrapped with the reason, when
 	// Options.Language is not one of tokenize.Langs, or is not the

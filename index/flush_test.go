@@ -33,7 +33,7 @@ func TestCloseLeavesNothingToReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{textDir, trigramDir} {
-		idx, err := newScorch(dir+"/"+name, bleveindex.NewAnalysisQueue(1), backendOptions{})
+		idx, err := newBackend(Scorch, dir+"/"+name, bleveindex.NewAnalysisQueue(1), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,7 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/storage"
 	"github.com/twindex/twindex/tokenize"
@@ -161,7 +162,7 @@ func (o *Options) WithDefaults() Options {
 		r.SubstringWeight = 1
 	}
 	if r.Backend == "" {
-		r.Backend = defaultBackend
+		r.Backend = backend.Default
 	}
 	if r.CacheBytes == 0 {
 		r.CacheBytes = 64 << 20
@@ -327,7 +328,7 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 	if o.ReadOnly {
 		// Only a writer runs scorch's merger, and only while it lives: a
 		// short one may leave segments behind for a reader to meet.
-		if n, m := segments(ix.text), segments(ix.tri); n > readOnlyMaxSegments || m > readOnlyMaxSegments {
+		if n, m := backend.Segments(ix.text), backend.Segments(ix.tri); n > readOnlyMaxSegments || m > readOnlyMaxSegments {
 			return fail(fmt.Errorf("%w: its indexes have %d and %d segments to merge", ErrReadOnly, n, m))
 		}
 	} else if err := ix.writeSchema(had); err != nil {
@@ -340,7 +341,7 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 // corrupt one is replaced by an empty index, which recover then fills from
 // the store.
 func (ix *Index) openBackend(name string) (bleveindex.Index, error) {
-	o := backendOptions{bulk: ix.opts.BulkLoad, readOnly: ix.opts.ReadOnly}
+	o := &backend.Options{BulkLoad: ix.opts.BulkLoad, ReadOnly: ix.opts.ReadOnly}
 	idx, err := newBackend(ix.opts.Backend, ix.subdir(name), ix.queue, o)
 	if err == nil || !ix.opts.RebuildCorrupt || !errors.Is(err, ErrCorrupt) || ix.dir == "" || ix.opts.ReadOnly {
 		return idx, err
@@ -402,7 +403,7 @@ func (ix *Index) closeBackends() error {
 	for i, b := range []bleveindex.Index{ix.text, ix.tri} {
 		if b != nil {
 			errs = append(errs, b.Close())
-			persistError(ix.subdir([]string{textDir, trigramDir}[i])) // a report from closing
+			backend.PersistError(ix.subdir([]string{textDir, trigramDir}[i])) // a report from closing
 		}
 	}
 	return errors.Join(errs...)
@@ -476,7 +477,7 @@ func (ix *Index) flush() error {
 			b := bleveindex.NewBatch()
 			b.SetInternal(internalSeq, seqKey(seq))
 			b.SetPersistedCallback(func(err error) { done <- err })
-			persistError(dir) // forget failures from before this batch
+			backend.PersistError(dir) // forget failures from before this batch
 			if err := idx.Batch(b); err != nil {
 				errs[i] = err
 				return
@@ -497,7 +498,7 @@ func (ix *Index) flush() error {
 					errs[i] = fmt.Errorf("flush %s: not persisted (the next Open replays the log): %w", dir, failed)
 					return
 				case <-tick.C:
-					if err := persistError(dir); err != nil {
+					if err := backend.PersistError(dir); err != nil {
 						failed = err
 						if giveUp == nil {
 							giveUp = time.After(flushGrace)

@@ -8,6 +8,7 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/index/internal/compact"
 )
 
@@ -57,7 +58,7 @@ func (ix *Index) Optimize(ctx context.Context) error {
 	for i, idx := range []bleveindex.Index{ix.text, ix.tri} {
 		wg.Go(func() {
 			defer ix.guard(&errs[i])
-			errs[i] = forceMerge(ctx, idx)
+			errs[i] = backend.ForceMerge(ctx, idx)
 		})
 	}
 	if c, ok := ix.store.(interface{ Compact() error }); ok {

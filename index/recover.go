@@ -9,6 +9,7 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -215,10 +216,10 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 			}
 		}
 	}
-	if ix.text, err = newBackend(ix.opts.Backend, ix.subdir(textDir), ix.queue, backendOptions{bulk: ix.opts.BulkLoad}); err != nil {
+	if ix.text, err = newBackend(ix.opts.Backend, ix.subdir(textDir), ix.queue, &backend.Options{BulkLoad: ix.opts.BulkLoad}); err != nil {
 		return fmt.Errorf("rebuild text index: %w", err)
 	}
-	if ix.tri, err = newBackend(ix.opts.Backend, ix.subdir(trigramDir), ix.queue, backendOptions{bulk: ix.opts.BulkLoad}); err != nil {
+	if ix.tri, err = newBackend(ix.opts.Backend, ix.subdir(trigramDir), ix.queue, &backend.Options{BulkLoad: ix.opts.BulkLoad}); err != nil {
 		return fmt.Errorf("rebuild trigram index: %w", err)
 	}
 	seq, err := ix.storedSeq()

@@ -14,6 +14,7 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -55,9 +56,9 @@ func TestMergedDictionaryCounts(t *testing.T) {
 		t.Helper()
 		err := ix.read(readsIndexes, func(textR, _ bleveindex.IndexReader, _ storage.Tx) error {
 			got := map[string]uint64{}
-			ok, err := segmentPrefixCounts(textR, fieldBody, []byte("a"), func(term string, n uint64) { got[term] += n })
+			ok, err := backend.PrefixCounts(textR, fieldBody, []byte("a"), func(term string, n uint64) { got[term] += n })
 			if err != nil || !ok {
-				t.Fatalf("%s: segmentPrefixCounts: %v, %v", when, ok, err)
+				t.Fatalf("%s: PrefixCounts: %v, %v", when, ok, err)
 			}
 			want := map[string]uint64{}
 			for w, n := range holders {
@@ -94,7 +95,7 @@ func TestMergedDictionaryCounts(t *testing.T) {
 		}
 	}
 	check("merged", []string{"abbot", "abacus", "aachen", "abbey", "acorn", "aardvark"}, true)
-	if segs := segments(ix.text); segs != 1 {
+	if segs := backend.Segments(ix.text); segs != 1 {
 		t.Fatalf("%d text segments after Optimize, want 1", segs)
 	}
 
@@ -148,7 +149,7 @@ func BenchmarkPrefixCounts(b *testing.B) {
 			})
 			b.Run(p+"/true", func(b *testing.B) {
 				for b.Loop() {
-					if _, err := segmentPrefixCounts(textR, fieldBody, []byte(p), func(string, uint64) {}); err != nil {
+					if _, err := backend.PrefixCounts(textR, fieldBody, []byte(p), func(string, uint64) {}); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -3,12 +3,11 @@ package index
 import (
 	"context"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"time"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -53,39 +52,10 @@ func (ix *Index) Stats() (*Stats, error) {
 	if st.StoreBytes, err = ix.store.Size(); err != nil {
 		return nil, fmt.Errorf("stats: %w", err)
 	}
-	st.TextBytes, st.TrigramBytes = dirSize(ix.subdir(textDir)), dirSize(ix.subdir(trigramDir))
+	st.TextBytes, st.TrigramBytes = backend.Size(ix.subdir(textDir)), backend.Size(ix.subdir(trigramDir))
 	ix.mu.RLock()
 	text, tri := ix.text, ix.tri
 	ix.mu.RUnlock()
-	st.TextSegments, st.TrigramSegments = segments(text), segments(tri)
+	st.TextSegments, st.TrigramSegments = backend.Segments(text), backend.Segments(tri)
 	return st, nil
-}
-
-// segments is the number of segments of a scorch or compact index, 0 for
-// upsidedown.
-func segments(idx bleveindex.Index) int {
-	m := idx.StatsMap()
-	n := 0
-	for _, k := range []string{"num_root_filesegments", "num_root_memorysegments", "segments"} {
-		if v, ok := m[k].(uint64); ok {
-			n += int(v)
-		}
-	}
-	return n
-}
-
-func dirSize(dir string) int64 {
-	if dir == "" {
-		return 0
-	}
-	var n int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }

@@ -9,6 +9,7 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/index/internal/edits"
 )
 
@@ -96,7 +97,7 @@ func (s *search) prefixCounts(prefixes []string) (counts map[string][3]uint64, l
 		}
 		for fi, f := range prefixFields {
 			fc := map[string]uint64{}
-			ok, err := segmentPrefixCounts(s.textR, f, []byte(p), func(t string, n uint64) { fc[t] += n })
+			ok, err := backend.PrefixCounts(s.textR, f, []byte(p), func(t string, n uint64) { fc[t] += n })
 			if err != nil {
 				return nil, false, err
 			}
@@ -134,7 +135,7 @@ func (s *search) prefixCounts(prefixes []string) (counts map[string][3]uint64, l
 //
 // A term's count is its documents' in the larger text field, from its
 // posting lists (scorch's dictionaries may count wrong: see
-// segmentPrefixCounts), and the collection's on a shard: its statistics
+// backend.PrefixCounts), and the collection's on a shard: its statistics
 // then name the words near (Global.Fuzzy) and the terms' counts
 // (Global.Terms), which a shard gathers once every shard has the same
 // words near to count.

@@ -1,6 +1,6 @@
 //go:build !js && !wasip1
 
-package index
+package backend
 
 import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
@@ -8,7 +8,7 @@ import (
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 )
 
-// segmentPrefixCounts calls fn with each term of field that starts with
+// PrefixCounts calls fn with each term of field that starts with
 // prefix and the number of live documents of one segment holding it, for
 // each segment of r (a term in several segments comes once for each), and
 // returns true; for a reader other than scorch's it does nothing and
@@ -24,7 +24,7 @@ import (
 // counts too. Cost: one pass over the prefix's range of each segment's
 // dictionary, plus a dictionary lookup per term reported held once (in a
 // merged segment, most of the range after its first such term).
-func segmentPrefixCounts(r bleveindex.IndexReader, field string, prefix []byte, fn func(term string, count uint64)) (bool, error) {
+func PrefixCounts(r bleveindex.IndexReader, field string, prefix []byte, fn func(term string, count uint64)) (bool, error) {
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
 		return false, nil

@@ -1,6 +1,6 @@
 //go:build !js
 
-package index
+package backend
 
 import (
 	"fmt"
@@ -21,13 +21,13 @@ const memKVStore = "twindex.memkv"
 // not go unnoticed, hence the panic.
 func init() {
 	if err := registry.RegisterKVStore(memKVStore, memkv.New); err != nil {
-		panic("index: " + err.Error())
+		panic("backend: " + err.Error())
 	}
 }
 
-func newUpsideDown(dir string, q *bleveindex.AnalysisQueue) (bleveindex.Index, error) {
+func openUpsideDown(dir string, q *bleveindex.AnalysisQueue) (bleveindex.Index, error) {
 	if dir != "" {
-		return nil, fmt.Errorf("%w: upsidedown is memory-only here", ErrBackend)
+		return nil, fmt.Errorf("%w: upsidedown is memory-only here", ErrUnavailable)
 	}
 	idx, err := upsidedown.NewUpsideDownCouch(memKVStore, nil, q)
 	if err != nil {

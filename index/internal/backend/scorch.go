@@ -1,6 +1,6 @@
 //go:build !js && !wasip1
 
-package index
+package backend
 
 import (
 	"context"
@@ -22,7 +22,8 @@ import (
 	"github.com/twindex/twindex/storage"
 )
 
-const defaultBackend = Scorch
+// Default is the kind of index this build opens when asked for none.
+const Default = Scorch
 
 // checkedSuffix names, beside a scorch index's directory, the record of
 // the segment files verifySegments found sound.
@@ -31,7 +32,7 @@ const checkedSuffix = ".checked"
 // scorch reports failures of its background persister (a full disk, say)
 // only to a callback it finds by name in a global registry, then retries
 // forever; persistErrs routes them to the index they concern, keyed by
-// scorch's directory, so that flush can give up instead of waiting.
+// scorch's directory, so that a flush waiting on it can give up.
 var persistErrs sync.Map // directory -> error
 
 const asyncErrorCallback = "twindex"
@@ -44,9 +45,9 @@ func init() {
 	}
 }
 
-// persistError returns and forgets the last failure of the background
+// PersistError returns and forgets the last failure of the background
 // persister of the scorch index in dir, or nil.
-func persistError(dir string) error {
+func PersistError(dir string) error {
 	if v, ok := persistErrs.LoadAndDelete(dir); ok {
 		return v.(error)
 	}
@@ -60,7 +61,7 @@ func persistError(dir string) error {
 // until Optimize.
 var bulkMergePlan = map[string]any{"MaxSegmentsPerTier": 30, "FloorSegmentSize": 400}
 
-func newScorch(dir string, q *bleveindex.AnalysisQueue, o backendOptions) (idx bleveindex.Index, err error) {
+func openScorch(dir string, q *bleveindex.AnalysisQueue, o Options) (idx bleveindex.Index, err error) {
 	if dir != "" {
 		// scorch keeps its snapshot list in a bbolt file, which bbolt
 		// cannot open safely once truncated.
@@ -74,10 +75,10 @@ func newScorch(dir string, q *bleveindex.AnalysisQueue, o backendOptions) (idx b
 	config := map[string]interface{}{
 		"path": dir, "unsafe_batch": true, "asyncErrorCallbackName": asyncErrorCallback,
 	}
-	if o.bulk {
+	if o.BulkLoad {
 		config["scorchMergePlanOptions"] = bulkMergePlan
 	}
-	if o.readOnly {
+	if o.ReadOnly {
 		// No persister, no merger, root.bolt opened read-only.
 		config["read_only"] = true
 	}
@@ -190,11 +191,14 @@ func verifyCRC(path string, want uint32) error {
 	return nil
 }
 
-// forceMerge merges a scorch index's persisted segments down to one, in
+// ForceMerge merges a scorch index's persisted segments down to one, in
 // one merge: bleve's single-segment plan merges ten segments at a time,
 // which writes most of an index of more than ten segments twice. Other
-// backends have nothing to merge.
-func forceMerge(ctx context.Context, idx bleveindex.Index) error {
+// kinds have nothing to merge. It never returns for a scorch index in
+// memory, whose merger waits for a persister it does not run.
+//
+// Cost: a write of the whole index.
+func ForceMerge(ctx context.Context, idx bleveindex.Index) error {
 	s, ok := idx.(*scorch.Scorch)
 	if !ok {
 		return nil
@@ -207,7 +211,7 @@ func forceMerge(ctx context.Context, idx bleveindex.Index) error {
 		if err := s.ForceMerge(ctx, &mo); err != nil {
 			return err
 		}
-		if segments(s) <= 1 {
+		if Segments(s) <= 1 {
 			break
 		}
 	}

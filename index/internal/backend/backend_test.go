@@ -1,0 +1,71 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+)
+
+func TestOpenUnavailable(t *testing.T) {
+	q := bleveindex.NewAnalysisQueue(1)
+	t.Cleanup(q.Close)
+	for _, tc := range []struct {
+		name, kind, dir, msg string
+	}{
+		{"compact on disk", Compact, t.TempDir(), "index: backend not available in this build: compact is memory-only"},
+		{"unknown kind", "lucene", "", "index: backend not available in this build"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			idx, err := Open(tc.kind, tc.dir, q, nil)
+			if idx != nil || !errors.Is(err, ErrUnavailable) || err.Error() != tc.msg {
+				t.Fatalf("Open(%q, %q): %v, %v; want ErrUnavailable reading %q", tc.kind, tc.dir, idx, err, tc.msg)
+			}
+		})
+	}
+}
+
+// A compact index in memory is one segment per batch, none before the
+// first; it has no directory, and nothing for ForceMerge or PersistError.
+func TestCompactInMemory(t *testing.T) {
+	q := bleveindex.NewAnalysisQueue(1)
+	t.Cleanup(q.Close)
+	idx, err := Open(Compact, "", q, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	if n := Segments(idx); n != 0 {
+		t.Errorf("Segments of a new index: %d, want 0", n)
+	}
+	if err := ForceMerge(context.Background(), idx); err != nil {
+		t.Errorf("ForceMerge: %v", err)
+	}
+	if err := PersistError(""); err != nil {
+		t.Errorf("PersistError: %v", err)
+	}
+	if n := Size(""); n != 0 {
+		t.Errorf("Size of memory: %d, want 0", n)
+	}
+}
+
+func TestSize(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, n := range map[string]int{"a": 3, "sub/b": 5} {
+		if err := os.WriteFile(filepath.Join(dir, name), make([]byte, n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := Size(dir); got != 8 {
+		t.Errorf("Size: %d, want 8", got)
+	}
+	if got := Size(filepath.Join(dir, "none")); got != 0 {
+		t.Errorf("Size of a missing directory: %d, want 0", got)
+	}
+}

@@ -1,0 +1,27 @@
+//go:build js || wasip1
+
+package backend
+
+import (
+	"context"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+)
+
+// Default is the kind of index this build opens when asked for none.
+const Default = Compact
+
+func openScorch(string, *bleveindex.AnalysisQueue, Options) (bleveindex.Index, error) {
+	return nil, ErrUnavailable
+}
+
+// ForceMerge does nothing: this build has no scorch.
+func ForceMerge(context.Context, bleveindex.Index) error { return nil }
+
+// PersistError returns nil: this build has no scorch.
+func PersistError(string) error { return nil }
+
+// PrefixCounts returns false: this build has no scorch.
+func PrefixCounts(bleveindex.IndexReader, string, []byte, func(string, uint64)) (bool, error) {
+	return false, nil
+}
