@@ -10,6 +10,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/edits"
+	"github.com/twindex/twindex/index/internal/rank"
 )
 
 // MaxExpansions bounds the indexed terms one prefix or one fuzzy word
@@ -193,7 +194,7 @@ func (s *search) expandFuzzy(word, own string, dist int) ([]expansion, error) {
 		if err != nil {
 			return nil, err
 		}
-		e.count = max(c[tfTitle], c[tfBody]) // as docFreq counts
+		e.count = max(c[rank.Title], c[rank.Body]) // as docFreq counts
 		out = append(out, e)
 	}
 	if local {
