@@ -52,7 +52,7 @@ func (s *search) getsFeedback(tp *textPlan) bool {
 // feedback returns the terms to add to the query from the best documents
 // of its text-leg ranking; nil when the query gets no feedback.
 func (s *search) feedback(list *textList) ([]feedbackTerm, error) {
-	if !s.getsFeedback(list.plan) || len(list.hits) == 0 {
+	if !s.getsFeedback(list.plan) || len(list.Hits) == 0 {
 		return nil, nil
 	}
 	docs, err := feedbackHits(list)
@@ -66,12 +66,12 @@ func (s *search) feedback(list *textList) ([]feedbackTerm, error) {
 // score, ties by ID (so that a search of shards takes the same ones).
 func feedbackHits(list *textList) ([]ShardHit, error) {
 	var out []ShardHit
-	for _, p := range list.best(FeedbackDocs) {
-		id, err := list.resolve(p)
+	for _, p := range list.Best(FeedbackDocs) {
+		id, err := list.Resolve(p)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ShardHit{ID: id, Score: list.hits[p].score})
+		out = append(out, ShardHit{ID: id, Score: list.Hits[p].Score})
 	}
 	slices.SortFunc(out, func(a, b ShardHit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {

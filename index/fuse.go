@@ -27,21 +27,21 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 		return out, len(tri), nil
 	}
 	if tri == nil && vec == nil {
-		if err := text.top(need); err != nil {
+		if err := text.Top(need); err != nil {
 			return nil, 0, err
 		}
-		textRank := fusion.Ranks(text.scores())
-		n := min(need, len(text.hits))
+		textRank := fusion.Ranks(text.Scores())
+		n := min(need, len(text.Hits))
 		out := make([]fusion.Hit, n)
 		for i := range n {
-			id, err := text.resolve(i)
+			id, err := text.Resolve(i)
 			if err != nil {
 				return nil, 0, err
 			}
-			sc := text.hits[i].score
+			sc := text.Hits[i].Score
 			out[i] = fusion.Hit{ID: id, Score: sc, Legs: []fusion.LegRank{{Leg: text.leg(i), Rank: textRank[i], Score: sc}}}
 		}
-		return out, text.count(), nil
+		return out, text.Count(), nil
 	}
 
 	if vec == nil && s.req.Boost == nil && s.req.Expand == nil {
@@ -84,14 +84,14 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 	if err != nil {
 		return nil, 0, err
 	}
-	rank := text.ranker(known)
-	inBoth := make([]bool, len(text.hits))
+	rank := text.Ranker(known)
+	inBoth := make([]bool, len(text.Hits))
 	nBoth := 0
 	for j, p := range pos {
 		if p >= 0 {
 			inBoth[p] = true
 			nBoth++
-			sc := text.hits[p].score
+			sc := text.Hits[p].Score
 			r := rank(sc)
 			out[j].Score += wText / (k + float64(r))
 			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: text.leg(p), Rank: r, Score: sc})
@@ -101,7 +101,7 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 		return nil, 0, err
 	}
 	fusion.Sort(out)
-	return out, known + len(text.hits) - nBoth, nil
+	return out, known + len(text.Hits) - nBoth, nil
 }
 
 // fuseTwo is fuseTop of the substring and text legs alone, with no boost
@@ -122,19 +122,19 @@ func (s *search) fuseTwo(tri []scored, text *textList, need int) ([]fusion.Hit, 
 		return nil, 0, err
 	}
 	triRank := fusion.Ranks(scoresOf(tri))
-	rank := text.ranker(len(tri))
+	rank := text.Ranker(len(tri))
 	type fused struct {
 		i, p, r int // substring position, text position (or -1) and rank
 		score   float64
 	}
 	var cands []fused
-	inBoth := make([]bool, len(text.hits))
+	inBoth := make([]bool, len(text.Hits))
 	nBoth, taken, last := 0, 0, 0
 	for i := range tri {
 		if p := pos[i]; p >= 0 {
 			inBoth[p] = true
 			nBoth++
-			r := rank(text.hits[p].score)
+			r := rank(text.Hits[p].Score)
 			cands = append(cands, fused{i, p, r, wTri/(k+float64(triRank[i])) + wText/(k+float64(r))})
 			continue
 		}
@@ -167,12 +167,12 @@ func (s *search) fuseTwo(tri []scored, text *textList, need int) ([]fusion.Hit, 
 		x := tri[c.i]
 		legs := []fusion.LegRank{{Leg: LegSubstring, Rank: triRank[c.i], Score: x.score}}
 		if c.p >= 0 {
-			legs = append(legs, fusion.LegRank{Leg: text.leg(c.p), Rank: c.r, Score: text.hits[c.p].score})
+			legs = append(legs, fusion.LegRank{Leg: text.leg(c.p), Rank: c.r, Score: text.Hits[c.p].Score})
 		}
 		out = append(out, fusion.Hit{ID: x.id, Score: c.score, Legs: legs})
 	}
 	fusion.Sort(out)
-	return out, len(tri) + len(text.hits) - nBoth, nil
+	return out, len(tri) + len(text.Hits) - nBoth, nil
 }
 
 // inText returns where each document of ids stands in the text leg's
@@ -181,10 +181,10 @@ func (s *search) fuseTwo(tri []scored, text *textList, need int) ([]fusion.Hit, 
 // idLookupCost of its internal IDs.
 func (s *search) inText(ids []string, text *textList) ([]int, error) {
 	pos := make([]int, len(ids))
-	if len(ids)*idLookupCost > len(text.hits) {
-		byID := make(map[string]int, len(text.hits))
-		for p := range text.hits {
-			id, err := text.resolve(p)
+	if len(ids)*idLookupCost > len(text.Hits) {
+		byID := make(map[string]int, len(text.Hits))
+		for p := range text.Hits {
+			id, err := text.Resolve(p)
 			if err != nil {
 				return nil, err
 			}
@@ -206,7 +206,7 @@ func (s *search) inText(ids []string, text *textList) ([]int, error) {
 			return nil, err
 		}
 		if iid != nil {
-			if p, ok := text.hitIndex(iid); ok {
+			if p, ok := text.Index(iid); ok {
 				pos[i] = p
 			}
 		}
@@ -222,11 +222,11 @@ func (s *search) inText(ids []string, text *textList) ([]int, error) {
 // come before it in order.
 func (s *search) textOnly(out []fusion.Hit, text *textList, inBoth []bool, nBoth, need int) ([]fusion.Hit, error) {
 	k, wText := float64(s.ix.opts.K), s.ix.opts.TextWeight
-	order := text.best(need + nBoth)
+	order := text.Best(need + nBoth)
 	taken, r := 0, 0
 	for i, p := range order {
-		sc := text.hits[p].score
-		if i == 0 || sc != text.hits[order[i-1]].score {
+		sc := text.Hits[p].Score
+		if i == 0 || sc != text.Hits[order[i-1]].Score {
 			if taken >= need {
 				break
 			}
@@ -235,7 +235,7 @@ func (s *search) textOnly(out []fusion.Hit, text *textList, inBoth []bool, nBoth
 		if inBoth[p] {
 			continue
 		}
-		id, err := text.resolve(p)
+		id, err := text.Resolve(p)
 		if err != nil {
 			return nil, err
 		}
@@ -269,17 +269,17 @@ func (s *search) fuseAll(tri []scored, text *textList, vec []scored) ([]fusion.H
 	}
 	approx := map[string]bool{}
 	if text != nil {
-		if err := text.sort(); err != nil {
+		if err := text.Sort(); err != nil {
 			return nil, err
 		}
-		l := make([]scored, len(text.hits))
-		for p := range text.hits {
-			id, err := text.resolve(p)
+		l := make([]scored, len(text.Hits))
+		for p := range text.Hits {
+			id, err := text.Resolve(p)
 			if err != nil {
 				return nil, err
 			}
-			l[p] = scored{id: id, score: text.hits[p].score}
-			if text.hits[p].approx {
+			l[p] = scored{id: id, score: text.Hits[p].Score}
+			if text.Hits[p].Approx {
 				approx[id] = true
 			}
 		}

@@ -26,8 +26,8 @@ type Global struct {
 	TitleBytes  uint64 `json:"titleBytes"`
 	BodyBytes   uint64 `json:"bodyBytes"`
 	// Terms: documents holding the term in the title, in the body and
-	// in the licence comment a body starts with (by tfTitle, tfBody,
-	// tfBoiler): a word's idf is of the largest.
+	// in the licence comment a body starts with (by rank.Title, rank.Body,
+	// rank.Boiler): a word's idf is of the largest.
 	Terms map[string][3]uint64 `json:"terms,omitempty"`
 	// Grams: documents holding the trigram.
 	Grams map[string]uint64 `json:"grams,omitempty"`

@@ -2,6 +2,8 @@ package index
 
 import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/rank"
 )
 
 // decidedByGrams reports whether the candidates of the query's leaves are
@@ -38,12 +40,12 @@ func (s *search) indexScores(leaves []*sleaf, grams []string, cands []candidate,
 		if sl.dup {
 			continue
 		}
-		g, w := sl.grams[0], idf(s.n, sl.df)
+		g, w := sl.grams[0], rank.IDF(s.n, sl.df)
 		for i := range cands {
-			score[i] += w * s.ix.opts.BodyWeight * bm25(float64(cands[i].freq[g]), dl[i], avgAll)
+			score[i] += w * s.ix.opts.BodyWeight * rank.BM25(float64(cands[i].freq[g]), dl[i], avgAll)
 		}
 		err := s.eachPosting(fieldTitleGrams, grams[g], cands, func(i int, d *bleveindex.TermFieldDoc) {
-			score[i] += w * s.ix.opts.TitleWeight * bm25(float64(d.Freq), lengthOf(d.Norm), avgTitle)
+			score[i] += w * s.ix.opts.TitleWeight * rank.BM25(float64(d.Freq), lengthOf(d.Norm), avgTitle)
 		})
 		if err != nil {
 			return nil, err

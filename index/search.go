@@ -11,6 +11,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/index/internal/slots"
 	"github.com/twindex/twindex/query"
@@ -54,7 +55,7 @@ type search struct {
 	exactPlan, tolPlan *textPlan
 	// explained is the tally of the text leg's last pass, whose list
 	// ranked the hits, kept for Explain.
-	explained *tallied
+	explained *rank.Tally
 	// defines holds, by positive leaf, the trigram index's internal IDs
 	// of the documents that declare its text; made on first use.
 	defines           map[*leaf]map[string]struct{}
@@ -426,7 +427,7 @@ func (s *search) explainText(e *Explain, f fusion.Hit) error {
 			return err
 		}
 		if iid != nil {
-			e.Text = t.fieldScores(iid, l.Score)
+			e.Text = t.FieldScores(iid, l.Score)
 		}
 	}
 	return nil

@@ -323,7 +323,7 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 	if text != nil {
 		// The text scores of the other legs' documents, and how many of
 		// the substring leg's the text leg has, before top cuts the list.
-		out.Matches += text.count()
+		out.Matches += text.Count()
 		// A document's text score is under LegFuzzy when the tolerant
 		// pass matched it approximately, as its leg is named in Search.
 		inText := func(id string) (float64, string, bool, error) {
@@ -331,11 +331,11 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 			if err != nil || iid == nil {
 				return 0, "", false, err
 			}
-			p, ok := text.hitIndex(iid)
+			p, ok := text.Index(iid)
 			if !ok {
 				return 0, "", false, nil
 			}
-			return text.hits[p].score, text.leg(p), true, nil
+			return text.Hits[p].Score, text.leg(p), true, nil
 		}
 		inTri := map[string]bool{}
 		for _, x := range tri {
@@ -363,20 +363,20 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 				scores(x.id)[leg] = sc
 			}
 		}
-		n := cut(len(text.hits))
-		if err := text.top(n); err != nil {
+		n := cut(len(text.Hits))
+		if err := text.Top(n); err != nil {
 			return nil, err
 		}
-		leg := ShardLeg{Leg: LegText, Total: text.count(), Hits: make([]ShardHit, n)}
+		leg := ShardLeg{Leg: LegText, Total: text.Count(), Hits: make([]ShardHit, n)}
 		out.Unknown = text.unknown
 		for i := range n {
-			id, err := text.resolve(i)
+			id, err := text.Resolve(i)
 			if err != nil {
 				return nil, err
 			}
-			leg.Hits[i] = ShardHit{ID: id, Score: text.hits[i].score, Fuzzy: text.hits[i].approx}
+			leg.Hits[i] = ShardHit{ID: id, Score: text.Hits[i].Score, Fuzzy: text.Hits[i].Approx}
 			listed[id] = true
-			scores(id)[text.leg(i)] = text.hits[i].score
+			scores(id)[text.leg(i)] = text.Hits[i].Score
 		}
 		out.Legs = append(out.Legs, leg)
 	}

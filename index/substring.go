@@ -12,6 +12,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/find"
+	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/tokenize"
@@ -120,8 +121,8 @@ func (s *search) substringLeg() ([]scored, error) {
 			v, tf, ct := s.substringIn(sl, f, c)
 			judged[sl.at], seen[sl.at] = v, true
 			if v == yes && !l.negated && !sl.dup {
-				w := idf(s.n, sl.df)
-				score += w * (s.ix.opts.BodyWeight*bm25(tf, dl, avgAll) + s.ix.opts.TitleWeight*bm25(ct, float64(len(f.Title)), avgTitle))
+				w := rank.IDF(s.n, sl.df)
+				score += w * (s.ix.opts.BodyWeight*rank.BM25(tf, dl, avgAll) + s.ix.opts.TitleWeight*rank.BM25(ct, float64(len(f.Title)), avgTitle))
 				if c != nil {
 					if _, ok := sl.defines[string(c.id)]; ok {
 						score += w * s.ix.opts.SymbolWeight

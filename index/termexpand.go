@@ -11,6 +11,7 @@ import (
 
 	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/index/internal/edits"
+	"github.com/twindex/twindex/index/internal/rank"
 )
 
 // MaxExpansions bounds the indexed terms one prefix or one fuzzy word
@@ -194,7 +195,7 @@ func (s *search) expandFuzzy(word, own string, dist int) ([]expansion, error) {
 		if err != nil {
 			return nil, err
 		}
-		e.count = max(c[tfTitle], c[tfBody]) // as docFreq counts
+		e.count = max(c[rank.Title], c[rank.Body]) // as docFreq counts
 		out = append(out, e)
 	}
 	if local {

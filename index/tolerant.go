@@ -5,6 +5,7 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/tokenize"
 )
 
@@ -74,11 +75,11 @@ func (s *search) didYouMean() (string, error) {
 // title and the body.
 func (s *search) docFreq(term string) (uint64, error) {
 	c, err := s.termDocs(term)
-	return max(c[tfTitle], c[tfBody]), err
+	return max(c[rank.Title], c[rank.Body]), err
 }
 
 // termDocs returns the number of documents holding term in the title, in
-// the body and in the licence comment (by tfTitle, tfBody, tfBoiler): the
+// the body and in the licence comment (by rank.Title, rank.Body, rank.Boiler): the
 // collection's on a shard.
 func (s *search) termDocs(term string) ([3]uint64, error) {
 	if c, ok := s.g.term(term); ok {
@@ -97,7 +98,7 @@ func (s *search) termDocs(term string) ([3]uint64, error) {
 // localTermDocs is termDocs of this index alone, recording nothing.
 func (s *search) localTermDocs(term string) ([3]uint64, error) {
 	var c [3]uint64
-	for i, f := range [3]string{tfTitle: fieldTitle, tfBody: fieldBody, tfBoiler: fieldBoiler} {
+	for i, f := range [3]string{rank.Title: fieldTitle, rank.Body: fieldBody, rank.Boiler: fieldBoiler} {
 		r, err := s.textR.TermFieldReader(s.ctx, []byte(term), f, false, false, false)
 		if err != nil {
 			return c, err

@@ -1,0 +1,239 @@
+package rank
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/slots"
+)
+
+// List is a pass's ranking. Matches are kept by bleve internal ID;
+// external IDs are resolved only where needed (the page shown, a tie, a
+// filter), since a broad query matches thousands of documents and the
+// lookup is the costliest step per match. The zero List is empty.
+type List struct {
+	// Hits are as NewList got them until Sort or Top order them by score
+	// descending, ties by external ID.
+	Hits  []Hit
+	r     bleveindex.IndexReader
+	total int // matches, when Top dropped hits beyond the first n; else 0
+	// slot maps internal IDs to slots, shared by the lists of one pass;
+	// byAcc maps slots to indexes in Hits, built on first use by Index.
+	slot  *slots.Table
+	byAcc []int32
+}
+
+// Hit is one match of a List.
+type Hit struct {
+	ID     string // external ID, "" until resolved
+	Score  float64
+	Slot   int32 // the document's slot in the pass's table
+	Approx bool  // the tolerant pass matched some word of it only approximately
+}
+
+// NewList returns the list of hits, whose slots are those of the frozen
+// table slot and whose external IDs r resolves.
+func NewList(r bleveindex.IndexReader, slot *slots.Table, hits []Hit) List {
+	return List{Hits: hits, r: r, slot: slot}
+}
+
+// Resolve returns the external ID of hit i. Cost: a lookup in the index
+// the first time.
+func (l *List) Resolve(i int) (string, error) {
+	h := &l.Hits[i]
+	if h.ID == "" {
+		id, err := l.r.ExternalID(bleveindex.IndexInternalID(l.slot.ID(h.Slot)))
+		if err != nil {
+			return "", err
+		}
+		h.ID = id
+	}
+	return h.ID, nil
+}
+
+// byScore orders hits by score, best first, then by slot; ties are
+// settled by external ID afterwards (settleTies).
+func byScore(a, b Hit) int {
+	switch {
+	case a.Score > b.Score:
+		return -1
+	case a.Score < b.Score:
+		return 1
+	}
+	return cmp.Compare(a.Slot, b.Slot)
+}
+
+// Sort orders all hits by score and breaks ties by external ID, resolving
+// only the IDs of tied hits. Cost: O(len · log len).
+func (l *List) Sort() error {
+	slices.SortFunc(l.Hits, byScore)
+	return l.settleTies(len(l.Hits))
+}
+
+// Top orders only the first n hits (by score, ties by external ID) and
+// drops the rest from l.Hits, keeping their number for Count:
+// O(len · log n).
+func (l *List) Top(n int) error {
+	if n >= len(l.Hits) {
+		return l.Sort()
+	}
+	// Hits tied with the n-th may belong before it once ties are broken
+	// by external ID: keep every hit scoring at least as well.
+	best := l.Best(n)
+	kept := make([]Hit, len(best))
+	for i, p := range best {
+		kept[i] = l.Hits[p]
+	}
+	l.total = len(l.Hits)
+	l.Hits = kept
+	if err := l.settleTies(len(kept)); err != nil {
+		return err
+	}
+	l.Hits = l.Hits[:n]
+	return nil
+}
+
+// cutoff returns the n-th best score (n >= 1), or the lowest when there
+// are fewer hits: O(len · log n).
+func (l *List) cutoff(n int) float64 {
+	// h is a min-heap of the best n scores seen so far.
+	h := make([]float64, 0, n)
+	for _, x := range l.Hits {
+		switch {
+		case len(h) < n:
+			h = append(h, x.Score)
+			for i := len(h) - 1; i > 0 && h[i] < h[(i-1)/2]; i = (i - 1) / 2 {
+				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
+			}
+		case x.Score > h[0]:
+			h[0] = x.Score
+			for i := 0; ; {
+				w, c := i, 2*i+1
+				if c < len(h) && h[c] < h[w] {
+					w = c
+				}
+				if c+1 < len(h) && h[c+1] < h[w] {
+					w = c + 1
+				}
+				if w == i {
+					break
+				}
+				h[i], h[w] = h[w], h[i]
+				i = w
+			}
+		}
+	}
+	if len(h) == 0 {
+		return 0
+	}
+	return h[0]
+}
+
+// Best returns the indexes of the n best hits and of every hit tied with
+// the n-th, ordered by score (ties by slot), leaving l.Hits as it is.
+// Cost: O(len · log n).
+func (l *List) Best(n int) []int {
+	if n <= 0 || len(l.Hits) == 0 {
+		return nil
+	}
+	cut := l.cutoff(n)
+	var out []int
+	for i, x := range l.Hits {
+		if x.Score >= cut {
+			out = append(out, i)
+		}
+	}
+	slices.SortFunc(out, func(a, b int) int { return byScore(l.Hits[a], l.Hits[b]) })
+	return out
+}
+
+// Ranker returns the 1-based rank that a score of the list has (ties
+// share the rank of the first of them), for about lookups calls: by
+// counting higher scores when they are few (O(len) a call), else by
+// binary search in the sorted scores (O(len · log len) once, O(log len)
+// a call).
+func (l *List) Ranker(lookups int) func(score float64) int {
+	if lookups <= 16 {
+		return func(score float64) int {
+			r := 1
+			for _, x := range l.Hits {
+				if x.Score > score {
+					r++
+				}
+			}
+			return r
+		}
+	}
+	desc := l.Scores()
+	slices.SortFunc(desc, func(a, b float64) int { return cmp.Compare(b, a) })
+	return func(score float64) int {
+		// The first position holding a score not above it.
+		i, _ := slices.BinarySearchFunc(desc, score, func(x, t float64) int { return cmp.Compare(t, x) })
+		return i + 1
+	}
+}
+
+// settleTies sorts each run of equal scores among the first n hits by
+// external ID.
+func (l *List) settleTies(n int) error {
+	for i := 0; i < n; {
+		j := i + 1
+		for j < len(l.Hits) && l.Hits[j].Score == l.Hits[i].Score {
+			j++
+		}
+		if j-i > 1 {
+			for k := i; k < j; k++ {
+				if _, err := l.Resolve(k); err != nil {
+					return err
+				}
+			}
+			slices.SortFunc(l.Hits[i:j], func(a, b Hit) int { return strings.Compare(a.ID, b.ID) })
+		}
+		i = j
+	}
+	return nil
+}
+
+// Index returns the index in l.Hits of the document with internal ID
+// iid, or false. It reuses the pass's table of slots instead of building
+// a map per search. Cost: O(1), after O(len) on first use.
+func (l *List) Index(iid []byte) (int, bool) {
+	if l.slot == nil {
+		return 0, false // no term to match
+	}
+	k, ok := l.slot.Get(iid)
+	if !ok {
+		return 0, false
+	}
+	if l.byAcc == nil {
+		l.byAcc = make([]int32, l.slot.Len())
+		for i := range l.byAcc {
+			l.byAcc[i] = -1
+		}
+		for p, h := range l.Hits {
+			l.byAcc[h.Slot] = int32(p)
+		}
+	}
+	p := l.byAcc[k]
+	return int(p), p >= 0
+}
+
+// Scores returns the hits' scores, in order.
+func (l *List) Scores() []float64 {
+	out := make([]float64, len(l.Hits))
+	for i, h := range l.Hits {
+		out[i] = h.Score
+	}
+	return out
+}
+
+// Count is the number of matching documents.
+func (l *List) Count() int {
+	if l.total > 0 {
+		return l.total
+	}
+	return len(l.Hits)
+}
