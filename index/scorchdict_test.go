@@ -15,6 +15,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/backend"
+	"github.com/twindex/twindex/index/internal/terms"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -73,7 +74,7 @@ func TestMergedDictionaryCounts(t *testing.T) {
 					t.Fatal(err)
 				}
 				zap := map[string]uint64{}
-				if err := drain(d, func(e *bleveindex.DictEntry) { zap[e.Term] = e.Count }); err != nil {
+				if err := terms.Drain(d, func(e *bleveindex.DictEntry) { zap[e.Term] = e.Count }); err != nil {
 					t.Fatal(err)
 				}
 				if zap["abbot"] != 1 {
@@ -142,7 +143,7 @@ func BenchmarkPrefixCounts(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
-					if err := drain(d, func(*bleveindex.DictEntry) {}); err != nil {
+					if err := terms.Drain(d, func(*bleveindex.DictEntry) {}); err != nil {
 						b.Fatal(err)
 					}
 				}

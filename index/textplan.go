@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 
 	"github.com/twindex/twindex/index/internal/edits"
+	"github.com/twindex/twindex/index/internal/terms"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/tokenize"
 )
@@ -213,10 +214,8 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 		// still stands for that word's completions.
 		tail := ""
 		if l.prefix || l.typing {
-			trimmed := strings.TrimRightFunc(l.text, notWord)
-			tail = trimmed[strings.LastIndexFunc(trimmed, notWord)+1:]
-			if len(toks) > 0 && toks[len(toks)-1].End == len(trimmed) {
-				tail = ""
+			if w, end := terms.LastWord(l.text); len(toks) == 0 || toks[len(toks)-1].End != end {
+				tail = w
 			}
 		}
 		if len(toks) == 0 && tail == "" {
@@ -263,7 +262,7 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 					if err != nil {
 						return nil, err
 					}
-					if dict = without(dict, term); len(dict) > 0 {
+					if dict = terms.Without(dict, term); len(dict) > 0 {
 						ids[i] = append(ids[i], use(addSet(dict, typingWeight), l, li))
 					}
 				}
@@ -372,10 +371,6 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 // and expansion sets), whose presence bits each match carries.
 const maxTextTerms = 256
 
-// knownWordDocs is the fewest documents (at least 1 in 1,000) that make a
-// query word known: the tolerant pass does not fuzz it.
-const knownWordDocs = 3
-
 // tolerate returns the indexed terms a query word (its term, and its
 // folded spelling) also stands for in the tolerant pass: near, those
 // whose words are one edit from the word as written and, with
@@ -406,8 +401,6 @@ func (s *search) tolerate(term, word string, tol *tolerance) (near, far []string
 		s.rec.taint() // the word is judged known or not by this shard alone
 	}
 	if dist > 0 || tol.unknown {
-		// A word that many documents hold is taken as spelled right: its
-		// neighbours would be other words, not the one meant.
 		n, err := s.docFreq(term)
 		if err != nil {
 			return nil, nil, err
@@ -415,7 +408,7 @@ func (s *search) tolerate(term, word string, tol *tolerance) (near, far []string
 		if tol.unknown && n > 0 {
 			return nil, nil, nil
 		}
-		if float64(n) >= max(knownWordDocs, s.n/1000) {
+		if terms.Known(n, s.n) {
 			dist = 0
 		}
 	}
@@ -423,31 +416,14 @@ func (s *search) tolerate(term, word string, tol *tolerance) (near, far []string
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, e := range fz {
-		if e.dist <= 1 {
-			near = append(near, e.term)
-		} else {
-			far = append(far, e.term)
-		}
-	}
+	var more []string
 	if typing {
-		more, err := s.expandPrefix([]string{term, word}, typingExpansions)
-		if err != nil {
+		if more, err = s.expandPrefix([]string{term, word}, typingExpansions); err != nil {
 			return nil, nil, err
 		}
-		for _, t := range without(more, term) {
-			if !slices.Contains(near, t) && !slices.Contains(far, t) {
-				near = append(near, t)
-			}
-		}
 	}
+	near, far = terms.Split(fz, more, term)
 	return near, far, nil
-}
-
-func notWord(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
-
-func without(dict []string, term string) []string {
-	return slices.DeleteFunc(dict, func(t string) bool { return t == term })
 }
 
 // textVerdict judges a document of the text leg under a strict plan.

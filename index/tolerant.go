@@ -3,9 +3,8 @@ package index
 import (
 	"strings"
 
-	bleveindex "github.com/blevesearch/bleve_index_api"
-
 	"github.com/twindex/twindex/index/internal/rank"
+	"github.com/twindex/twindex/index/internal/terms"
 	"github.com/twindex/twindex/tokenize"
 )
 
@@ -18,11 +17,7 @@ func (s *search) didYouMean() (string, error) {
 		s.textR = s.allTextR
 		defer func() { s.textR = nil }()
 	}
-	type edit struct {
-		start, end int
-		word       string
-	}
-	var edits []edit
+	var edits []terms.Edit
 	for _, n := range s.plan.nodes(s.req.Query) {
 		l := s.plan.byNode[n.node]
 		if l.negated {
@@ -43,32 +38,18 @@ func (s *search) didYouMean() (string, error) {
 				}
 				continue
 			}
-			word := fz[0].word
+			word := fz[0].Word
 			if word == "" {
-				if word, err = s.surface(fz[0].term); err != nil {
+				if word, err = s.surface(fz[0].Term); err != nil {
 					return "", err
 				}
 			}
 			if word != "" {
-				edits = append(edits, edit{n.pos + tok.Start, n.pos + tok.End, word})
+				edits = append(edits, terms.Edit{Start: n.pos + tok.Start, End: n.pos + tok.End, Word: word})
 			}
 		}
 	}
-	if len(edits) == 0 {
-		return "", nil
-	}
-	var b strings.Builder
-	at := 0
-	for _, e := range edits {
-		if e.start < at {
-			continue // a compound's part after the compound was replaced
-		}
-		b.WriteString(s.req.Query[at:e.start])
-		b.WriteString(e.word)
-		at = e.end
-	}
-	b.WriteString(s.req.Query[at:])
-	return b.String(), nil
+	return terms.Respell(s.req.Query, edits), nil
 }
 
 // docFreq is the number of documents holding term in the larger of the
@@ -117,7 +98,7 @@ func (s *search) localTermDocs(term string) ([3]uint64, error) {
 // document holding term, in the body or else the title.
 func (s *search) surface(term string) (string, error) {
 	for _, f := range []string{fieldBody, fieldTitle} {
-		id, err := s.firstHolder(term, f)
+		id, err := s.dicts().FirstHolder(s.ctx, term, f)
 		if err != nil || id == "" {
 			if err != nil {
 				return "", err
@@ -142,34 +123,4 @@ func (s *search) surface(term string) (string, error) {
 		}
 	}
 	return "", nil
-}
-
-// firstHolder returns the smallest ID of the documents holding term in
-// field of the text index, or "".
-func (s *search) firstHolder(term, field string) (string, error) {
-	r, err := s.textR.TermFieldReader(s.ctx, []byte(term), field, false, false, false)
-	if err != nil {
-		return "", err
-	}
-	defer r.Close()
-	first := ""
-	var tfd bleveindex.TermFieldDoc
-	for n := 0; ; n++ {
-		if n%256 == 0 {
-			if err := s.ctx.Err(); err != nil {
-				return "", err
-			}
-		}
-		d, err := r.Next(tfd.Reset())
-		if err != nil || d == nil {
-			return first, err
-		}
-		id, err := s.textR.ExternalID(d.ID)
-		if err != nil {
-			return "", err
-		}
-		if first == "" || id < first {
-			first = id
-		}
-	}
 }

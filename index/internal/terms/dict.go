@@ -1,0 +1,248 @@
+package terms
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strings"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/edits"
+)
+
+// Dicts are the dictionaries of a text index that query words expand
+// against: the title's and the body's terms, and Words, the words as
+// written that analysis changed (stemmed), each standing for its term.
+type Dicts struct {
+	R                  bleveindex.IndexReader
+	Title, Body, Words string // the fields
+	// Term analyzes a word as written into its indexed term; false when
+	// the analyzer keeps none.
+	Term func(word string) (string, bool)
+	// Counts, when set, calls fn with each entry of field that starts with
+	// prefix and its true count, and reports true; false has the
+	// dictionary's own counts read (scorch's may be wrong, so the engine
+	// counts its segments itself).
+	Counts func(r bleveindex.IndexReader, field string, prefix []byte, fn func(term string, count uint64)) (bool, error)
+}
+
+// Prefixed returns the entries of the title's, the body's and the words'
+// dictionaries (in that order) that start with any of prefixes, with
+// their count in each: a term and a word as written may be spelled
+// alike, and each dictionary counts its own. Cost: one pass over each
+// prefix's range of each dictionary; a prefix that another one starts
+// with adds nothing to its range and is not walked.
+func (d Dicts) Prefixed(prefixes []string) (map[string][3]uint64, error) {
+	counts := map[string][3]uint64{}
+	for i, p := range prefixes {
+		if p == "" || slices.ContainsFunc(prefixes[:i], func(o string) bool { return strings.HasPrefix(p, o) }) ||
+			slices.ContainsFunc(prefixes[i+1:], func(o string) bool { return o != p && strings.HasPrefix(p, o) }) {
+			continue
+		}
+		for fi, f := range [3]string{d.Title, d.Body, d.Words} {
+			fc := map[string]uint64{}
+			ok := false
+			if d.Counts != nil {
+				var err error
+				if ok, err = d.Counts(d.R, f, []byte(p), func(t string, n uint64) { fc[t] += n }); err != nil {
+					return nil, err
+				}
+			}
+			if !ok {
+				dict, err := d.R.FieldDictPrefix(f, []byte(p))
+				if err != nil {
+					return nil, err
+				}
+				if err := Drain(dict, func(e *bleveindex.DictEntry) { fc[e.Term] = e.Count }); err != nil {
+					return nil, err
+				}
+			}
+			for t, n := range fc {
+				c := counts[t]
+				c[fi] = max(c[fi], n)
+				counts[t] = c
+			}
+		}
+	}
+	return counts, nil
+}
+
+// Completions returns the n most frequent terms of counts (as Prefixed
+// gives them). Only the most frequent words as written are analyzed into
+// the terms they stand for, as each costs an analysis.
+func (d Dicts) Completions(counts map[string][3]uint64, n int) []string {
+	found := map[string]uint64{}
+	var ws []Expansion
+	for t, c := range counts {
+		if c[0] > 0 || c[1] > 0 {
+			found[t] = max(c[0], c[1])
+		}
+		if c[2] > 0 {
+			ws = append(ws, Expansion{Term: t, Count: c[2]})
+		}
+	}
+	for _, w := range Best(ws, n) {
+		if t, ok := d.Term(w.Term); ok {
+			found[t] = max(found[t], w.Count)
+		}
+	}
+	out := make([]Expansion, 0, len(found))
+	for t, c := range found {
+		out = append(out, Expansion{Term: t, Count: c})
+	}
+	return Terms(Best(out, n))
+}
+
+// Near returns the entries of the body's, the words' and the title's
+// dictionaries (in that order) within dist edits of word (word itself
+// left out), each with its distance. An entry two edits away must keep
+// word's first character: a Levenshtein automaton of distance 2 walks
+// much of a dictionary unless anchored, while typos rarely hit the first
+// letter (one that does is still found at one edit). A reader that
+// implements bleveindex.IndexReaderFuzzy (scorch) is walked with
+// automata, another by a pass over each dictionary.
+//
+// The title's dictionary is read only when the others hold something
+// other than own, word's term, or with gathering: a shard gathering the
+// collection's statistics records it, as the collection's may hold
+// nothing. word must not be empty.
+func (d Dicts) Near(word, own string, dist int, gathering bool) (fields [3]map[string]int, err error) {
+	q := []rune(word)
+	first := string(q[:1])
+	other := false // an entry other than own was found
+	for fi, f := range [3]string{d.Body, d.Words, d.Title} {
+		found := map[string]int{}
+		fields[fi] = found
+		if f == d.Title && other && !gathering {
+			break
+		}
+		add := func(e *bleveindex.DictEntry) {
+			if e.Term == word {
+				return
+			}
+			n := edits.Distance(q, e.Term, dist)
+			if n > dist || (n > 1 && !strings.HasPrefix(e.Term, first)) {
+				return
+			}
+			found[e.Term] = n
+			if !other && f == d.Words {
+				t, ok := d.Term(e.Term)
+				other = ok && t != own
+			} else {
+				other = other || e.Term != own
+			}
+		}
+		fz, ok := d.R.(bleveindex.IndexReaderFuzzy)
+		if !ok {
+			dict, err := d.R.FieldDict(f)
+			if err != nil {
+				return fields, err
+			}
+			if err := Drain(dict, add); err != nil {
+				return fields, err
+			}
+			continue
+		}
+		for n := 1; n <= dist; n++ {
+			var prefix string
+			if n > 1 {
+				prefix = first
+			}
+			dict, err := fz.FieldDictFuzzy(f, word, n, prefix)
+			if err != nil {
+				return fields, err
+			}
+			if err := Drain(dict, add); err != nil {
+				return fields, err
+			}
+		}
+	}
+	return fields, nil
+}
+
+// Nearest returns the terms that fields (as Near gives them) stand for,
+// own left out, in term order and without counts: a word of the words'
+// dictionary stands for its term, the nearest word speaking for a term
+// (then the first in order, for the same choice on every shard). The
+// title's entries count only when the others give nothing.
+func (d Dicts) Nearest(fields [3]map[string]int, own string) []Expansion {
+	found := map[string]Expansion{}
+	add := func(fi int, w string, n int) {
+		x := Expansion{Term: w, Dist: n}
+		if fi == 1 {
+			t, ok := d.Term(w)
+			if !ok {
+				return
+			}
+			x.Term, x.Word = t, w
+		}
+		if x.Term == own {
+			return
+		}
+		if y, ok := found[x.Term]; ok && (y.Dist < x.Dist || y.Dist == x.Dist && y.Word <= x.Word) {
+			return
+		}
+		found[x.Term] = x
+	}
+	for fi, f := range fields {
+		if fi == 2 && len(found) > 0 {
+			break
+		}
+		for _, w := range slices.Sorted(maps.Keys(f)) {
+			add(fi, w, f[w])
+		}
+	}
+	out := make([]Expansion, 0, len(found))
+	for _, t := range slices.Sorted(maps.Keys(found)) {
+		out = append(out, found[t])
+	}
+	return out
+}
+
+// FirstHolder returns the smallest ID of the documents holding term in
+// field, or "": the same documents give the same one on every backend
+// and after every rebuild, whatever order an index keeps them in. Cost:
+// the IDs of every document holding term; ctx is checked every 256.
+func (d Dicts) FirstHolder(ctx context.Context, term, field string) (string, error) {
+	r, err := d.R.TermFieldReader(ctx, []byte(term), field, false, false, false)
+	if err != nil {
+		return "", err
+	}
+	defer r.Close()
+	first := ""
+	var tfd bleveindex.TermFieldDoc
+	for n := 0; ; n++ {
+		if n%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return "", err
+			}
+		}
+		doc, err := r.Next(tfd.Reset())
+		if err != nil || doc == nil {
+			return first, err
+		}
+		id, err := d.R.ExternalID(doc.ID)
+		if err != nil {
+			return "", err
+		}
+		if first == "" || id < first {
+			first = id
+		}
+	}
+}
+
+// Drain calls fn with each entry of d and closes it.
+func Drain(d bleveindex.FieldDict, fn func(*bleveindex.DictEntry)) error {
+	defer d.Close()
+	for {
+		e, err := d.Next()
+		if err != nil {
+			return err
+		}
+		if e == nil {
+			return nil
+		}
+		fn(e)
+	}
+}

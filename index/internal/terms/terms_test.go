@@ -1,0 +1,257 @@
+package terms_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/terms"
+)
+
+// reader serves dictionaries from maps of term to count; what a walk
+// must not call is left to the nil IndexReader, which panics.
+type reader struct {
+	bleveindex.IndexReader
+	fields map[string]map[string]uint64
+}
+
+func (r reader) FieldDict(field string) (bleveindex.FieldDict, error) {
+	return r.FieldDictPrefix(field, nil)
+}
+
+func (r reader) FieldDictPrefix(field string, prefix []byte) (bleveindex.FieldDict, error) {
+	d := &dict{}
+	for _, t := range slices.Sorted(maps.Keys(r.fields[field])) {
+		if strings.HasPrefix(t, string(prefix)) {
+			d.entries = append(d.entries, &bleveindex.DictEntry{Term: t, Count: r.fields[field][t]})
+		}
+	}
+	return d, nil
+}
+
+type dict struct{ entries []*bleveindex.DictEntry }
+
+func (d *dict) Next() (*bleveindex.DictEntry, error) {
+	if len(d.entries) == 0 {
+		return nil, nil
+	}
+	e := d.entries[0]
+	d.entries = d.entries[1:]
+	return e, nil
+}
+func (d *dict) Close() error      { return nil }
+func (d *dict) Cardinality() int  { return len(d.entries) }
+func (d *dict) BytesRead() uint64 { return 0 }
+
+// stems stands for an analyzer: words ending in "ion" or "ing" lose it.
+func stems(w string) (string, bool) {
+	for _, s := range []string{"ion", "ing"} {
+		if t, ok := strings.CutSuffix(w, s); ok {
+			return t, true
+		}
+	}
+	return w, true
+}
+
+func dicts(fields map[string]map[string]uint64) terms.Dicts {
+	return terms.Dicts{R: reader{fields: fields}, Title: "title", Body: "body", Words: "words", Term: stems}
+}
+
+func TestBest(t *testing.T) {
+	es := []terms.Expansion{
+		{Term: "b", Count: 5, Dist: 1},
+		{Term: "a", Count: 5, Dist: 1},
+		{Term: "c", Count: 9, Dist: 2},
+		{Term: "d", Count: 7, Dist: 1},
+	}
+	if got, want := terms.Terms(terms.Best(es, 3)), []string{"d", "a", "b"}; !slices.Equal(got, want) {
+		t.Errorf("Best = %q, want %q", got, want)
+	}
+}
+
+func TestSplit(t *testing.T) {
+	tests := []struct {
+		name      string
+		fuzzy     []terms.Expansion
+		more      []string
+		near, far []string
+	}{
+		{"nothing", nil, nil, nil, nil},
+		{"by distance", []terms.Expansion{{Term: "a", Dist: 1}, {Term: "b", Dist: 2}}, nil, []string{"a"}, []string{"b"}},
+		{"completions once, own left out", []terms.Expansion{{Term: "a", Dist: 1}, {Term: "b", Dist: 2}}, []string{"own", "b", "c", "a"}, []string{"a", "c"}, []string{"b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			near, far := terms.Split(tt.fuzzy, tt.more, "own")
+			if !slices.Equal(near, tt.near) || !slices.Equal(far, tt.far) {
+				t.Errorf("Split = %q, %q, want %q, %q", near, far, tt.near, tt.far)
+			}
+		})
+	}
+}
+
+func TestKnown(t *testing.T) {
+	tests := []struct {
+		name string
+		n    uint64
+		docs float64
+		want bool
+	}{
+		{"few in a small index", 2, 100, false},
+		{"three in a small index", 3, 100, true},
+		{"three in a large one", 3, 10000, false},
+		{"one in a thousand", 10, 10000, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := terms.Known(tt.n, tt.docs); got != tt.want {
+				t.Errorf("Known(%d, %g) = %v", tt.n, tt.docs, got)
+			}
+		})
+	}
+}
+
+func TestLastWord(t *testing.T) {
+	tests := []struct {
+		text, word string
+		end        int
+	}{
+		{"the", "the", 3},
+		{"get the ", "the", 7},
+		{"a.b()", "b", 3},
+		{"  ", "", 0},
+		{"", "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			if w, end := terms.LastWord(tt.text); w != tt.word || end != tt.end {
+				t.Errorf("LastWord(%q) = %q, %d, want %q, %d", tt.text, w, end, tt.word, tt.end)
+			}
+		})
+	}
+}
+
+func TestPrefixed(t *testing.T) {
+	d := dicts(map[string]map[string]uint64{
+		"title": {"config": 1, "cat": 4},
+		"body":  {"config": 3, "configur": 2, "dog": 1},
+		"words": {"configuration": 2},
+	})
+	got, err := d.Prefixed([]string{"conf", "con", "con"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][3]uint64{"config": {1, 3, 0}, "configur": {0, 2, 0}, "configuration": {0, 0, 2}}
+	if !maps.Equal(got, want) {
+		t.Errorf("Prefixed = %v, want %v", got, want)
+	}
+	if c, want := d.Completions(got, 2), []string{"config", "configur"}; !slices.Equal(c, want) {
+		t.Errorf("Completions = %q, want %q", c, want)
+	}
+}
+
+func TestNear(t *testing.T) {
+	fields := map[string]map[string]uint64{
+		"title": {"configuratons": 1},
+		// konfiguratin is two edits away and misses the first letter.
+		"body":  {"configuraion": 1, "xonfiguraton": 1, "configurat": 1, "konfiguratin": 1, "configuraton": 1},
+		"words": {"configuration": 2},
+	}
+	tests := []struct {
+		name      string
+		fields    map[string]map[string]uint64
+		own       string
+		gathering bool
+		want      [3]map[string]int
+	}{
+		{"title skipped", fields, "other", false, [3]map[string]int{{"configuraion": 1, "xonfiguraton": 1, "configurat": 2}, {"configuration": 1}, {}}},
+		{"title read when gathering", fields, "other", true, [3]map[string]int{{"configuraion": 1, "xonfiguraton": 1, "configurat": 2}, {"configuration": 1}, {"configuratons": 1}}},
+		{"title read when only own is near", map[string]map[string]uint64{
+			"title": {"configuratons": 1},
+			"body":  {"configurat": 1},
+			"words": {"configuration": 1},
+		}, "configurat", false, [3]map[string]int{{"configurat": 2}, {"configuration": 1}, {"configuratons": 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := dicts(tt.fields).Near("configuraton", tt.own, 2, tt.gathering)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range got {
+				if !maps.Equal(got[i], tt.want[i]) {
+					t.Errorf("Near field %d = %v, want %v", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestNearest(t *testing.T) {
+	d := dicts(nil)
+	tests := []struct {
+		name   string
+		fields [3]map[string]int
+		want   []terms.Expansion
+	}{
+		{"own left out, title unread", [3]map[string]int{{"configure": 1, "own": 1}, {"configuration": 2}, {"title": 1}},
+			[]terms.Expansion{{Term: "configurat", Word: "configuration", Dist: 2}, {Term: "configure", Dist: 1}}},
+		{"nearest word speaks for its term", [3]map[string]int{nil, {"configing": 2, "configion": 1}, nil},
+			[]terms.Expansion{{Term: "config", Word: "configion", Dist: 1}}},
+		{"first word on a tie", [3]map[string]int{nil, {"configing": 1, "configion": 1}, nil},
+			[]terms.Expansion{{Term: "config", Word: "configing", Dist: 1}}},
+		{"title when nothing else", [3]map[string]int{{"own": 1}, nil, {"title": 2}},
+			[]terms.Expansion{{Term: "title", Dist: 2}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := d.Nearest(tt.fields, "own"); !slices.Equal(got, tt.want) {
+				t.Errorf("Nearest = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFirstHolderCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	d := terms.Dicts{R: holders{}}
+	if _, err := d.FirstHolder(ctx, "t", "body"); err != context.Canceled {
+		t.Errorf("FirstHolder = %v, want %v", err, context.Canceled)
+	}
+}
+
+// holders is a reader whose every term has one posting list, never read.
+type holders struct{ bleveindex.IndexReader }
+
+func (holders) TermFieldReader(context.Context, []byte, string, bool, bool, bool) (bleveindex.TermFieldReader, error) {
+	return postings{}, nil
+}
+
+type postings struct{ bleveindex.TermFieldReader }
+
+func (postings) Close() error { return nil }
+
+func ExampleRespell() {
+	q := "getUserByld confguration"
+	fmt.Println(terms.Respell(q, []terms.Edit{
+		{Start: 0, End: 11, Word: "getuserbyid"},
+		{Start: 7, End: 11, Word: "id"}, // a part of the compound, replaced whole
+		{Start: 12, End: 24, Word: "configuration"},
+	}))
+	fmt.Printf("%q\n", terms.Respell(q, nil))
+	// Output:
+	// getuserbyid configuration
+	// ""
+}
+
+func ExampleBest() {
+	es := []terms.Expansion{{Term: "reade", Count: 2, Dist: 1}, {Term: "reader", Count: 9, Dist: 1}, {Term: "read", Count: 40, Dist: 2}}
+	fmt.Println(terms.Terms(terms.Best(es, 2)))
+	// Output: [reader reade]
+}
