@@ -118,7 +118,7 @@ func merged(a, b candidate) candidate {
 func (s *search) gramCounts(grams []string) ([]float64, error) {
 	counts := make([]float64, len(grams))
 	for i, g := range grams {
-		if n, ok := s.g.gram(g); ok {
+		if n, ok := s.g.LookupGram(g); ok {
 			counts[i] = float64(n)
 			continue
 		}
@@ -131,7 +131,7 @@ func (s *search) gramCounts(grams []string) ([]float64, error) {
 		}
 		counts[i] = float64(r.Count())
 		r.Close()
-		s.rec.putGram(g, r.Count())
+		s.rec.PutGram(g, r.Count())
 	}
 	return counts, nil
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"github.com/twindex/twindex/index/collection"
 )
 
 // Pseudo-relevance feedback (after RM3): a query of feedbackWords words or
@@ -34,13 +36,6 @@ const (
 type feedbackTerm struct {
 	term   string
 	weight float64
-}
-
-// FeedbackDoc is what feedback reads of one of its documents: how many
-// tokens of its text it analyzed and how often each term occurs there.
-type FeedbackDoc struct {
-	Tokens int            `json:"n"`
-	Terms  map[string]int `json:"tf"`
 }
 
 // getsFeedback reports whether a query whose text leg is tp gets
@@ -84,12 +79,12 @@ func feedbackHits(list *textList) ([]ShardHit, error) {
 
 // feedbackDoc analyzes a document's stored text for feedback; false when
 // the store has no such document.
-func (s *search) feedbackDoc(id string) (FeedbackDoc, bool, error) {
+func (s *search) feedbackDoc(id string) (collection.FeedbackDoc, bool, error) {
 	title, body, ok, err := s.docText(id)
 	if err != nil || !ok {
-		return FeedbackDoc{}, false, err
+		return collection.FeedbackDoc{}, false, err
 	}
-	d := FeedbackDoc{Terms: map[string]int{}}
+	d := collection.FeedbackDoc{Terms: map[string]int{}}
 	for _, text := range [][]byte{title, body} {
 		for _, tok := range s.ix.textA.Analyze(text[:min(len(text), feedbackBytes)]) {
 			d.Terms[string(tok.Term)]++
@@ -105,7 +100,7 @@ func (s *search) feedbackDoc(id string) (FeedbackDoc, bool, error) {
 // documents, none of the query's terms, none shorter than three bytes,
 // and none that fewer than two documents hold (they would find nothing
 // new).
-func (s *search) feedbackTerms(tp *textPlan, docs []ShardHit, doc func(id string) (FeedbackDoc, bool, error)) ([]feedbackTerm, error) {
+func (s *search) feedbackTerms(tp *textPlan, docs []ShardHit, doc func(id string) (collection.FeedbackDoc, bool, error)) ([]feedbackTerm, error) {
 	if len(docs) == 0 {
 		return nil, nil
 	}

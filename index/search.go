@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/twindex/twindex/index/collection"
+
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/fusion"
@@ -69,10 +71,10 @@ type search struct {
 	slots             []*slots.Table   // the text leg's, released when the search ends
 	added             []feedbackTerm   // the terms feedback added to the text leg
 	// g, when set, holds the statistics of the whole collection, of which
-	// this index is a shard: the search scores with them (see Global).
+	// this index is a shard: the search scores with them (see collection.Stats).
 	// rec, when set, gathers this shard's part of those g lacks.
-	g   *Global
-	rec *recorder
+	g   *collection.Stats
+	rec *collection.Recorder
 }
 
 // Search runs a query. It returns ErrEmptyQuery for a query with nothing to

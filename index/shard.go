@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/twindex/twindex/index/collection"
+
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/fusion"
@@ -17,7 +19,7 @@ import (
 // which this file answers for one index:
 //
 //   - Gather: the shard's part of the statistics the search scores with
-//     (Global). They are sums, so the caller adds the parts; a second
+//     (collection.Stats). They are sums, so the caller adds the parts; a second
 //     pass gathers what depends on the first (the documents holding any
 //     of a prefix's completions, which the first pass chose).
 //   - SearchShard: the shard's legs, scored with the collection's
@@ -45,7 +47,7 @@ type ShardOptions struct {
 	// then ID, of a query that gets pseudo-relevance feedback
 	// (ShardResult.Feedback): the text leg adds the terms they hold
 	// most, as Search does. Gather collects what feedback reads of them
-	// (Global.Feedback).
+	// (collection.Stats.Feedback).
 	Feedback []ShardHit `json:"feedback,omitempty"`
 }
 
@@ -94,7 +96,7 @@ type ShardHit struct {
 
 // shardSearch prepares a search of req on this index as a shard: the
 // request normalized and parsed, the query vector given.
-func (ix *Index) shardSearch(ctx context.Context, req Request, g *Global) (*search, error) {
+func (ix *Index) shardSearch(ctx context.Context, req Request, g *collection.Stats) (*search, error) {
 	req, err := req.Normalized()
 	if err != nil {
 		return nil, err
@@ -156,16 +158,16 @@ func (ix *Index) readShard(s *search, fn func() error) error {
 // Gather returns this index's part of the collection's statistics that a
 // search of req reads and g (nil on the first pass) lacks: add every
 // shard's part to g, and gather again until no shard returns anything
-// new (Global.Keys); usually two passes. The first pass also returns the
+// new (collection.Stats.Keys); usually two passes. The first pass also returns the
 // document counts and lengths. With o.Fallback it gathers for the
 // fallback's tolerant pass too. Cost: the search's legs without the
 // verification of substring candidates.
-func (ix *Index) Gather(ctx context.Context, req Request, g *Global, o ShardOptions) (*Global, error) {
+func (ix *Index) Gather(ctx context.Context, req Request, g *collection.Stats, o ShardOptions) (*collection.Stats, error) {
 	s, err := ix.shardSearch(ctx, req, g)
 	if err != nil {
 		return nil, err
 	}
-	s.rec = &recorder{}
+	s.rec = &collection.Recorder{}
 	err = ix.readShard(s, func() error {
 		if g == nil {
 			s.gatherCounters()
@@ -189,7 +191,7 @@ func (ix *Index) Gather(ctx context.Context, req Request, g *Global, o ShardOpti
 	if err != nil {
 		return nil, err
 	}
-	return &s.rec.g, nil
+	return s.rec.Stats(), nil
 }
 
 // shardFeedback sets the terms feedback adds to the text leg, from the
@@ -202,7 +204,7 @@ func (s *search) shardFeedback(hits []ShardHit) error {
 	}
 	if s.rec != nil {
 		for _, h := range hits {
-			if _, ok := s.g.feedback(h.ID); ok {
+			if _, ok := s.g.LookupFeedback(h.ID); ok {
 				continue
 			}
 			d, ok, err := s.feedbackDoc(h.ID)
@@ -210,7 +212,7 @@ func (s *search) shardFeedback(hits []ShardHit) error {
 				return fmt.Errorf("feedback: %w", err)
 			}
 			if ok {
-				s.rec.putFeedback(h.ID, d)
+				s.rec.PutFeedback(h.ID, d)
 			}
 		}
 	}
@@ -219,8 +221,8 @@ func (s *search) shardFeedback(hits []ShardHit) error {
 	if err != nil {
 		return err
 	}
-	s.added, err = s.feedbackTerms(tp, hits, func(id string) (FeedbackDoc, bool, error) {
-		d, ok := s.g.feedback(id)
+	s.added, err = s.feedbackTerms(tp, hits, func(id string) (collection.FeedbackDoc, bool, error) {
+		d, ok := s.g.LookupFeedback(id)
 		return d, ok, nil
 	})
 	if err != nil {
@@ -246,7 +248,7 @@ func (s *search) shardTolerance(o ShardOptions) *tolerance {
 // each leg's first o.Depth hits. Order, paging, the fallback's decision,
 // expansion and boosts are the caller's (sharded.Search). Cost: the legs of
 // a Search, without fusion or snippets.
-func (ix *Index) SearchShard(ctx context.Context, req Request, g *Global, o ShardOptions) (*ShardResult, error) {
+func (ix *Index) SearchShard(ctx context.Context, req Request, g *collection.Stats, o ShardOptions) (*ShardResult, error) {
 	if g == nil {
 		return nil, fmt.Errorf("%w: a shard's search needs the collection's statistics", ErrInvalidRequest)
 	}
@@ -435,7 +437,7 @@ type RenderOptions struct {
 // as Search does for its page: stored fields, title, snippet, matchedIn,
 // norm and explain. g is the collection's statistics, with which the
 // snippet marks the words the search expanded to.
-func (ix *Index) RenderShard(ctx context.Context, req Request, g *Global, o RenderOptions, fused []fusion.Hit) ([]Hit, error) {
+func (ix *Index) RenderShard(ctx context.Context, req Request, g *collection.Stats, o RenderOptions, fused []fusion.Hit) ([]Hit, error) {
 	s, err := ix.shardSearch(ctx, req, g)
 	if err != nil {
 		return nil, err

@@ -35,7 +35,7 @@ func (s *search) expandPrefix(prefixes []string, n int) ([]string, error) {
 		return nil, err
 	}
 	if local {
-		s.rec.taint()
+		s.rec.Taint()
 	}
 	return s.dicts().Completions(counts, n), nil
 }
@@ -45,7 +45,7 @@ func (s *search) expandPrefix(prefixes []string, n int) ([]string, error) {
 // (local reports that, on a shard gathering them).
 func (s *search) prefixCounts(prefixes []string) (counts map[string][3]uint64, local bool, err error) {
 	key := strings.Join(prefixes, "\x00")
-	if c, ok := s.g.prefix(key); ok {
+	if c, ok := s.g.LookupPrefix(key); ok {
 		return c, false, nil
 	}
 	if err := s.missing("prefixes %q", prefixes); err != nil {
@@ -57,7 +57,7 @@ func (s *search) prefixCounts(prefixes []string) (counts map[string][3]uint64, l
 	if counts, err = s.dicts().Prefixed(prefixes); err != nil {
 		return nil, false, err
 	}
-	s.rec.putPrefix(key, counts)
+	s.rec.PutPrefix(key, counts)
 	return counts, s.rec != nil, nil
 }
 
@@ -72,8 +72,8 @@ func (s *search) prefixCounts(prefixes []string) (counts map[string][3]uint64, l
 // A term's count is its documents' in the larger text field, from its
 // posting lists (scorch's dictionaries may count wrong: see
 // backend.PrefixCounts), and the collection's on a shard: its statistics
-// then name the words near (Global.Fuzzy) and the terms' counts
-// (Global.Terms), which a shard gathers once every shard has the same
+// then name the words near (collection.Stats.Fuzzy) and the terms' counts
+// (collection.Stats.Terms), which a shard gathers once every shard has the same
 // words near to count.
 func (s *search) expandFuzzy(word, own string, dist int) ([]terms.Expansion, error) {
 	if dist <= 0 || word == "" {
@@ -92,8 +92,8 @@ func (s *search) expandFuzzy(word, own string, dist int) ([]terms.Expansion, err
 			// not the collection's and are not recorded.
 			c, err = s.localTermDocs(e.Term)
 		} else {
-			if _, ok := s.g.term(e.Term); !ok {
-				s.rec.taint()
+			if _, ok := s.g.LookupTerm(e.Term); !ok {
+				s.rec.Taint()
 			}
 			c, err = s.termDocs(e.Term)
 		}
@@ -103,7 +103,7 @@ func (s *search) expandFuzzy(word, own string, dist int) ([]terms.Expansion, err
 		out[i].Count = max(c[rank.Title], c[rank.Body]) // as docFreq counts
 	}
 	if local {
-		s.rec.taint()
+		s.rec.Taint()
 	}
 	return terms.Best(out, fuzzyExpansions), nil
 }
@@ -114,7 +114,7 @@ func (s *search) expandFuzzy(word, own string, dist int) ([]terms.Expansion, err
 // dictionary whatever the others hold).
 func (s *search) fuzzyCounts(word, own string, dist int) (fields [3]map[string]int, local bool, err error) {
 	key := word + "\x00" + strconv.Itoa(dist)
-	if f, ok := s.g.fuzzy(key); ok {
+	if f, ok := s.g.LookupFuzzy(key); ok {
 		return f, false, nil
 	}
 	if err := s.missing("fuzzy %q", word); err != nil {
@@ -126,7 +126,7 @@ func (s *search) fuzzyCounts(word, own string, dist int) (fields [3]map[string]i
 	if fields, err = s.dicts().Near(word, own, dist, s.rec != nil); err != nil {
 		return fields, false, err
 	}
-	s.rec.putFuzzy(key, fields)
+	s.rec.PutFuzzy(key, fields)
 	return fields, s.rec != nil, nil
 }
 

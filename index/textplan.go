@@ -397,8 +397,8 @@ func (s *search) tolerate(term, word string, tol *tolerance) (near, far []string
 			}
 		}
 	}
-	if _, global := s.g.term(term); (dist > 0 || tol.unknown) && !global {
-		s.rec.taint() // the word is judged known or not by this shard alone
+	if _, global := s.g.LookupTerm(term); (dist > 0 || tol.unknown) && !global {
+		s.rec.Taint() // the word is judged known or not by this shard alone
 	}
 	if dist > 0 || tol.unknown {
 		n, err := s.docFreq(term)

@@ -63,7 +63,7 @@ func (s *search) docFreq(term string) (uint64, error) {
 // the body and in the licence comment (by rank.Title, rank.Body, rank.Boiler): the
 // collection's on a shard.
 func (s *search) termDocs(term string) ([3]uint64, error) {
-	if c, ok := s.g.term(term); ok {
+	if c, ok := s.g.LookupTerm(term); ok {
 		return c, nil
 	}
 	if err := s.missing("term %q", term); err != nil {
@@ -71,7 +71,7 @@ func (s *search) termDocs(term string) ([3]uint64, error) {
 	}
 	c, err := s.localTermDocs(term)
 	if err == nil {
-		s.rec.putTerm(term, c)
+		s.rec.PutTerm(term, c)
 	}
 	return c, err
 }

@@ -24,6 +24,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/twindex/twindex/index/collection"
+
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index"
 )
@@ -35,10 +37,10 @@ import (
 // asks the same copy of a shard throughout one search.
 type Collection interface {
 	Len() int
-	Gather(ctx context.Context, req index.Request, g *index.Global, o index.ShardOptions) ([]*index.Global, []error)
-	Search(ctx context.Context, req index.Request, g *index.Global, o index.ShardOptions) ([]*index.ShardResult, []error)
+	Gather(ctx context.Context, req index.Request, g *collection.Stats, o index.ShardOptions) ([]*collection.Stats, []error)
+	Search(ctx context.Context, req index.Request, g *collection.Stats, o index.ShardOptions) ([]*index.ShardResult, []error)
 	// Render renders each shard's hits of a page (RenderShard), by shard.
-	Render(ctx context.Context, req index.Request, g *index.Global, o index.RenderOptions, hits map[int][]fusion.Hit) (map[int][]index.Hit, error)
+	Render(ctx context.Context, req index.Request, g *collection.Stats, o index.RenderOptions, hits map[int][]fusion.Hit) (map[int][]index.Hit, error)
 }
 
 // ErrUnavailable is returned, wrapped, by a Collection for a shard that
@@ -129,14 +131,14 @@ func (c *coordinator) keep(errs []error) error {
 
 // gather collects the collection's statistics for req, pass after pass,
 // from the shards that answer.
-func (c *coordinator) gather(ctx context.Context, o index.ShardOptions) (*index.Global, error) {
-	var g *index.Global
+func (c *coordinator) gather(ctx context.Context, o index.ShardOptions) (*collection.Stats, error) {
+	var g *collection.Stats
 	for pass := 0; ; pass++ {
 		parts, errs := c.sh.Gather(ctx, c.req, g, o)
 		if err := c.keep(errs); err != nil {
 			return nil, err
 		}
-		next := &index.Global{}
+		next := &collection.Stats{}
 		keys := -1
 		for i, p := range parts {
 			if c.out[i] || p == nil {
@@ -182,7 +184,7 @@ func (c *coordinator) run(ctx context.Context) (*index.Result, error) {
 	var fo index.ShardOptions
 	if parts.feedback && len(parts.best) > 0 {
 		// Feedback, from the collection's best text hits: their text is
-		// read on their shards (Global.Feedback), and the text leg runs
+		// read on their shards (collection.Stats.Feedback), and the text leg runs
 		// again with the terms they add.
 		fo.Feedback = parts.best
 		if g, err = c.gather(ctx, fo); err != nil {
@@ -268,7 +270,7 @@ type fusedParts struct {
 // fuse asks the shards for their legs, deeper until the first c.need
 // fused hits are certain (all of them for another order than by score),
 // and returns them, in order, with the number of matching documents.
-func (c *coordinator) fuse(ctx context.Context, g *index.Global, o index.ShardOptions) ([]fusion.Hit, int, *fusedParts, error) {
+func (c *coordinator) fuse(ctx context.Context, g *collection.Stats, o index.ShardOptions) ([]fusion.Hit, int, *fusedParts, error) {
 	depth := firstDepth(c.need)
 	// Another order than by score needs every hit; so does a boost, which
 	// Search applies to every hit of the substring and vector legs.

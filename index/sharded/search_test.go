@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twindex/twindex/index/collection"
+
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index"
 	"github.com/twindex/twindex/index/sharded"
@@ -47,15 +49,15 @@ type localShards []*index.Index
 
 func (ls localShards) Len() int { return len(ls) }
 
-func (ls localShards) Gather(ctx context.Context, req index.Request, g *index.Global, o index.ShardOptions) ([]*index.Global, []error) {
-	out, errs := make([]*index.Global, len(ls)), make([]error, len(ls))
+func (ls localShards) Gather(ctx context.Context, req index.Request, g *collection.Stats, o index.ShardOptions) ([]*collection.Stats, []error) {
+	out, errs := make([]*collection.Stats, len(ls)), make([]error, len(ls))
 	for i, ix := range ls {
 		out[i], errs[i] = ix.Gather(ctx, req, g, o)
 	}
 	return out, errs
 }
 
-func (ls localShards) Search(ctx context.Context, req index.Request, g *index.Global, o index.ShardOptions) ([]*index.ShardResult, []error) {
+func (ls localShards) Search(ctx context.Context, req index.Request, g *collection.Stats, o index.ShardOptions) ([]*index.ShardResult, []error) {
 	out, errs := make([]*index.ShardResult, len(ls)), make([]error, len(ls))
 	for i, ix := range ls {
 		out[i], errs[i] = ix.SearchShard(ctx, req, g, o)
@@ -63,7 +65,7 @@ func (ls localShards) Search(ctx context.Context, req index.Request, g *index.Gl
 	return out, errs
 }
 
-func (ls localShards) Render(ctx context.Context, req index.Request, g *index.Global, o index.RenderOptions, hits map[int][]fusion.Hit) (map[int][]index.Hit, error) {
+func (ls localShards) Render(ctx context.Context, req index.Request, g *collection.Stats, o index.RenderOptions, hits map[int][]fusion.Hit) (map[int][]index.Hit, error) {
 	out := map[int][]index.Hit{}
 	for i, hs := range hits {
 		r, err := ls[i].RenderShard(ctx, req, g, o, hs)

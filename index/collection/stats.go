@@ -1,25 +1,45 @@
-package index
+// Package collection holds the statistics of a collection that several
+// indexes hold, one shard each, that a search scores with: what
+// index.Index.Gather returns of one shard, what package sharded adds up
+// and hands back to every shard (index.Index.SearchShard), so that a
+// document scores as it would in one index of every document.
+//
+// Invariants: every statistic is a sum over the shards, so Add of every
+// shard's part gives the collection's; a statistic absent from Stats is
+// unknown, never zero. The readers return false when s (nil: none) lacks
+// the statistic; the writers add to it, and do nothing on a nil s.
+//
+// Concurrency: a Stats is not safe for concurrent writes; a Recorder is.
+package collection
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 )
 
-// Global holds the statistics that a search scores with and that depend
+// FeedbackDoc is what pseudo-relevance feedback reads of one of its
+// documents: how many tokens of its text it analyzed and how often each
+// term occurs there.
+type FeedbackDoc struct {
+	Tokens int            `json:"n"`
+	Terms  map[string]int `json:"tf"`
+}
+
+// Stats holds the statistics that a search scores with and that depend
 // on the whole collection, for an index that holds one shard of it:
 // document counts and lengths (BM25's N and average lengths), how many
 // documents hold each query word and trigram (idf), the indexed terms a
 // prefix or a fuzzy word stands for and their counts, and how many
 // documents hold any term of such a set. Each is a sum over the shards,
 // so Add of every shard's part gives the collection's. A search given a
-// Global (SearchShard) scores every document as one index of all the
-// documents would: see Gather for how a caller collects it.
+// Stats (index.Index.SearchShard) scores every document as one index of
+// all the documents would: see index.Index.Gather for how a caller
+// collects it.
 //
 // Keys are the engine's own (terms as analyzed, folded trigrams, NUL-
-// joined lists); a Global is data to pass between shards, JSON-encoded,
+// joined lists); a Stats is data to pass between shards, JSON-encoded,
 // not to build by hand.
-type Global struct {
+type Stats struct {
 	Docs        uint64 `json:"docs"`
 	TitleTokens uint64 `json:"titleTokens"`
 	BodyTokens  uint64 `json:"bodyTokens"`
@@ -47,23 +67,23 @@ type Global struct {
 }
 
 // Add adds o's statistics to g's.
-func (g *Global) Add(o *Global) {
+func (g *Stats) Add(o *Stats) {
 	g.Docs += o.Docs
 	g.TitleTokens += o.TitleTokens
 	g.BodyTokens += o.BodyTokens
 	g.TitleBytes += o.TitleBytes
 	g.BodyBytes += o.BodyBytes
 	for k, v := range o.Terms {
-		g.putTerm(k, v)
+		g.AddTerm(k, v)
 	}
 	for k, v := range o.Grams {
-		g.putGram(k, v)
+		g.AddGram(k, v)
 	}
 	for k, v := range o.Prefixes {
-		g.putPrefix(k, v)
+		g.AddPrefix(k, v)
 	}
 	for k, v := range o.Fuzzy {
-		g.putFuzzy(k, v)
+		g.AddFuzzy(k, v)
 	}
 	for k, v := range o.Sets {
 		if g.Sets == nil {
@@ -72,24 +92,23 @@ func (g *Global) Add(o *Global) {
 		g.Sets[k] += v
 	}
 	for id, d := range o.Feedback {
-		g.putFeedback(id, d)
+		g.AddFeedback(id, d)
 	}
 }
 
 // Keys is the number of keyed statistics in g: a gathering pass that
 // adds none has found every statistic a search needs. Feedback's
 // documents are not counted: each comes from one shard.
-func (g *Global) Keys() int {
+func (g *Stats) Keys() int {
 	if g == nil {
 		return 0
 	}
 	return len(g.Terms) + len(g.Grams) + len(g.Prefixes) + len(g.Fuzzy) + len(g.Sets)
 }
 
-// The readers return false when g (nil: none) lacks the statistic; the
-// writers add to it, and do nothing on a nil g.
-
-func (g *Global) term(t string) ([3]uint64, bool) {
+// LookupTerm returns the documents holding term t in the title, the body
+// and the licence comment (see Terms).
+func (g *Stats) LookupTerm(t string) ([3]uint64, bool) {
 	if g == nil {
 		return [3]uint64{}, false
 	}
@@ -97,7 +116,8 @@ func (g *Global) term(t string) ([3]uint64, bool) {
 	return c, ok
 }
 
-func (g *Global) putTerm(t string, c [3]uint64) {
+// AddTerm adds c to term t's counts.
+func (g *Stats) AddTerm(t string, c [3]uint64) {
 	if g == nil {
 		return
 	}
@@ -111,7 +131,8 @@ func (g *Global) putTerm(t string, c [3]uint64) {
 	g.Terms[t] = o
 }
 
-func (g *Global) gram(t string) (uint64, bool) {
+// LookupGram returns the documents holding trigram t.
+func (g *Stats) LookupGram(t string) (uint64, bool) {
 	if g == nil {
 		return 0, false
 	}
@@ -119,7 +140,8 @@ func (g *Global) gram(t string) (uint64, bool) {
 	return c, ok
 }
 
-func (g *Global) putGram(t string, c uint64) {
+// AddGram adds c to trigram t's count.
+func (g *Stats) AddGram(t string, c uint64) {
 	if g == nil {
 		return
 	}
@@ -129,7 +151,9 @@ func (g *Global) putGram(t string, c uint64) {
 	g.Grams[t] += c
 }
 
-func (g *Global) prefix(key string) (map[string][3]uint64, bool) {
+// LookupPrefix returns the completions of the prefixes keyed key, with
+// their counts (see Prefixes).
+func (g *Stats) LookupPrefix(key string) (map[string][3]uint64, bool) {
 	if g == nil {
 		return nil, false
 	}
@@ -137,7 +161,8 @@ func (g *Global) prefix(key string) (map[string][3]uint64, bool) {
 	return c, ok
 }
 
-func (g *Global) putPrefix(key string, c map[string][3]uint64) {
+// AddPrefix adds the completions c to those keyed key.
+func (g *Stats) AddPrefix(key string, c map[string][3]uint64) {
 	if g == nil {
 		return
 	}
@@ -155,7 +180,8 @@ func (g *Global) putPrefix(key string, c map[string][3]uint64) {
 	}
 }
 
-func (g *Global) fuzzy(key string) ([3]map[string]int, bool) {
+// LookupFuzzy returns the entries near the word keyed key (see Fuzzy).
+func (g *Stats) LookupFuzzy(key string) ([3]map[string]int, bool) {
 	if g == nil {
 		return [3]map[string]int{}, false
 	}
@@ -163,7 +189,8 @@ func (g *Global) fuzzy(key string) ([3]map[string]int, bool) {
 	return c, ok
 }
 
-func (g *Global) putFuzzy(key string, c [3]map[string]int) {
+// AddFuzzy adds the entries c to those near the word keyed key.
+func (g *Stats) AddFuzzy(key string, c [3]map[string]int) {
 	if g == nil {
 		return
 	}
@@ -182,7 +209,8 @@ func (g *Global) putFuzzy(key string, c [3]map[string]int) {
 	g.Fuzzy[key] = m
 }
 
-func (g *Global) feedback(id string) (FeedbackDoc, bool) {
+// LookupFeedback returns what feedback read of document id.
+func (g *Stats) LookupFeedback(id string) (FeedbackDoc, bool) {
 	if g == nil {
 		return FeedbackDoc{}, false
 	}
@@ -190,7 +218,8 @@ func (g *Global) feedback(id string) (FeedbackDoc, bool) {
 	return d, ok
 }
 
-func (g *Global) putFeedback(id string, d FeedbackDoc) {
+// AddFeedback sets what feedback read of document id.
+func (g *Stats) AddFeedback(id string, d FeedbackDoc) {
 	if g == nil {
 		return
 	}
@@ -200,72 +229,14 @@ func (g *Global) putFeedback(id string, d FeedbackDoc) {
 	g.Feedback[id] = d
 }
 
-// dictKey is the key of a set of terms in Global.Sets.
-func dictKey(dict []string) string { return strings.Join(dict, "\x00") }
+// SetKey is the key of a set of terms in Stats.Sets.
+func SetKey(terms []string) string { return strings.Join(terms, "\x00") }
 
-// counter returns one of the store's counters: the collection's on a
-// shard, recorded while gathering.
-func (s *search) counter(key []byte) uint64 {
-	if s.g != nil {
-		switch string(key) {
-		case string(metaDocs):
-			return s.g.Docs
-		case string(metaTitleTokens):
-			return s.g.TitleTokens
-		case string(metaBodyTokens):
-			return s.g.BodyTokens
-		case string(metaTitleBytes):
-			return s.g.TitleBytes
-		case string(metaBodyBytes):
-			return s.g.BodyBytes
-		}
-	}
-	return getUint(s.tx, key)
-}
-
-// gatherCounters records the store's counters in rec.
-func (s *search) gatherCounters() {
-	r := &s.rec.g
-	r.Docs, r.TitleTokens, r.BodyTokens = getUint(s.tx, metaDocs), getUint(s.tx, metaTitleTokens), getUint(s.tx, metaBodyTokens)
-	r.TitleBytes, r.BodyBytes = getUint(s.tx, metaTitleBytes), getUint(s.tx, metaBodyBytes)
-}
-
-// missing is called when g lacks a statistic: on a shard that is not
-// gathering, that is an error (the caller gathers first), never a score
-// made from the shard's own statistics.
-func (s *search) missing(format string, args ...any) error {
-	if s.g == nil || s.rec != nil {
-		return nil
-	}
-	return fmt.Errorf("%w: the collection's statistics lack %s (Gather them first)", ErrInvalidRequest, fmt.Sprintf(format, args...))
-}
-
-// setDocs returns the number of documents holding any term of a set the
-// text leg reads, given this index's count: the collection's on a shard.
-func (s *search) setDocs(qt tterm, here float64) (float64, error) {
-	if s.g == nil && s.rec == nil || !qt.positive {
-		return here, nil // not scored when only under a NOT
-	}
-	key := dictKey(qt.dict)
-	if s.g != nil {
-		if n, ok := s.g.Sets[key]; ok {
-			return float64(n), nil
-		}
-	}
-	if err := s.missing("a set of %d terms", len(qt.dict)); err != nil {
-		return 0, err
-	}
-	if !s.rec.isTainted() {
-		s.rec.putSet(key, uint64(here))
-	}
-	return here, nil
-}
-
-// recorder gathers a shard's statistics during a search (Gather); both
-// legs may record at once.
-type recorder struct {
+// Recorder gathers a shard's statistics during a search (index.Index.Gather);
+// both legs of the search may record at once.
+type Recorder struct {
 	mu sync.Mutex
-	g  Global
+	g  Stats
 	// tainted: the search made some set of terms from this shard's own
 	// statistics (an expansion g lacked), so the sets' counts are not
 	// the collection's and are not recorded; the next pass, with those
@@ -273,51 +244,51 @@ type recorder struct {
 	tainted bool
 }
 
-// The recorder's methods do nothing on a nil recorder (a search that is
+// The Recorder's methods do nothing on a nil Recorder (a search that is
 // not gathering) and record each statistic once: a search may read one
-// twice.
+// twice. Put* record a statistic as Stats.Add* adds it.
 
-func (r *recorder) putTerm(t string, c [3]uint64) {
+func (r *Recorder) PutTerm(t string, c [3]uint64) {
 	if r != nil {
 		r.mu.Lock()
-		if _, ok := r.g.term(t); !ok {
-			r.g.putTerm(t, c)
+		if _, ok := r.g.LookupTerm(t); !ok {
+			r.g.AddTerm(t, c)
 		}
 		r.mu.Unlock()
 	}
 }
 
-func (r *recorder) putGram(t string, c uint64) {
+func (r *Recorder) PutGram(t string, c uint64) {
 	if r != nil {
 		r.mu.Lock()
-		if _, ok := r.g.gram(t); !ok {
-			r.g.putGram(t, c)
+		if _, ok := r.g.LookupGram(t); !ok {
+			r.g.AddGram(t, c)
 		}
 		r.mu.Unlock()
 	}
 }
 
-func (r *recorder) putPrefix(key string, c map[string][3]uint64) {
+func (r *Recorder) PutPrefix(key string, c map[string][3]uint64) {
 	if r != nil {
 		r.mu.Lock()
-		if _, ok := r.g.prefix(key); !ok {
-			r.g.putPrefix(key, c)
+		if _, ok := r.g.LookupPrefix(key); !ok {
+			r.g.AddPrefix(key, c)
 		}
 		r.mu.Unlock()
 	}
 }
 
-func (r *recorder) putFuzzy(key string, c [3]map[string]int) {
+func (r *Recorder) PutFuzzy(key string, c [3]map[string]int) {
 	if r != nil {
 		r.mu.Lock()
-		if _, ok := r.g.fuzzy(key); !ok {
-			r.g.putFuzzy(key, c)
+		if _, ok := r.g.LookupFuzzy(key); !ok {
+			r.g.AddFuzzy(key, c)
 		}
 		r.mu.Unlock()
 	}
 }
 
-func (r *recorder) putSet(key string, n uint64) {
+func (r *Recorder) PutSet(key string, n uint64) {
 	if r != nil {
 		r.mu.Lock()
 		if r.g.Sets == nil {
@@ -330,15 +301,16 @@ func (r *recorder) putSet(key string, n uint64) {
 	}
 }
 
-func (r *recorder) putFeedback(id string, d FeedbackDoc) {
+func (r *Recorder) PutFeedback(id string, d FeedbackDoc) {
 	if r != nil {
 		r.mu.Lock()
-		r.g.putFeedback(id, d)
+		r.g.AddFeedback(id, d)
 		r.mu.Unlock()
 	}
 }
 
-func (r *recorder) taint() {
+// Taint marks the recording tainted (see Recorder).
+func (r *Recorder) Taint() {
 	if r != nil {
 		r.mu.Lock()
 		r.tainted = true
@@ -346,7 +318,8 @@ func (r *recorder) taint() {
 	}
 }
 
-func (r *recorder) isTainted() bool {
+// Tainted reports whether Taint was called.
+func (r *Recorder) Tainted() bool {
 	if r == nil {
 		return false
 	}
@@ -354,3 +327,6 @@ func (r *recorder) isTainted() bool {
 	defer r.mu.Unlock()
 	return r.tainted
 }
+
+// Stats is what r recorded.
+func (r *Recorder) Stats() *Stats { return &r.g }
