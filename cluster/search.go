@@ -9,20 +9,19 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/twindex/twindex/index/collection"
-
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/index/collection"
 	"github.com/twindex/twindex/index/sharded"
 )
 
 // searchArgs are the arguments of the calls a search makes to a shard.
 type searchArgs struct {
-	Req    index.Request        `json:"req"`
-	G      *collection.Stats    `json:"g,omitempty"`
-	O      index.ShardOptions   `json:"o"`
-	Render *index.RenderOptions `json:"render,omitempty"`
-	Hits   []fusion.Hit         `json:"hits,omitempty"`
+	Req    index.Request             `json:"req"`
+	G      *collection.Stats         `json:"g,omitempty"`
+	O      collection.ShardOptions   `json:"o"`
+	Render *collection.RenderOptions `json:"render,omitempty"`
+	Hits   []fusion.Hit              `json:"hits,omitempty"`
 }
 
 // searchHandlers answer a search's calls on one shard.
@@ -92,15 +91,15 @@ func askAll[T any](ctx context.Context, s *shards, op string, args func(shard in
 	return out, errs
 }
 
-func (s *shards) Gather(ctx context.Context, req index.Request, g *collection.Stats, o index.ShardOptions) ([]*collection.Stats, []error) {
+func (s *shards) Gather(ctx context.Context, req index.Request, g *collection.Stats, o collection.ShardOptions) ([]*collection.Stats, []error) {
 	return askAll[*collection.Stats](ctx, s, "gather", func(int) *searchArgs { return &searchArgs{Req: req, G: g, O: o} })
 }
 
-func (s *shards) Search(ctx context.Context, req index.Request, g *collection.Stats, o index.ShardOptions) ([]*index.ShardResult, []error) {
-	return askAll[*index.ShardResult](ctx, s, "search", func(int) *searchArgs { return &searchArgs{Req: req, G: g, O: o} })
+func (s *shards) Search(ctx context.Context, req index.Request, g *collection.Stats, o collection.ShardOptions) ([]*collection.ShardResult, []error) {
+	return askAll[*collection.ShardResult](ctx, s, "search", func(int) *searchArgs { return &searchArgs{Req: req, G: g, O: o} })
 }
 
-func (s *shards) Render(ctx context.Context, req index.Request, g *collection.Stats, o index.RenderOptions, hits map[int][]fusion.Hit) (map[int][]index.Hit, error) {
+func (s *shards) Render(ctx context.Context, req index.Request, g *collection.Stats, o collection.RenderOptions, hits map[int][]fusion.Hit) (map[int][]index.Hit, error) {
 	type result struct {
 		shard int
 		hits  []index.Hit

@@ -59,16 +59,16 @@ func (s *search) feedback(list *textList) ([]feedbackTerm, error) {
 
 // feedbackHits returns the FeedbackDocs best hits of a text list, by
 // score, ties by ID (so that a search of shards takes the same ones).
-func feedbackHits(list *textList) ([]ShardHit, error) {
-	var out []ShardHit
+func feedbackHits(list *textList) ([]collection.ShardHit, error) {
+	var out []collection.ShardHit
 	for _, p := range list.Best(FeedbackDocs) {
 		id, err := list.Resolve(p)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ShardHit{ID: id, Score: list.Hits[p].Score})
+		out = append(out, collection.ShardHit{ID: id, Score: list.Hits[p].Score})
 	}
-	slices.SortFunc(out, func(a, b ShardHit) int {
+	slices.SortFunc(out, func(a, b collection.ShardHit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
@@ -100,7 +100,7 @@ func (s *search) feedbackDoc(id string) (collection.FeedbackDoc, bool, error) {
 // documents, none of the query's terms, none shorter than three bytes,
 // and none that fewer than two documents hold (they would find nothing
 // new).
-func (s *search) feedbackTerms(tp *textPlan, docs []ShardHit, doc func(id string) (collection.FeedbackDoc, bool, error)) ([]feedbackTerm, error) {
+func (s *search) feedbackTerms(tp *textPlan, docs []collection.ShardHit, doc func(id string) (collection.FeedbackDoc, bool, error)) ([]feedbackTerm, error) {
 	if len(docs) == 0 {
 		return nil, nil
 	}

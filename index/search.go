@@ -8,11 +8,10 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/twindex/twindex/index/collection"
-
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/index/collection"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/index/internal/slots"

@@ -4,95 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/twindex/twindex/index/collection"
-
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/index/collection"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/storage"
 )
-
-// An index can hold one shard of a collection that several indexes hold
-// between them (package cluster spreads one over machines). A search of
-// the collection (sharded.Search) asks each shard three things, each of
-// which this file answers for one index:
-//
-//   - Gather: the shard's part of the statistics the search scores with
-//     (collection.Stats). They are sums, so the caller adds the parts; a second
-//     pass gathers what depends on the first (the documents holding any
-//     of a prefix's completions, which the first pass chose).
-//   - SearchShard: the shard's legs, scored with the collection's
-//     statistics, so that a document scores as it would in one index of
-//     every document: each leg's first hits, exact totals, and every
-//     listed document's score in the other legs.
-//   - RenderShard: the hits of a page that are the shard's documents,
-//     with their snippets.
-
-// ShardOptions say what SearchShard and Gather return.
-type ShardOptions struct {
-	// Depth is how many hits of each leg to list: the first Depth by
-	// score. The vector leg lists its whole ranking.
-	Depth int `json:"depth"`
-	// All lists every hit of every leg with its time: for an order other
-	// than by score.
-	All bool `json:"all,omitempty"`
-	// Fallback makes the text leg the fallback's tolerant pass (the
-	// collection found fewer hits than Request.Fallback); with Unknown,
-	// that of a word no document holds, which tolerates only such words
-	// (see ShardResult.Unknown).
-	Fallback bool `json:"fallback,omitempty"`
-	Unknown  bool `json:"unknown,omitempty"`
-	// Feedback are the text leg's best hits in the collection, by score
-	// then ID, of a query that gets pseudo-relevance feedback
-	// (ShardResult.Feedback): the text leg adds the terms they hold
-	// most, as Search does. Gather collects what feedback reads of them
-	// (collection.Stats.Feedback).
-	Feedback []ShardHit `json:"feedback,omitempty"`
-}
-
-// ShardResult is one shard's answer to SearchShard.
-type ShardResult struct {
-	// Legs are the exact legs that ran, each with its first hits.
-	Legs []ShardLeg `json:"legs"`
-	// Matches is the number of documents the substring or text leg
-	// matched (the vector leg's are counted by the caller, which knows
-	// which of them are in the collection's first ranks).
-	Matches int `json:"matches"`
-	// Unknown: bit i, the query's word i (a leaf of its plan) is in no
-	// document of the shard's; a word that every shard lacks makes the
-	// collection's fallback run (ShardOptions.Unknown).
-	Unknown uint64 `json:"unknown,omitempty"`
-	// Feedback: the query gets pseudo-relevance feedback, which the
-	// caller asks for with the collection's best text hits
-	// (ShardOptions.Feedback).
-	Feedback bool `json:"feedback,omitempty"`
-	// Scores are, for each listed document, its scores in every leg that
-	// matched it.
-	Scores map[string]map[string]float64 `json:"scores"`
-	// Times are the listed documents' times (Unix nanoseconds), with
-	// ShardOptions.All.
-	Times map[string]int64 `json:"times,omitempty"`
-	// Attrs are the listed documents' project, session and time, when the
-	// request boosts.
-	Attrs map[string]fusion.Attrs `json:"attrs,omitempty"`
-}
-
-// ShardLeg is one leg's first hits on one shard.
-type ShardLeg struct {
-	Leg   string     `json:"leg"`
-	Total int        `json:"total"` // the leg's matches on the shard
-	Hits  []ShardHit `json:"hits"`  // by score, best first, ties by ID
-}
-
-// ShardHit is a document and its score in one leg.
-type ShardHit struct {
-	ID    string  `json:"id"`
-	Score float64 `json:"score"`
-	// Fuzzy: the text leg's tolerant pass matched some word of the
-	// document only approximately (the hit's leg is then LegFuzzy).
-	Fuzzy bool `json:"fuzzy,omitempty"`
-}
 
 // shardSearch prepares a search of req on this index as a shard: the
 // request normalized and parsed, the query vector given.
@@ -162,7 +80,7 @@ func (ix *Index) readShard(s *search, fn func() error) error {
 // document counts and lengths. With o.Fallback it gathers for the
 // fallback's tolerant pass too. Cost: the search's legs without the
 // verification of substring candidates.
-func (ix *Index) Gather(ctx context.Context, req Request, g *collection.Stats, o ShardOptions) (*collection.Stats, error) {
+func (ix *Index) Gather(ctx context.Context, req Request, g *collection.Stats, o collection.ShardOptions) (*collection.Stats, error) {
 	s, err := ix.shardSearch(ctx, req, g)
 	if err != nil {
 		return nil, err
@@ -198,7 +116,7 @@ func (ix *Index) Gather(ctx context.Context, req Request, g *collection.Stats, o
 // collection's best text hits and what g holds of them, as Search makes
 // them from its text leg's first pass; a shard gathering statistics
 // records what it holds of the hits g lacks.
-func (s *search) shardFeedback(hits []ShardHit) error {
+func (s *search) shardFeedback(hits []collection.ShardHit) error {
 	if len(hits) == 0 || s.textR == nil {
 		return nil
 	}
@@ -234,7 +152,7 @@ func (s *search) shardFeedback(hits []ShardHit) error {
 // shardTolerance is the tolerance of a shard's text leg: the request's,
 // or the fallback's that sharded.Search asks for, which Search makes the
 // same way (fallbackTolerance).
-func (s *search) shardTolerance(o ShardOptions) *tolerance {
+func (s *search) shardTolerance(o collection.ShardOptions) *tolerance {
 	if !o.Fallback {
 		return requestTolerance(&s.req)
 	}
@@ -248,7 +166,7 @@ func (s *search) shardTolerance(o ShardOptions) *tolerance {
 // each leg's first o.Depth hits. Order, paging, the fallback's decision,
 // expansion and boosts are the caller's (sharded.Search). Cost: the legs of
 // a Search, without fusion or snippets.
-func (ix *Index) SearchShard(ctx context.Context, req Request, g *collection.Stats, o ShardOptions) (*ShardResult, error) {
+func (ix *Index) SearchShard(ctx context.Context, req Request, g *collection.Stats, o collection.ShardOptions) (*collection.ShardResult, error) {
 	if g == nil {
 		return nil, fmt.Errorf("%w: a shard's search needs the collection's statistics", ErrInvalidRequest)
 	}
@@ -256,7 +174,7 @@ func (ix *Index) SearchShard(ctx context.Context, req Request, g *collection.Sta
 	if err != nil {
 		return nil, err
 	}
-	var out *ShardResult
+	var out *collection.ShardResult
 	err = ix.readShard(s, func() error {
 		out, err = s.shardLegs(o)
 		return err
@@ -264,8 +182,8 @@ func (ix *Index) SearchShard(ctx context.Context, req Request, g *collection.Sta
 	return out, err
 }
 
-func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
-	out := &ShardResult{Scores: map[string]map[string]float64{}}
+func (s *search) shardLegs(o collection.ShardOptions) (*collection.ShardResult, error) {
+	out := &collection.ShardResult{Scores: map[string]map[string]float64{}}
 	legs := s.req.Mode.legs()
 	var tri []scored
 	var text *textList
@@ -306,17 +224,17 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 		return sc
 	}
 	if tri != nil {
-		leg := ShardLeg{Leg: LegSubstring, Total: len(tri), Hits: make([]ShardHit, cut(len(tri)))}
+		leg := collection.ShardLeg{Leg: LegSubstring, Total: len(tri), Hits: make([]collection.ShardHit, cut(len(tri)))}
 		for i := range leg.Hits {
-			leg.Hits[i] = ShardHit{ID: tri[i].id, Score: tri[i].score}
+			leg.Hits[i] = collection.ShardHit{ID: tri[i].id, Score: tri[i].score}
 			listed[tri[i].id] = true
 		}
 		out.Legs = append(out.Legs, leg)
 	}
 	if vec != nil {
-		leg := ShardLeg{Leg: LegVector, Total: len(vec), Hits: make([]ShardHit, len(vec))}
+		leg := collection.ShardLeg{Leg: LegVector, Total: len(vec), Hits: make([]collection.ShardHit, len(vec))}
 		for i, x := range vec {
-			leg.Hits[i] = ShardHit{ID: x.id, Score: x.score}
+			leg.Hits[i] = collection.ShardHit{ID: x.id, Score: x.score}
 			listed[x.id] = true
 		}
 		out.Legs = append(out.Legs, leg)
@@ -369,14 +287,14 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 		if err := text.Top(n); err != nil {
 			return nil, err
 		}
-		leg := ShardLeg{Leg: LegText, Total: text.Count(), Hits: make([]ShardHit, n)}
+		leg := collection.ShardLeg{Leg: LegText, Total: text.Count(), Hits: make([]collection.ShardHit, n)}
 		out.Unknown = text.unknown
 		for i := range n {
 			id, err := text.Resolve(i)
 			if err != nil {
 				return nil, err
 			}
-			leg.Hits[i] = ShardHit{ID: id, Score: text.Hits[i].Score, Fuzzy: text.Hits[i].Approx}
+			leg.Hits[i] = collection.ShardHit{ID: id, Score: text.Hits[i].Score, Fuzzy: text.Hits[i].Approx}
 			listed[id] = true
 			scores(id)[text.leg(i)] = text.Hits[i].Score
 		}
@@ -424,20 +342,11 @@ func (s *search) shardLegs(o ShardOptions) (*ShardResult, error) {
 	return out, nil
 }
 
-// RenderOptions say how RenderShard renders hits.
-type RenderOptions struct {
-	Best     float64 `json:"best"`               // the page's best score, for Hit.Norm: the collection's first hit's
-	Fallback bool    `json:"fallback,omitempty"` // the fallback's tolerant pass ran: its words mark fuzzy hits
-	Unknown  bool    `json:"unknown,omitempty"`  // that of a word no document holds (ShardOptions.Unknown)
-	// Feedback are the best text hits feedback read (ShardOptions.Feedback).
-	Feedback []ShardHit `json:"feedback,omitempty"`
-}
-
 // RenderShard makes hits of fused hits that are this shard's documents,
 // as Search does for its page: stored fields, title, snippet, matchedIn,
 // norm and explain. g is the collection's statistics, with which the
 // snippet marks the words the search expanded to.
-func (ix *Index) RenderShard(ctx context.Context, req Request, g *collection.Stats, o RenderOptions, fused []fusion.Hit) ([]Hit, error) {
+func (ix *Index) RenderShard(ctx context.Context, req Request, g *collection.Stats, o collection.RenderOptions, fused []fusion.Hit) ([]Hit, error) {
 	s, err := ix.shardSearch(ctx, req, g)
 	if err != nil {
 		return nil, err
@@ -471,7 +380,7 @@ func (ix *Index) RenderShard(ctx context.Context, req Request, g *collection.Sta
 // score by field (Explain.Text), scored with the collection's statistics
 // as SearchShard scored them. Cost: nothing of the index without
 // Explain; with it, the text leg once more (twice after the fallback).
-func (s *search) renderPlans(o RenderOptions) error {
+func (s *search) renderPlans(o collection.RenderOptions) error {
 	plan := func(tol *tolerance) error {
 		if s.req.Explain {
 			_, err := s.textLeg(tol)
@@ -494,13 +403,13 @@ func (s *search) renderPlans(o RenderOptions) error {
 		return err
 	}
 	if o.Fallback {
-		return plan(s.shardTolerance(ShardOptions{Fallback: true, Unknown: o.Unknown}))
+		return plan(s.shardTolerance(collection.ShardOptions{Fallback: true, Unknown: o.Unknown}))
 	}
 	return nil
 }
 
 // FeedbackDocs is how many of the text leg's best hits pseudo-relevance
-// feedback reads: a shard whose ShardResult.Feedback is set lists at
+// feedback reads: a shard whose collection.ShardResult.Feedback is set lists at
 // least these, so the first FeedbackDocs of the merged text leg are the
 // collection's.
 const FeedbackDocs = 10
@@ -516,7 +425,7 @@ func (r *Request) CheckQuery() error {
 // FallbackFor reports whether a search of r whose legs found total
 // documents runs the fallback's tolerant pass, as Search decides it
 // (Request.Fallback), and whether it tolerates only the words that no
-// document holds (unknown: some shard's ShardResult.Unknown is set and
+// document holds (unknown: some shard's collection.ShardResult.Unknown is set and
 // none holds the word).
 func (r *Request) FallbackFor(total int, unknown bool) (run, unknownOnly bool) {
 	fb := fallbackTolerance(r, requestTolerance(r), total, unknown)

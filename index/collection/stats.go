@@ -1,13 +1,23 @@
-// Package collection holds the statistics of a collection that several
-// indexes hold, one shard each, that a search scores with: what
-// index.Index.Gather returns of one shard, what package sharded adds up
-// and hands back to every shard (index.Index.SearchShard), so that a
-// document scores as it would in one index of every document.
+// Package collection holds the messages of a search of a collection that
+// several indexes hold, one shard each (package cluster spreads one over
+// machines). The search (package sharded) asks each shard three things,
+// which *index.Index answers for its shard:
+//
+//   - Gather: the shard's part of the statistics the search scores with
+//     (Stats). They are sums, so the caller adds the parts; a second
+//     pass gathers what depends on the first (the documents holding any
+//     of a prefix's completions, which the first pass chose).
+//   - SearchShard: the shard's legs, scored with the collection's
+//     statistics, so that a document scores as it would in one index of
+//     every document: each leg's first hits, exact totals, and every
+//     listed document's score in the other legs (ShardResult).
+//   - RenderShard: the hits of a page that are the shard's documents,
+//     with their snippets (RenderOptions).
 //
 // Invariants: every statistic is a sum over the shards, so Add of every
 // shard's part gives the collection's; a statistic absent from Stats is
-// unknown, never zero. The readers return false when s (nil: none) lacks
-// the statistic; the writers add to it, and do nothing on a nil s.
+// unknown, never zero. The readers return false when a Stats (nil: none) lacks
+// the statistic; the writers add to it, and do nothing on a nil one.
 //
 // Concurrency: a Stats is not safe for concurrent writes; a Recorder is.
 package collection

@@ -7,11 +7,12 @@ import (
 
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/index/collection"
 )
 
 // leg is one leg's hits merged from the shards' lists.
 type leg struct {
-	hits []index.ShardHit // by score, best first, ties by ID
+	hits []collection.ShardHit // by score, best first, ties by ID
 	// truncated: some shard listed fewer hits than it has; every hit
 	// scoring above cut is listed, so a score at or above cut has an exact
 	// rank, and a document not listed scores at most cut.
@@ -20,7 +21,7 @@ type leg struct {
 	ran       bool
 }
 
-func (l *leg) add(sl *index.ShardLeg) {
+func (l *leg) add(sl *collection.ShardLeg) {
 	l.ran = true
 	l.hits = append(l.hits, sl.Hits...)
 	if sl.Total > len(sl.Hits) && len(sl.Hits) > 0 {
@@ -33,7 +34,7 @@ func (l *leg) add(sl *index.ShardLeg) {
 }
 
 func (l *leg) sort() {
-	slices.SortFunc(l.hits, func(a, b index.ShardHit) int {
+	slices.SortFunc(l.hits, func(a, b collection.ShardHit) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
@@ -44,7 +45,7 @@ func (l *leg) sort() {
 // rank is the rank a score has in the leg: one more than the listed hits
 // that score higher (ties share a rank, as in Search).
 func (l *leg) rank(score float64) int {
-	i, _ := slices.BinarySearchFunc(l.hits, score, func(h index.ShardHit, s float64) int { return cmp.Compare(s, h.Score) })
+	i, _ := slices.BinarySearchFunc(l.hits, score, func(h collection.ShardHit, s float64) int { return cmp.Compare(s, h.Score) })
 	return i + 1
 }
 
@@ -62,7 +63,7 @@ type merge struct {
 	longest int // the most hits any shard has in any leg
 }
 
-func newMerge(c *coordinator, answers []*index.ShardResult) *merge {
+func newMerge(c *coordinator, answers []*collection.ShardResult) *merge {
 	m := &merge{c: c, legs: map[string]*leg{index.LegSubstring: {}, index.LegText: {}, index.LegVector: {}},
 		scores: map[string]map[string]float64{}, times: map[string]int64{},
 		parts: &fusedParts{shardOf: map[string]int{}, attrs: map[string]fusion.Attrs{}}}

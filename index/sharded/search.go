@@ -24,10 +24,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/twindex/twindex/index/collection"
-
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/index/collection"
 )
 
 // Collection is a collection held by several indexes, one shard each, as
@@ -37,10 +36,10 @@ import (
 // asks the same copy of a shard throughout one search.
 type Collection interface {
 	Len() int
-	Gather(ctx context.Context, req index.Request, g *collection.Stats, o index.ShardOptions) ([]*collection.Stats, []error)
-	Search(ctx context.Context, req index.Request, g *collection.Stats, o index.ShardOptions) ([]*index.ShardResult, []error)
+	Gather(ctx context.Context, req index.Request, g *collection.Stats, o collection.ShardOptions) ([]*collection.Stats, []error)
+	Search(ctx context.Context, req index.Request, g *collection.Stats, o collection.ShardOptions) ([]*collection.ShardResult, []error)
 	// Render renders each shard's hits of a page (RenderShard), by shard.
-	Render(ctx context.Context, req index.Request, g *collection.Stats, o index.RenderOptions, hits map[int][]fusion.Hit) (map[int][]index.Hit, error)
+	Render(ctx context.Context, req index.Request, g *collection.Stats, o collection.RenderOptions, hits map[int][]fusion.Hit) (map[int][]index.Hit, error)
 }
 
 // ErrUnavailable is returned, wrapped, by a Collection for a shard that
@@ -131,7 +130,7 @@ func (c *coordinator) keep(errs []error) error {
 
 // gather collects the collection's statistics for req, pass after pass,
 // from the shards that answer.
-func (c *coordinator) gather(ctx context.Context, o index.ShardOptions) (*collection.Stats, error) {
+func (c *coordinator) gather(ctx context.Context, o collection.ShardOptions) (*collection.Stats, error) {
 	var g *collection.Stats
 	for pass := 0; ; pass++ {
 		parts, errs := c.sh.Gather(ctx, c.req, g, o)
@@ -167,11 +166,11 @@ func (c *coordinator) gather(ctx context.Context, o index.ShardOptions) (*collec
 }
 
 func (c *coordinator) run(ctx context.Context) (*index.Result, error) {
-	g, err := c.gather(ctx, index.ShardOptions{})
+	g, err := c.gather(ctx, collection.ShardOptions{})
 	if err != nil {
 		return nil, err
 	}
-	fused, total, parts, err := c.fuse(ctx, g, index.ShardOptions{})
+	fused, total, parts, err := c.fuse(ctx, g, collection.ShardOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +180,7 @@ func (c *coordinator) run(ctx context.Context) (*index.Result, error) {
 		res.Mode = c.req.Mode.WithoutVector()
 		res.Warnings = append(res.Warnings, "no document has a vector, searched by keywords only")
 	}
-	var fo index.ShardOptions
+	var fo collection.ShardOptions
 	if parts.feedback && len(parts.best) > 0 {
 		// Feedback, from the collection's best text hits: their text is
 		// read on their shards (collection.Stats.Feedback), and the text leg runs
@@ -233,7 +232,7 @@ func (c *coordinator) run(ctx context.Context) (*index.Result, error) {
 		s := parts.shardOf[f.ID]
 		byShard[s] = append(byShard[s], f)
 	}
-	rendered, err := c.sh.Render(ctx, c.req, g, index.RenderOptions{Best: best, Fallback: fo.Fallback, Unknown: fo.Unknown, Feedback: fo.Feedback}, byShard)
+	rendered, err := c.sh.Render(ctx, c.req, g, collection.RenderOptions{Best: best, Fallback: fo.Fallback, Unknown: fo.Unknown, Feedback: fo.Feedback}, byShard)
 	if err != nil {
 		return nil, err
 	}
@@ -260,17 +259,17 @@ type fusedParts struct {
 	shardOf map[string]int          // each listed document's shard
 	attrs   map[string]fusion.Attrs // for Boost
 	vector  bool                    // some shard ran the vector leg
-	unknown bool                    // some word of the query is in no document (ShardResult.Unknown)
-	// feedback: the query gets feedback (ShardResult.Feedback), from
+	unknown bool                    // some word of the query is in no document (collection.ShardResult.Unknown)
+	// feedback: the query gets feedback (collection.ShardResult.Feedback), from
 	// best, the text leg's first hits.
 	feedback bool
-	best     []index.ShardHit
+	best     []collection.ShardHit
 }
 
 // fuse asks the shards for their legs, deeper until the first c.need
 // fused hits are certain (all of them for another order than by score),
 // and returns them, in order, with the number of matching documents.
-func (c *coordinator) fuse(ctx context.Context, g *collection.Stats, o index.ShardOptions) ([]fusion.Hit, int, *fusedParts, error) {
+func (c *coordinator) fuse(ctx context.Context, g *collection.Stats, o collection.ShardOptions) ([]fusion.Hit, int, *fusedParts, error) {
 	depth := firstDepth(c.need)
 	// Another order than by score needs every hit; so does a boost, which
 	// Search applies to every hit of the substring and vector legs.

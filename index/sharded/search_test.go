@@ -15,10 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/twindex/twindex/index/collection"
-
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/index/collection"
 	"github.com/twindex/twindex/index/sharded"
 )
 
@@ -49,7 +48,7 @@ type localShards []*index.Index
 
 func (ls localShards) Len() int { return len(ls) }
 
-func (ls localShards) Gather(ctx context.Context, req index.Request, g *collection.Stats, o index.ShardOptions) ([]*collection.Stats, []error) {
+func (ls localShards) Gather(ctx context.Context, req index.Request, g *collection.Stats, o collection.ShardOptions) ([]*collection.Stats, []error) {
 	out, errs := make([]*collection.Stats, len(ls)), make([]error, len(ls))
 	for i, ix := range ls {
 		out[i], errs[i] = ix.Gather(ctx, req, g, o)
@@ -57,15 +56,15 @@ func (ls localShards) Gather(ctx context.Context, req index.Request, g *collecti
 	return out, errs
 }
 
-func (ls localShards) Search(ctx context.Context, req index.Request, g *collection.Stats, o index.ShardOptions) ([]*index.ShardResult, []error) {
-	out, errs := make([]*index.ShardResult, len(ls)), make([]error, len(ls))
+func (ls localShards) Search(ctx context.Context, req index.Request, g *collection.Stats, o collection.ShardOptions) ([]*collection.ShardResult, []error) {
+	out, errs := make([]*collection.ShardResult, len(ls)), make([]error, len(ls))
 	for i, ix := range ls {
 		out[i], errs[i] = ix.SearchShard(ctx, req, g, o)
 	}
 	return out, errs
 }
 
-func (ls localShards) Render(ctx context.Context, req index.Request, g *collection.Stats, o index.RenderOptions, hits map[int][]fusion.Hit) (map[int][]index.Hit, error) {
+func (ls localShards) Render(ctx context.Context, req index.Request, g *collection.Stats, o collection.RenderOptions, hits map[int][]fusion.Hit) (map[int][]index.Hit, error) {
 	out := map[int][]index.Hit{}
 	for i, hs := range hits {
 		r, err := ls[i].RenderShard(ctx, req, g, o, hs)
