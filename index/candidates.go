@@ -6,12 +6,13 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/query"
 )
 
 // candidateSet returns the documents that may match the tree under n, by
 // their trigrams, or all when the tree constrains nothing (a scan).
-func (s *search) candidateSet(n query.Node, byLeaf map[*leaf]*sleaf, grams []string, counts []float64) ([]candidate, bool, error) {
+func (s *search) candidateSet(n query.Node, byLeaf map[*plan.Leaf]*sleaf, grams []string, counts []float64) ([]candidate, bool, error) {
 	var children []query.Node
 	switch n := n.(type) {
 	case *query.And:
@@ -40,7 +41,7 @@ func (s *search) candidateSet(n query.Node, byLeaf map[*leaf]*sleaf, grams []str
 	for _, c := range children {
 		switch c.(type) {
 		case *query.Term, *query.Phrase, *query.Prefix:
-			sl := byLeaf[s.plan.byNode[c]]
+			sl := byLeaf[s.plan.ByNode[c]]
 			for _, g := range sl.grams[:min(len(sl.grams), 3)] {
 				if !slices.Contains(use, g) {
 					use = append(use, g)

@@ -4,6 +4,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/decl"
+	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/tokenize"
 )
 
@@ -12,16 +13,16 @@ import (
 // made on first use: a posting list per leaf, of few postings. Not safe
 // for concurrent use: the substring leg, or texts before it spreads out,
 // makes it.
-func (s *search) definers() (map[*leaf]map[string]struct{}, error) {
+func (s *search) definers() (map[*plan.Leaf]map[string]struct{}, error) {
 	if s.defines != nil {
 		return s.defines, nil
 	}
-	s.defines = map[*leaf]map[string]struct{}{}
-	for _, l := range s.plan.positive() {
-		if l.folded == "" {
+	s.defines = map[*plan.Leaf]map[string]struct{}{}
+	for _, l := range s.plan.Positive() {
+		if l.Folded == "" {
 			continue
 		}
-		r, err := s.allTriR.TermFieldReader(s.ctx, []byte(l.folded), fieldDefines, false, false, false)
+		r, err := s.allTriR.TermFieldReader(s.ctx, []byte(l.Folded), fieldDefines, false, false, false)
 		if err != nil {
 			return nil, err
 		}
@@ -57,9 +58,9 @@ func (s *search) declared(id string) ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	for _, l := range s.plan.positive() {
+	for _, l := range s.plan.Positive() {
 		if _, ok := defs[l][string(iid)]; ok {
-			out = append(out, l.text)
+			out = append(out, l.Text)
 		}
 	}
 	return out, nil

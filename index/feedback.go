@@ -41,7 +41,7 @@ type feedbackTerm struct {
 // getsFeedback reports whether a query whose text leg is tp gets
 // feedback: a simple query of feedbackWords words or more, by score.
 func (s *search) getsFeedback(tp *textPlan) bool {
-	return tp != nil && !s.plan.strict && s.req.Order == OrderScore && tp.words >= feedbackWords
+	return tp != nil && !s.plan.Strict && s.req.Order == OrderScore && tp.words >= feedbackWords
 }
 
 // feedback returns the terms to add to the query from the best documents

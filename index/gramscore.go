@@ -11,7 +11,7 @@ import (
 // leaf required), with each leaf one gram that decides it, and no filter
 // on stored fields. Queries of words of one to three characters are.
 func (s *search) decidedByGrams(leaves []*sleaf) bool {
-	if s.plan.strict || s.filter.byHeader {
+	if s.plan.Strict || s.filter.byHeader {
 		return false
 	}
 	for _, sl := range leaves {

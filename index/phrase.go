@@ -10,6 +10,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/find"
+	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/record"
 )
 
@@ -44,7 +45,7 @@ func (s *search) textMatch(tp *textPlan, id string, pres []uint64, nw int) (bool
 		return pos[f], nil
 	}
 	v, err := tp.verdict(s.plan, func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }, positions)
-	return v == yes, err
+	return v == plan.Yes, err
 }
 
 // phrasesIn reports whether a document holds every required phrase of a
@@ -58,7 +59,7 @@ func (s *search) phrasesIn(tp *textPlan, id *string, iid string, pres []uint64, 
 	for _, tl := range tp.required {
 		ok := false
 		for f := range 2 {
-			if tl.fields&(1<<f) == 0 || !tl.present(bits(f)) {
+			if tl.Fields&(1<<f) == 0 || !tl.present(bits(f)) {
 				continue
 			}
 			if !tl.needsPositions() || tl.compound(bits(f)) {
@@ -71,7 +72,7 @@ func (s *search) phrasesIn(tp *textPlan, id *string, iid string, pres []uint64, 
 					return false, err
 				}
 			}
-			if !tl.initial && !s.ix.analyzeRuns {
+			if !tl.Initial && !s.ix.analyzeRuns {
 				if fd == nil {
 					var err error
 					if fd, err = s.foldedDoc(*id); err != nil {
@@ -155,8 +156,8 @@ func exactRun(tl *tleaf, fd *record.Folded, f int) bool {
 	if f == 1 {
 		text, upper = fd.Body, fd.BodyUpper
 	}
-	q := tl.folded
-	if upper == nil || len(q) == 0 || len(tl.text) != len(q) || !wordByte(q[0]) || !wordByte(q[len(q)-1]) || !plainCase(tl.text) {
+	q := tl.Folded
+	if upper == nil || len(q) == 0 || len(tl.Text) != len(q) || !wordByte(q[0]) || !wordByte(q[len(q)-1]) || !plainCase(tl.Text) {
 		return false
 	}
 	fn := find.New(q)

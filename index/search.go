@@ -12,6 +12,7 @@ import (
 
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index/collection"
+	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/index/internal/slots"
@@ -50,7 +51,7 @@ type search struct {
 	allTriR  bleveindex.IndexReader
 	textR    bleveindex.IndexReader
 	triR     bleveindex.IndexReader
-	plan     *plan
+	plan     *plan.Plan
 	// The text leg's term tables of the exact and the tolerant pass, for
 	// snippets.
 	exactPlan, tolPlan *textPlan
@@ -59,7 +60,7 @@ type search struct {
 	explained *rank.Tally
 	// defines holds, by positive leaf, the trigram index's internal IDs
 	// of the documents that declare its text; made on first use.
-	defines           map[*leaf]map[string]struct{}
+	defines           map[*plan.Leaf]map[string]struct{}
 	filter            filter
 	n                 float64          // documents in the index
 	snip              [2]*snippetQuery // what snippets look for in exact and tolerant hits, made on first use
@@ -110,7 +111,7 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	}
 	p, err := parse(&req)
 	if err == ErrEmptyQuery && req.Mode == ModeVector {
-		p, err = &plan{byNode: map[query.Node]*leaf{}}, nil // the vector is the query
+		p, err = &plan.Plan{ByNode: map[query.Node]*plan.Leaf{}}, nil // the vector is the query
 	}
 	if err != nil {
 		return nil, err
@@ -233,7 +234,7 @@ func (s *search) legs(tol *tolerance) (tri []scored, text *textList, err error) 
 		substring()
 	case legs&runsSubstring == 0:
 		words()
-	case s.ix.opts.Workers > 1 && !s.plan.strict && !s.plan.quoted && !s.filter.byHeader:
+	case s.ix.opts.Workers > 1 && !s.plan.Strict && !s.plan.Quoted && !s.filter.byHeader:
 		// The legs at once: the text leg then reads no record (no
 		// filter on stored fields, no phrase to check), so only the
 		// substring leg uses the store's transaction.
@@ -519,3 +520,20 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 
 // parallelTexts is the fewest hits per goroutine that texts spreads.
 const parallelTexts = 4
+
+// parse parses req's query into the plan the legs read, with the
+// engine's errors: ErrEmptyQuery, or ErrInvalidRequest for a syntax error
+// (with its position) or more than MaxQueryTerms terms.
+func parse(req *Request) (*plan.Plan, error) {
+	p, err := plan.Parse(req.Query, req.Syntax == SyntaxRaw, req.Prefix)
+	if errors.Is(err, query.ErrEmpty) {
+		return nil, ErrEmptyQuery
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
+	}
+	if len(p.Leaves) > MaxQueryTerms {
+		return nil, fmt.Errorf("%w: %d terms, the limit is %d", ErrInvalidRequest, len(p.Leaves), MaxQueryTerms)
+	}
+	return p, nil
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index/collection"
+	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/storage"
 )
@@ -34,7 +35,7 @@ func (ix *Index) shardSearch(ctx context.Context, req Request, g *collection.Sta
 	}
 	p, err := parse(&req)
 	if err == ErrEmptyQuery && req.Mode == ModeVector {
-		p, err = &plan{byNode: map[query.Node]*leaf{}}, nil
+		p, err = &plan.Plan{ByNode: map[query.Node]*plan.Leaf{}}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -381,7 +382,7 @@ func (ix *Index) RenderShard(ctx context.Context, req Request, g *collection.Sta
 // as SearchShard scored them. Cost: nothing of the index without
 // Explain; with it, the text leg once more (twice after the fallback).
 func (s *search) renderPlans(o collection.RenderOptions) error {
-	plan := func(tol *tolerance) error {
+	planText := func(tol *tolerance) error {
 		if s.req.Explain {
 			_, err := s.textLeg(tol)
 			return err
@@ -399,11 +400,11 @@ func (s *search) renderPlans(o collection.RenderOptions) error {
 			return err
 		}
 	}
-	if err := plan(requestTolerance(&s.req)); err != nil {
+	if err := planText(requestTolerance(&s.req)); err != nil {
 		return err
 	}
 	if o.Fallback {
-		return plan(s.shardTolerance(collection.ShardOptions{Fallback: true, Unknown: o.Unknown}))
+		return planText(s.shardTolerance(collection.ShardOptions{Fallback: true, Unknown: o.Unknown}))
 	}
 	return nil
 }

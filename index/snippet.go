@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 
 	"github.com/twindex/twindex/index/internal/find"
+	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/record"
 )
 
@@ -89,17 +90,17 @@ func (s *search) snippetQuery(tolerant bool) *snippetQuery {
 
 func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 	q := &snippetQuery{terms: map[string]int{}, defines: map[string]bool{}}
-	leaves := s.plan.positive()
+	leaves := s.plan.Positive()
 	for _, l := range leaves {
-		q.defines[l.folded] = true
+		q.defines[l.Folded] = true
 	}
 	// Exact substrings, unless only words were searched for.
 	if legs := s.req.Mode.legs(); legs&runsSubstring != 0 || legs&runsText == 0 {
 		for _, l := range leaves {
-			q.subs = append(q.subs, find.New(l.folded))
+			q.subs = append(q.subs, find.New(l.Folded))
 		}
 	}
-	key := map[*leaf]int{}
+	key := map[*plan.Leaf]int{}
 	for i, l := range leaves {
 		key[l] = len(leaves) + i
 	}
@@ -113,11 +114,11 @@ func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 	if tp != nil {
 		q.tp = tp
 		for _, tl := range tp.leaves {
-			k, ok := key[tl.leaf]
+			k, ok := key[tl.Leaf]
 			if !ok {
 				continue
 			}
-			if tl.quoted && tl.needsPositions() {
+			if tl.Quoted && tl.needsPositions() {
 				q.runs = append(q.runs, phraseRun{tl, k})
 				continue
 			}

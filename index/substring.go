@@ -12,6 +12,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/find"
+	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/query"
@@ -20,7 +21,7 @@ import (
 
 // sleaf is what the substring leg makes of a leaf.
 type sleaf struct {
-	*leaf
+	*plan.Leaf
 	find    find.Finder
 	grams   []int // indexes into the query's grams, rarest first
 	df      float64
@@ -48,15 +49,15 @@ type sleaf struct {
 func (s *search) substringLeg() ([]scored, error) {
 	var grams []string
 	var leaves []*sleaf
-	byLeaf := map[*leaf]*sleaf{}
-	for _, l := range s.plan.leaves {
-		sl := &sleaf{leaf: l, find: find.New(l.folded), df: s.n, verify: true} // an empty leaf gets the lowest idf
+	byLeaf := map[*plan.Leaf]*sleaf{}
+	for _, l := range s.plan.Leaves {
+		sl := &sleaf{Leaf: l, find: find.New(l.Folded), df: s.n, verify: true} // an empty leaf gets the lowest idf
 		for _, o := range leaves {
-			if !s.plan.strict && o.folded == l.folded {
+			if !s.plan.Strict && o.Folded == l.Folded {
 				sl.dup = true
 			}
 		}
-		for _, g := range tokenize.Grams(l.folded) {
+		for _, g := range tokenize.Grams(l.Folded) {
 			i := slices.Index(grams, g)
 			if i < 0 {
 				i = len(grams)
@@ -67,7 +68,7 @@ func (s *search) substringLeg() ([]scored, error) {
 		if len(sl.grams) > 0 {
 			// A leaf of exactly one gram is in the document iff the gram
 			// is, unless it could span the title/body joint.
-			sl.verify = len(sl.grams) > 1 || strings.Contains(l.folded, "\n") || l.initial || l.fields != allFields
+			sl.verify = len(sl.grams) > 1 || strings.Contains(l.Folded, "\n") || l.Initial || l.Fields != plan.AllFields
 		}
 		leaves = append(leaves, sl)
 		byLeaf[l] = sl
@@ -84,7 +85,7 @@ func (s *search) substringLeg() ([]scored, error) {
 		return nil, err
 	}
 	for _, sl := range leaves {
-		sl.defines = defs[sl.leaf]
+		sl.defines = defs[sl.Leaf]
 	}
 	for _, sl := range leaves {
 		if len(sl.grams) > 0 {
@@ -110,17 +111,17 @@ func (s *search) substringLeg() ([]scored, error) {
 			c      *candidate
 			score  float64
 			dl     float64
-			judged = make([]verdict, len(leaves))
+			judged = make([]plan.Verdict, len(leaves))
 			seen   = make([]bool, len(leaves))
 		)
-		leafOK := func(l *leaf) verdict {
+		leafOK := func(l *plan.Leaf) plan.Verdict {
 			sl := byLeaf[l]
 			if seen[sl.at] {
 				return judged[sl.at]
 			}
 			v, tf, ct := s.substringIn(sl, f, c)
 			judged[sl.at], seen[sl.at] = v, true
-			if v == yes && !l.negated && !sl.dup {
+			if v == plan.Yes && !l.Negated && !sl.dup {
 				w := rank.IDF(s.n, sl.df)
 				score += w * (s.ix.opts.BodyWeight*rank.BM25(tf, dl, avgAll) + s.ix.opts.TitleWeight*rank.BM25(ct, float64(len(f.Title)), avgTitle))
 				if c != nil {
@@ -131,22 +132,22 @@ func (s *search) substringLeg() ([]scored, error) {
 			}
 			return v
 		}
-		nearOK := func(n *query.Near) verdict { return s.nearIn(n, byLeaf, f, leafOK) }
+		nearOK := func(n *query.Near) plan.Verdict { return s.nearIn(n, byLeaf, f, leafOK) }
 		return func(id string, fd *record.Folded, cand *candidate) (scored, bool) {
 			f, c, score, dl = fd, cand, 0, float64(len(fd.Title)+len(fd.Body))
 			clear(seen)
-			v := yes
-			if s.plan.strict {
-				v = s.plan.eval(s.plan.root, leafOK, nearOK)
+			v := plan.Yes
+			if s.plan.Strict {
+				v = s.plan.Eval(s.plan.Root, leafOK, nearOK)
 			} else {
 				for _, sl := range order {
-					if leafOK(sl.leaf) == no {
-						v = no
+					if leafOK(sl.Leaf) == plan.No {
+						v = plan.No
 						break
 					}
 				}
 			}
-			return scored{id: id, score: score}, v == yes
+			return scored{id: id, score: score}, v == plan.Yes
 		}
 	}
 	// todo is what to check: the documents that pass the filters, with
@@ -177,7 +178,7 @@ func (s *search) substringLeg() ([]scored, error) {
 		return nil
 	}
 
-	cands, all, err := s.candidateSet(s.plan.root, byLeaf, grams, counts)
+	cands, all, err := s.candidateSet(s.plan.Root, byLeaf, grams, counts)
 	if err != nil {
 		return nil, err
 	}
@@ -320,38 +321,38 @@ func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record
 
 // substringIn judges one leaf in one document and returns its term
 // frequency estimate and its count in the title.
-func (s *search) substringIn(sl *sleaf, f *record.Folded, c *candidate) (v verdict, tf, ct float64) {
-	if sl.folded == "" {
-		return abstain, 0, 0
+func (s *search) substringIn(sl *sleaf, f *record.Folded, c *candidate) (v plan.Verdict, tf, ct float64) {
+	if sl.Folded == "" {
+		return plan.Abstain, 0, 0
 	}
 	title, body := f.Title, f.Body
-	if sl.fields&inTitle == 0 {
+	if sl.Fields&plan.InTitle == 0 {
 		title = ""
 	}
-	if sl.fields&inBody == 0 {
+	if sl.Fields&plan.InBody == 0 {
 		body = ""
 	}
-	if sl.initial {
+	if sl.Initial {
 		in := func(t string) bool {
-			return strings.HasPrefix(strings.TrimLeftFunc(t, unicode.IsSpace), sl.folded)
+			return strings.HasPrefix(strings.TrimLeftFunc(t, unicode.IsSpace), sl.Folded)
 		}
 		if !in(title) && !in(body) {
-			return no, 0, 0
+			return plan.No, 0, 0
 		}
-		return yes, 1, float64(find.Count(title, sl.folded))
+		return plan.Yes, 1, float64(find.Count(title, sl.Folded))
 	}
-	ct = float64(find.Count(title, sl.folded))
+	ct = float64(find.Count(title, sl.Folded))
 	if c == nil {
 		// A scan: counting the body also decides it.
-		tf = ct + float64(find.Count(body, sl.folded))
+		tf = ct + float64(find.Count(body, sl.Folded))
 		if tf == 0 {
-			return no, 0, 0
+			return plan.No, 0, 0
 		}
-		return yes, tf, ct
+		return plan.Yes, tf, ct
 	}
 	decided := !sl.verify && c.freq[sl.grams[0]] > 0
 	if ct == 0 && !decided && !sl.find.In(body) {
-		return no, 0, 0
+		return plan.No, 0, 0
 	}
 	tf = ct
 	switch {
@@ -363,50 +364,50 @@ func (s *search) substringIn(sl *sleaf, f *record.Folded, c *candidate) (v verdi
 			}
 		}
 	case len(sl.grams) == 0:
-		tf += float64(find.Count(body, sl.folded))
+		tf += float64(find.Count(body, sl.Folded))
 	default:
 		tf = max(tf, 1)
 	}
-	return yes, tf, ct
+	return plan.Yes, tf, ct
 }
 
 // nearIn judges a NEAR group in one document: its leaves within the
 // group's distance, in words, inside one field.
-func (s *search) nearIn(n *query.Near, byLeaf map[*leaf]*sleaf, f *record.Folded, leafOK func(*leaf) verdict) verdict {
+func (s *search) nearIn(n *query.Near, byLeaf map[*plan.Leaf]*sleaf, f *record.Folded, leafOK func(*plan.Leaf) plan.Verdict) plan.Verdict {
 	for _, c := range n.Children {
-		if leafOK(s.plan.byNode[c]) == no {
-			return no
+		if leafOK(s.plan.ByNode[c]) == plan.No {
+			return plan.No
 		}
 	}
 	for _, field := range []struct {
 		text string
-		set  fieldSet
-	}{{f.Title, inTitle}, {f.Body, inBody}} {
+		set  plan.Fields
+	}{{f.Title, plan.InTitle}, {f.Body, plan.InBody}} {
 		words := wordStarts(field.text)
 		occ := make([][][2]int, 0, len(n.Children))
 		for _, c := range n.Children {
-			sl := byLeaf[s.plan.byNode[c]]
-			if sl.fields&field.set == 0 {
+			sl := byLeaf[s.plan.ByNode[c]]
+			if sl.Fields&field.set == 0 {
 				occ = append(occ, nil)
 				continue
 			}
 			var o [][2]int
 			for i, k := 0, 0; k < snippetSpans*4; k++ {
-				j := strings.Index(field.text[i:], sl.folded)
+				j := strings.Index(field.text[i:], sl.Folded)
 				if j < 0 {
 					break
 				}
 				at := i + j
-				o = append(o, [2]int{wordIndex(words, at), wordIndex(words, at+len(sl.folded)-1)})
+				o = append(o, [2]int{wordIndex(words, at), wordIndex(words, at+len(sl.Folded)-1)})
 				i = at + 1
 			}
 			occ = append(occ, o)
 		}
-		if nearWithin(occ, n.Distance) {
-			return yes
+		if plan.NearWithin(occ, n.Distance) {
+			return plan.Yes
 		}
 	}
-	return no
+	return plan.No
 }
 
 // wordStarts returns the byte offsets where words (runs of letters and

@@ -139,10 +139,10 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 	for m := range coord {
 		coord[m] = math.Pow(float64(m)/float64(max(tp.words, 1)), coordExponent)
 	}
-	positional := s.plan.strict && tp.positional()
+	positional := s.plan.Strict && tp.positional()
 	// The exact terms' bits, to judge a strict tree without expansions.
 	var mask []uint64
-	if tol != nil && s.plan.strict {
+	if tol != nil && s.plan.Strict {
 		mask = make([]uint64, 2*nw)
 		for ti, qt := range terms {
 			if !qt.tolerant {
@@ -179,7 +179,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 				continue
 			}
 		}
-		if s.plan.strict {
+		if s.plan.Strict {
 			if mask != nil {
 				for i := range masked {
 					masked[i] = p[i] & mask[i]
@@ -195,7 +195,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		if tol == nil {
 			if isExact {
 				h := rank.Hit{ID: id, Score: a.Exact, Slot: int32(k)}
-				if !s.plan.strict && tp.words > 1 {
+				if !s.plan.Strict && tp.words > 1 {
 					h.Score *= coord[bits.OnesCount64(a.ExactLeaves)]
 				}
 				hits = append(hits, h)
@@ -204,7 +204,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		}
 		if !isExact {
 			ok := bits.OnesCount64(a.Leaves) >= min(tp.words, 64)
-			if s.plan.strict {
+			if s.plan.Strict {
 				var err error
 				if ok, err = s.textMatch(tp, id, t.Present(k), nw); err != nil {
 					return nil, err
@@ -215,7 +215,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 			}
 		}
 		h := rank.Hit{ID: id, Score: a.Score, Slot: int32(k), Approx: !isExact || a.Leaves&^a.ExactLeaves != 0}
-		if !s.plan.strict && tp.words > 1 {
+		if !s.plan.Strict && tp.words > 1 {
 			h.Score *= coord[bits.OnesCount64(a.Leaves)]
 		}
 		hits = append(hits, h)

@@ -10,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 
 	"github.com/twindex/twindex/index/internal/edits"
+	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/terms"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/tokenize"
@@ -47,7 +48,7 @@ const partWeight = 0.5
 // tleaf is what the text leg makes of a leaf: its tokens grouped by
 // position, each group satisfied by any of its terms.
 type tleaf struct {
-	*leaf
+	*plan.Leaf
 	groups []tgroup // by position, first at rel 0
 	covers []tcover
 }
@@ -69,7 +70,7 @@ type tcover struct {
 type textPlan struct {
 	terms      []tterm
 	leaves     []*tleaf
-	byLeaf     map[*leaf]*tleaf
+	byLeaf     map[*plan.Leaf]*tleaf
 	words      int    // positive leaves with terms
 	wordLeaves uint64 // bit i: leaf i of the plan is one of them
 	// required are the quoted leaves of a simple query, which every
@@ -88,14 +89,14 @@ type tolerance struct {
 
 // needsPositions reports whether matching l takes its words' positions.
 func (tl *tleaf) needsPositions() bool {
-	return tl.initial || (tl.phrase && len(tl.groups) > 1)
+	return tl.Initial || (tl.Phrase && len(tl.groups) > 1)
 }
 
 // positional reports whether judging a document under a strict plan may
 // take its words' positions: a phrase, ^ or NEAR.
 func (tp *textPlan) positional() bool {
 	for _, tl := range tp.leaves {
-		if tl.needsPositions() || tl.near {
+		if tl.needsPositions() || tl.Near {
 			return true
 		}
 	}
@@ -158,7 +159,7 @@ func (tl *tleaf) occurrences(tp *textPlan, pos map[string][]int) [][2]int {
 	starts = slices.Compact(starts)
 	lastRel := tl.groups[len(tl.groups)-1].rel
 	for _, p := range starts {
-		if tl.initial && p != 1 {
+		if tl.Initial && p != 1 {
 			continue
 		}
 		ok := true
@@ -179,12 +180,12 @@ func (tl *tleaf) occurrences(tp *textPlan, pos map[string][]int) [][2]int {
 // every word of a positive leaf also stands for its fuzzy matches, and
 // with tol.prefix for its completions.
 func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
-	tp := &textPlan{byLeaf: map[*leaf]*tleaf{}}
+	tp := &textPlan{byLeaf: map[*plan.Leaf]*tleaf{}}
 	exact := map[string]int{}
 	direct := map[int]bool{} // terms that some leaf uses as a word, not as a part
-	use := func(i int, l *leaf, bit int) int {
+	use := func(i int, l *plan.Leaf, bit int) int {
 		t := &tp.terms[i]
-		t.positive = t.positive || !l.negated
+		t.positive = t.positive || !l.Negated
 		if bit < 64 {
 			t.leaves |= 1 << bit
 		}
@@ -208,20 +209,20 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 		tp.terms[i].tolerant = true
 		return i
 	}
-	for li, l := range s.plan.leaves {
-		toks := s.ix.textA.Analyze([]byte(l.text))
+	for li, l := range s.plan.Leaves {
+		toks := s.ix.textA.Analyze([]byte(l.Text))
 		// A prefix whose last word the analyzer drops (a stop word: the*)
 		// still stands for that word's completions.
 		tail := ""
-		if l.prefix || l.typing {
-			if w, end := terms.LastWord(l.text); len(toks) == 0 || toks[len(toks)-1].End != end {
+		if l.Prefix || l.Typing {
+			if w, end := terms.LastWord(l.Text); len(toks) == 0 || toks[len(toks)-1].End != end {
 				tail = w
 			}
 		}
 		if len(toks) == 0 && tail == "" {
 			continue
 		}
-		tl := &tleaf{leaf: l}
+		tl := &tleaf{Leaf: l}
 		end, first := 0, 0
 		for _, tok := range toks {
 			end = max(end, tok.End)
@@ -245,9 +246,9 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 			last := tok.End == end && tok.Type != analysis.Ideographic
 			// What the word's completions start with: its term and, as a
 			// stem may end otherwise (happi), its folded spelling.
-			prefixes := func() []string { return []string{term, tokenize.Fold(l.text[tok.Start:tok.End])} }
+			prefixes := func() []string { return []string{term, tokenize.Fold(l.Text[tok.Start:tok.End])} }
 			switch {
-			case l.prefix && last:
+			case l.Prefix && last:
 				dict, err := s.expandPrefix(prefixes(), MaxExpansions)
 				if err != nil {
 					return nil, err
@@ -257,8 +258,8 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 				}
 			default:
 				ids[i] = append(ids[i], use(addExact(term), l, li))
-				if l.typing && last && utf8.RuneCountInString(term) >= minTypingRunes {
-					dict, err := s.expandPrefix(prefixes(), typingExpansions)
+				if l.Typing && last && utf8.RuneCountInString(term) >= plan.MinTypingRunes {
+					dict, err := s.expandPrefix(prefixes(), plan.TypingExpansions)
 					if err != nil {
 						return nil, err
 					}
@@ -267,8 +268,8 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 					}
 				}
 			}
-			if tol != nil && !l.negated && !l.quoted && !(l.prefix && last) {
-				near, far, err := s.tolerate(term, tokenize.Fold(l.text[tok.Start:tok.End]), tol)
+			if tol != nil && !l.Negated && !l.Quoted && !(l.Prefix && last) {
+				near, far, err := s.tolerate(term, tokenize.Fold(l.Text[tok.Start:tok.End]), tol)
 				if err != nil {
 					return nil, err
 				}
@@ -291,7 +292,7 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 					covered = append(covered, groupAt[b.Position-first])
 					// A hyphenated compound is prose (low-dose, T-cell):
 					// its parts apart mean the same.
-					if len(ids[i]) > 0 && !strings.ContainsFunc(l.text[a.Start:a.End], func(r rune) bool { return r == '-' || unicode.IsDigit(r) }) {
+					if len(ids[i]) > 0 && !strings.ContainsFunc(l.Text[a.Start:a.End], func(r rune) bool { return r == '-' || unicode.IsDigit(r) }) {
 						for _, t := range ids[j] {
 							parts = append(parts, [2]int{t, ids[i][0]})
 						}
@@ -329,8 +330,8 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 				rel = tl.groups[len(tl.groups)-1].rel + 1
 			}
 			n := MaxExpansions
-			if l.typing {
-				n = typingExpansions
+			if l.Typing {
+				n = plan.TypingExpansions
 			}
 			dict, err := s.expandPrefix([]string{tokenize.Fold(tail)}, n)
 			if err != nil {
@@ -339,7 +340,7 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 			g := tgroup{rel: rel}
 			if len(dict) > 0 {
 				w := 1.0
-				if l.typing {
+				if l.Typing {
 					w = typingWeight
 				}
 				g.terms = []int{use(addSet(dict, w), l, li)}
@@ -348,10 +349,10 @@ func (s *search) textPlan(tol *tolerance) (*textPlan, error) {
 		}
 		tp.leaves = append(tp.leaves, tl)
 		tp.byLeaf[l] = tl
-		if l.quoted {
+		if l.Quoted {
 			tp.required = append(tp.required, tl)
 		}
-		if !l.negated {
+		if !l.Negated {
 			tp.words++
 			if li < 64 {
 				tp.wordLeaves |= 1 << li
@@ -381,7 +382,7 @@ func (s *search) tolerate(term, word string, tol *tolerance) (near, far []string
 	if tol.fuzzy == FuzzyAuto {
 		dist = edits.Auto(utf8.RuneCountInString(word))
 	}
-	typing := tol.prefix && utf8.RuneCountInString(term) >= minTypingRunes
+	typing := tol.prefix && utf8.RuneCountInString(term) >= plan.MinTypingRunes
 	if s.rec != nil {
 		// A shard gathering statistics records the word's neighbours and
 		// completions whatever it holds itself: whether the word is
@@ -418,7 +419,7 @@ func (s *search) tolerate(term, word string, tol *tolerance) (near, far []string
 	}
 	var more []string
 	if typing {
-		if more, err = s.expandPrefix([]string{term, word}, typingExpansions); err != nil {
+		if more, err = s.expandPrefix([]string{term, word}, plan.TypingExpansions); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -429,73 +430,73 @@ func (s *search) tolerate(term, word string, tol *tolerance) (near, far []string
 // textVerdict judges a document of the text leg under a strict plan.
 // bits returns the presence bits of one field (0 title, 1 body), and
 // positions the field's term positions, read from the stored text.
-func (tp *textPlan) verdict(p *plan, bits func(f int) []uint64, positions func(f int) (map[string][]int, error)) (verdict, error) {
+func (tp *textPlan) verdict(p *plan.Plan, bits func(f int) []uint64, positions func(f int) (map[string][]int, error)) (plan.Verdict, error) {
 	var err error
-	fieldsOf := func(fs fieldSet) []int {
+	fieldsOf := func(fs plan.Fields) []int {
 		var out []int
-		if fs&inTitle != 0 {
+		if fs&plan.InTitle != 0 {
 			out = append(out, 0)
 		}
-		if fs&inBody != 0 {
+		if fs&plan.InBody != 0 {
 			out = append(out, 1)
 		}
 		return out
 	}
-	leafOK := func(l *leaf) verdict {
+	leafOK := func(l *plan.Leaf) plan.Verdict {
 		tl := tp.byLeaf[l]
 		if tl == nil {
-			return abstain
+			return plan.Abstain
 		}
-		for _, f := range fieldsOf(l.fields) {
+		for _, f := range fieldsOf(l.Fields) {
 			if !tl.present(bits(f)) {
 				continue
 			}
-			if !tl.needsPositions() || (!tl.initial && tl.compound(bits(f))) {
-				return yes
+			if !tl.needsPositions() || (!tl.Initial && tl.compound(bits(f))) {
+				return plan.Yes
 			}
 			pos, perr := positions(f)
 			if perr != nil {
 				err = perr
-				return no
+				return plan.No
 			}
 			if len(tl.occurrences(tp, pos)) > 0 {
-				return yes
+				return plan.Yes
 			}
 		}
-		return no
+		return plan.No
 	}
-	nearOK := func(n *query.Near) verdict {
+	nearOK := func(n *query.Near) plan.Verdict {
 		var tls []*tleaf
 		for _, c := range n.Children {
-			if tl := tp.byLeaf[p.byNode[c]]; tl != nil {
+			if tl := tp.byLeaf[p.ByNode[c]]; tl != nil {
 				tls = append(tls, tl)
 			}
 		}
 		if len(tls) == 0 {
-			return abstain
+			return plan.Abstain
 		}
 	fields:
 		for f := range 2 {
 			for _, tl := range tls {
-				if tl.fields&(1<<f) == 0 || !tl.present(bits(f)) {
+				if tl.Fields&(1<<f) == 0 || !tl.present(bits(f)) {
 					continue fields
 				}
 			}
 			pos, perr := positions(f)
 			if perr != nil {
 				err = perr
-				return no
+				return plan.No
 			}
 			occ := make([][][2]int, len(tls))
 			for i, tl := range tls {
 				occ[i] = tl.occurrences(tp, pos)
 			}
-			if nearWithin(occ, n.Distance) {
-				return yes
+			if plan.NearWithin(occ, n.Distance) {
+				return plan.Yes
 			}
 		}
-		return no
+		return plan.No
 	}
-	v := p.eval(p.root, leafOK, nearOK)
+	v := p.Eval(p.Root, leafOK, nearOK)
 	return v, err
 }

@@ -18,12 +18,12 @@ func (s *search) didYouMean() (string, error) {
 		defer func() { s.textR = nil }()
 	}
 	var edits []terms.Edit
-	for _, n := range s.plan.nodes(s.req.Query) {
-		l := s.plan.byNode[n.node]
-		if l.negated {
+	for _, n := range s.plan.TermNodes(s.req.Query) {
+		l := s.plan.ByNode[n.Node]
+		if l.Negated {
 			continue
 		}
-		for _, tok := range s.ix.textA.Analyze([]byte(l.text)) {
+		for _, tok := range s.ix.textA.Analyze([]byte(l.Text)) {
 			term := string(tok.Term)
 			if n, err := s.docFreq(term); err != nil || n > 0 {
 				if err != nil {
@@ -31,7 +31,7 @@ func (s *search) didYouMean() (string, error) {
 				}
 				continue
 			}
-			fz, err := s.expandFuzzy(tokenize.Fold(l.text[tok.Start:tok.End]), term, int(MaxFuzzy))
+			fz, err := s.expandFuzzy(tokenize.Fold(l.Text[tok.Start:tok.End]), term, int(MaxFuzzy))
 			if err != nil || len(fz) == 0 {
 				if err != nil {
 					return "", err
@@ -45,7 +45,7 @@ func (s *search) didYouMean() (string, error) {
 				}
 			}
 			if word != "" {
-				edits = append(edits, terms.Edit{Start: n.pos + tok.Start, End: n.pos + tok.End, Word: word})
+				edits = append(edits, terms.Edit{Start: n.Pos + tok.Start, End: n.Pos + tok.End, Word: word})
 			}
 		}
 	}
