@@ -46,7 +46,7 @@ func SetSchema(ix *Index, n uint64) error {
 func ScoreFromText(ix *Index) { ix.textScores = true }
 
 // AnalyzeRuns makes the text leg of ix judge quoted phrases by their
-// words' positions only, never by their text as written (exactRun).
+// words' positions only, never by their text as written (record.Folded.HasRun).
 func AnalyzeRuns(ix *Index) { ix.analyzeRuns = true }
 
 // SetReadOnlyMaxSegments sets the most segments a bleve index may have to

@@ -252,7 +252,7 @@ type Index struct {
 	// score every candidate from its text, as indexScores must agree with.
 	textScores bool
 	// analyzeRuns, set by the package's tests, makes the text leg judge
-	// every quoted phrase by its words' positions, as exactRun must agree
+	// every quoted phrase by its words' positions, as record.Folded.HasRun must agree
 	// with.
 	analyzeRuns bool
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // TestExactRunsAgreeWithPositions checks that a quoted phrase found by
-// its text as written (exactRun) gives the hits, order and scores that
+// its text as written (record.Folded.HasRun) gives the hits, order and scores that
 // judging every document by its words' positions gives: case that splits
 // words (readFile), words inside longer ones (overall), connectors
 // (x_all, all-rights), stems (all right), accents and stop words.

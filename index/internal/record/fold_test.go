@@ -82,3 +82,29 @@ func TestFoldCacheKeepsNoMaps(t *testing.T) {
 		t.Error("an entry that needs no maps is marked mapless")
 	}
 }
+
+func TestHasRun(t *testing.T) {
+	for _, tc := range []struct {
+		name, body, written string
+		want                bool
+	}{
+		{"as written", "all rights reserved", "all rights", true},
+		{"up to case", "All Rights Reserved", "all rights", true},
+		{"upper words", "ALL RIGHTS", "All Rights", true},
+		{"inside a word", "overall rightsholder", "all rights", false},
+		{"camelCase splits differently", "allRights here", "allrights", false},
+		{"query with an inner capital", "read file", "readFile", false},
+		{"a later occurrence", "xall rights, then all rights here", "all rights", true},
+		{"a dot joins names", "then all rights.", "all rights", false},
+		{"punctuation at the ends", "(source code)", "source code", true},
+		{"not at a separator", "source code_gen", "source code", false},
+		{"absent", "nothing here", "all rights", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fd := fold(1, nil, []byte(tc.body))
+			if got := fd.HasRun(true, tc.written, tokenize.Fold(tc.written)); got != tc.want {
+				t.Errorf("HasRun(%q in %q) = %v, want %v", tc.written, tc.body, got, tc.want)
+			}
+		})
+	}
+}
