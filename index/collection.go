@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/twindex/twindex/index/collection"
+	"github.com/twindex/twindex/index/internal/plan"
 )
 
 // counter returns one of the store's counters: the collection's on a
@@ -45,17 +46,17 @@ func (s *search) missing(format string, args ...any) error {
 
 // setDocs returns the number of documents holding any term of a set the
 // text leg reads, given this index's count: the collection's on a shard.
-func (s *search) setDocs(qt tterm, here float64) (float64, error) {
-	if s.g == nil && s.rec == nil || !qt.positive {
+func (s *search) setDocs(qt plan.Term, here float64) (float64, error) {
+	if s.g == nil && s.rec == nil || !qt.Positive {
 		return here, nil // not scored when only under a NOT
 	}
-	key := collection.SetKey(qt.dict)
+	key := collection.SetKey(qt.Dict)
 	if s.g != nil {
 		if n, ok := s.g.Sets[key]; ok {
 			return float64(n), nil
 		}
 	}
-	if err := s.missing("a set of %d terms", len(qt.dict)); err != nil {
+	if err := s.missing("a set of %d terms", len(qt.Dict)); err != nil {
 		return 0, err
 	}
 	if !s.rec.Tainted() {

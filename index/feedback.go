@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/twindex/twindex/index/collection"
+	"github.com/twindex/twindex/index/internal/plan"
 )
 
 // Pseudo-relevance feedback (after RM3): a query of feedbackWords words or
@@ -40,8 +41,8 @@ type feedbackTerm struct {
 
 // getsFeedback reports whether a query whose text leg is tp gets
 // feedback: a simple query of feedbackWords words or more, by score.
-func (s *search) getsFeedback(tp *textPlan) bool {
-	return tp != nil && !s.plan.Strict && s.req.Order == OrderScore && tp.words >= feedbackWords
+func (s *search) getsFeedback(tp *plan.Text) bool {
+	return tp != nil && !s.plan.Strict && s.req.Order == OrderScore && tp.Words >= feedbackWords
 }
 
 // feedback returns the terms to add to the query from the best documents
@@ -100,13 +101,13 @@ func (s *search) feedbackDoc(id string) (collection.FeedbackDoc, bool, error) {
 // documents, none of the query's terms, none shorter than three bytes,
 // and none that fewer than two documents hold (they would find nothing
 // new).
-func (s *search) feedbackTerms(tp *textPlan, docs []collection.ShardHit, doc func(id string) (collection.FeedbackDoc, bool, error)) ([]feedbackTerm, error) {
+func (s *search) feedbackTerms(tp *plan.Text, docs []collection.ShardHit, doc func(id string) (collection.FeedbackDoc, bool, error)) ([]feedbackTerm, error) {
 	if len(docs) == 0 {
 		return nil, nil
 	}
 	own := map[string]bool{}
-	for _, t := range tp.terms {
-		for _, d := range t.dict {
+	for _, t := range tp.Terms {
+		for _, d := range t.Dict {
 			own[d] = true
 		}
 	}

@@ -32,7 +32,7 @@ func (s *search) docText(id string) (title, body []byte, ok bool, err error) {
 
 // textMatch judges one document against a strict plan, reading its
 // stored text only when a phrase, NEAR or ^ needs word positions.
-func (s *search) textMatch(tp *textPlan, id string, pres []uint64, nw int) (bool, error) {
+func (s *search) textMatch(tp *plan.Text, id string, pres []uint64, nw int) (bool, error) {
 	var pos [2]map[string][]int
 	positions := func(f int) (map[string][]int, error) {
 		if pos[0] == nil {
@@ -43,7 +43,7 @@ func (s *search) textMatch(tp *textPlan, id string, pres []uint64, nw int) (bool
 		}
 		return pos[f], nil
 	}
-	v, err := tp.verdict(s.plan, func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }, positions)
+	v, err := tp.Judge(s.plan, func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }, positions)
 	return v == plan.Yes, err
 }
 
@@ -51,17 +51,17 @@ func (s *search) textMatch(tp *textPlan, id string, pres []uint64, nw int) (bool
 // simple query: its words' terms present (pres), then, for a phrase of
 // several words, as a run, read from the stored text (the external ID is
 // resolved into *id when that is needed).
-func (s *search) phrasesIn(tp *textPlan, id *string, iid string, pres []uint64, nw int) (bool, error) {
+func (s *search) phrasesIn(tp *plan.Text, id *string, iid string, pres []uint64, nw int) (bool, error) {
 	bits := func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }
 	var pos [2]map[string][]int
 	var fd *record.Folded
-	for _, tl := range tp.required {
+	for _, tl := range tp.Required {
 		ok := false
 		for f := range 2 {
-			if tl.Fields&(1<<f) == 0 || !tl.present(bits(f)) {
+			if tl.Fields&(1<<f) == 0 || !tl.Present(bits(f)) {
 				continue
 			}
-			if !tl.needsPositions() || tl.compound(bits(f)) {
+			if !tl.NeedsPositions() || tl.Compound(bits(f)) {
 				ok = true
 				break
 			}
@@ -89,7 +89,7 @@ func (s *search) phrasesIn(tp *textPlan, id *string, iid string, pres []uint64, 
 					return false, err
 				}
 			}
-			if len(tl.occurrences(tp, pos[f])) > 0 {
+			if len(tl.Occurrences(tp, pos[f])) > 0 {
 				ok = true
 				break
 			}

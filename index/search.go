@@ -54,7 +54,7 @@ type search struct {
 	plan     *plan.Plan
 	// The text leg's term tables of the exact and the tolerant pass, for
 	// snippets.
-	exactPlan, tolPlan *textPlan
+	exactPlan, tolPlan *plan.Text
 	// explained is the tally of the text leg's last pass, whose list
 	// ranked the hits, kept for Explain.
 	explained *rank.Tally

@@ -58,7 +58,7 @@ type snippetQuery struct {
 	terms  map[string]int
 	probes []probe
 	runs   []phraseRun
-	tp     *textPlan
+	tp     *plan.Text
 	// defines holds the folded text of the query's terms: a declared
 	// name among them is the best match.
 	defines map[string]bool
@@ -71,7 +71,7 @@ type probe struct {
 
 // phraseRun is a quoted phrase the text leg matched as a run of words.
 type phraseRun struct {
-	tl  *tleaf
+	tl  *plan.TextLeaf
 	key int
 }
 
@@ -113,21 +113,21 @@ func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 	}
 	if tp != nil {
 		q.tp = tp
-		for _, tl := range tp.leaves {
+		for _, tl := range tp.Leaves {
 			k, ok := key[tl.Leaf]
 			if !ok {
 				continue
 			}
-			if tl.Quoted && tl.needsPositions() {
+			if tl.Quoted && tl.NeedsPositions() {
 				q.runs = append(q.runs, phraseRun{tl, k})
 				continue
 			}
-			for _, g := range tl.groups {
-				for _, ti := range g.terms {
-					if tp.terms[ti].tolerant && !tolerant {
+			for _, g := range tl.Groups {
+				for _, ti := range g.Terms {
+					if tp.Terms[ti].Tolerant && !tolerant {
 						continue
 					}
-					for _, t := range tp.terms[ti].dict {
+					for _, t := range tp.Terms[ti].Dict {
 						if _, ok := q.terms[t]; ok {
 							continue
 						}
@@ -207,7 +207,7 @@ func (q *snippetQuery) runSpans(toks analysis.TokenStream) []span {
 	}
 	var out []span
 	for _, r := range q.runs {
-		for _, o := range r.tl.occurrences(q.tp, pos) {
+		for _, o := range r.tl.Occurrences(q.tp, pos) {
 			out = append(out, span{at[o[0]][0], at[o[1]][1], r.key})
 		}
 	}

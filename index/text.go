@@ -6,6 +6,7 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
 )
 
@@ -22,7 +23,7 @@ type textList struct {
 	// unknown: bit i, word leaf i of the query is in no document (the
 	// fallback then runs).
 	unknown uint64
-	plan    *textPlan // the terms it was ranked by
+	plan    *plan.Text // the terms it was ranked by
 }
 
 // leg names the leg of hit p in a fused hit: LegFuzzy when the tolerant
@@ -62,7 +63,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 	} else {
 		s.tolPlan = tp
 	}
-	terms := tp.terms
+	terms := tp.Terms
 	list := &textList{plan: tp}
 	if len(terms) == 0 {
 		return list, nil
@@ -75,22 +76,22 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 	// A word no document holds, for the fallback.
 	var known uint64
 	for ti, rs := range readers {
-		if qt := &terms[ti]; qt.positive && !qt.tolerant {
+		if qt := &terms[ti]; qt.Positive && !qt.Tolerant {
 			for _, rd := range rs {
 				if rd.r.Count() > 0 {
-					known |= qt.leaves
+					known |= qt.Leaves
 				}
 			}
 		}
 	}
-	list.unknown = tp.wordLeaves &^ known
+	list.unknown = tp.WordLeaves &^ known
 	slot, t := s.newTextTally(tp, hint)
 	var tfd bleveindex.TermFieldDoc
 	// Terms that score create matches; those only under a NOT, and those
 	// feedback added, are read afterwards, onto the matches there are.
 	for _, pass := range []bool{true, false} {
 		for ti, qt := range terms {
-			if (qt.positive && !qt.added) != pass {
+			if (qt.Positive && !qt.Added) != pass {
 				continue
 			}
 			for _, rd := range readers[ti] {
@@ -118,7 +119,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		}
 	}
 	for ti, qt := range terms {
-		if !qt.single {
+		if !qt.Single {
 			df, err := s.setDocs(qt, t.Matches(ti))
 			if err != nil {
 				return nil, err
@@ -137,15 +138,15 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 
 	coord := make([]float64, 65)
 	for m := range coord {
-		coord[m] = math.Pow(float64(m)/float64(max(tp.words, 1)), coordExponent)
+		coord[m] = math.Pow(float64(m)/float64(max(tp.Words, 1)), coordExponent)
 	}
-	positional := s.plan.Strict && tp.positional()
+	positional := s.plan.Strict && tp.Positional()
 	// The exact terms' bits, to judge a strict tree without expansions.
 	var mask []uint64
 	if tol != nil && s.plan.Strict {
 		mask = make([]uint64, 2*nw)
 		for ti, qt := range terms {
-			if !qt.tolerant {
+			if !qt.Tolerant {
 				mask[ti/64] |= 1 << (ti % 64)
 				mask[nw+ti/64] |= 1 << (ti % 64)
 			}
@@ -168,7 +169,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		}
 		p := t.Present(k)
 		isExact := a.ExactLeaves != 0
-		if len(tp.required) > 0 && (isExact || tol != nil) {
+		if len(tp.Required) > 0 && (isExact || tol != nil) {
 			// Every match holds the quoted phrases, exactly (their
 			// words have no expansions).
 			ok, err := s.phrasesIn(tp, &id, iid, p, nw)
@@ -195,7 +196,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		if tol == nil {
 			if isExact {
 				h := rank.Hit{ID: id, Score: a.Exact, Slot: int32(k)}
-				if !s.plan.Strict && tp.words > 1 {
+				if !s.plan.Strict && tp.Words > 1 {
 					h.Score *= coord[bits.OnesCount64(a.ExactLeaves)]
 				}
 				hits = append(hits, h)
@@ -203,7 +204,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 			continue
 		}
 		if !isExact {
-			ok := bits.OnesCount64(a.Leaves) >= min(tp.words, 64)
+			ok := bits.OnesCount64(a.Leaves) >= min(tp.Words, 64)
 			if s.plan.Strict {
 				var err error
 				if ok, err = s.textMatch(tp, id, t.Present(k), nw); err != nil {
@@ -215,7 +216,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 			}
 		}
 		h := rank.Hit{ID: id, Score: a.Score, Slot: int32(k), Approx: !isExact || a.Leaves&^a.ExactLeaves != 0}
-		if !s.plan.Strict && tp.words > 1 {
+		if !s.plan.Strict && tp.Words > 1 {
 			h.Score *= coord[bits.OnesCount64(a.Leaves)]
 		}
 		hits = append(hits, h)

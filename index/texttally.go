@@ -3,6 +3,7 @@ package index
 import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/slots"
 )
@@ -31,20 +32,20 @@ func (o *Options) textFields() [rank.NumFields]rank.Field {
 // the counts' sum and the documents; twice the largest keeps most
 // queries from growing them without allocating what a query of many
 // terms would never fill. The caller closes the readers, also on error.
-func (s *search) openTextReaders(tp *textPlan) (readers [][]termReader, idfs []float64, hint int, err error) {
-	readers = make([][]termReader, len(tp.terms))
-	idfs = make([]float64, len(tp.terms))
+func (s *search) openTextReaders(tp *plan.Text) (readers [][]termReader, idfs []float64, hint int, err error) {
+	readers = make([][]termReader, len(tp.Terms))
+	idfs = make([]float64, len(tp.Terms))
 	maxDF := 0
 	fields := s.ix.opts.textFields()
-	for ti, qt := range tp.terms {
+	for ti, qt := range tp.Terms {
 		df := 0.0
 		for fi, f := range fields {
 			// The licence comment counts for the words as typed, not for
 			// completions or typos.
-			if fi == rank.Symbols && f.Weight == 0 || fi == rank.Boiler && !qt.single {
+			if fi == rank.Symbols && f.Weight == 0 || fi == rank.Boiler && !qt.Single {
 				continue
 			}
-			for _, term := range qt.dict {
+			for _, term := range qt.Dict {
 				r, err := s.textR.TermFieldReader(s.ctx, []byte(term), f.Name, true, true, false)
 				if err != nil {
 					return readers, nil, 0, err
@@ -58,14 +59,14 @@ func (s *search) openTextReaders(tp *textPlan) (readers [][]termReader, idfs []f
 					continue // a subset of the body's documents
 				}
 				df = max(df, float64(r.Count()))
-				if qt.positive {
+				if qt.Positive {
 					hint += int(r.Count())
 					maxDF = max(maxDF, int(r.Count()))
 				}
 			}
 		}
-		if qt.single && (s.g != nil || s.rec != nil) {
-			c, err := s.termDocs(qt.dict[0])
+		if qt.Single && (s.g != nil || s.rec != nil) {
+			c, err := s.termDocs(qt.Dict[0])
 			if err != nil {
 				return readers, nil, 0, err
 			}
@@ -87,16 +88,16 @@ func closeTextReaders(readers [][]termReader) {
 // newTextTally returns an empty tally of the pass whose terms tp holds,
 // sized for hint documents, and its slot table, which the search
 // releases when it ends.
-func (s *search) newTextTally(tp *textPlan, hint int) (*slots.Table, *rank.Tally) {
+func (s *search) newTextTally(tp *plan.Text, hint int) (*slots.Table, *rank.Tally) {
 	newSlots := slots.New
 	if s.ix.opts.Backend.docNumbers() {
 		newSlots = slots.NewDocNumbers
 	}
 	slot := newSlots(hint)
 	s.slots = append(s.slots, slot)
-	terms := make([]rank.Term, len(tp.terms))
-	for i, t := range tp.terms {
-		terms[i] = rank.Term{Weight: t.weight, Positive: t.positive, Tolerant: t.tolerant, Leaves: t.leaves, Part: t.part}
+	terms := make([]rank.Term, len(tp.Terms))
+	for i, t := range tp.Terms {
+		terms[i] = rank.Term{Weight: t.Weight, Positive: t.Positive, Tolerant: t.Tolerant, Leaves: t.Leaves, Part: t.Part}
 	}
 	return slot, rank.New(&rank.Config{
 		Terms:      terms,

@@ -3,10 +3,13 @@
 // legs (text as typed and folded, the fields it is limited to, whether it
 // is a phrase, a prefix, a word still being typed, quoted, negated, part
 // of a NEAR group), and the three-valued judgement of a tree for one
-// document that both legs use.
+// document that both legs use; and the text leg's view of it (Text): the
+// term table its analyzed words make and the judgement of a document by
+// the terms it holds and their positions.
 //
-// Invariants: a Plan is immutable once Parse returns it; Leaves are in
-// input order and ByNode maps every leaf node of Root to its Leaf.
+// Invariants: a Plan is immutable once Parse returns it, a Text once the
+// engine has built it; Leaves are in input order and ByNode maps every
+// leaf node of Root to its Leaf.
 // Functions are pure and a Plan is safe for concurrent use.
 package plan
 

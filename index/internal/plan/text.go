@@ -1,0 +1,221 @@
+package plan
+
+import (
+	"slices"
+
+	"github.com/twindex/twindex/query"
+)
+
+// Term is one entry of the text leg's term table: the term of a query
+// word, or the set of indexed terms that a prefix or a fuzzy word stands
+// for, read as one term (as FTS5 reads a prefix query).
+type Term struct {
+	Dict     []string
+	Weight   float64
+	Positive bool   // some leaf not under a NOT uses it: it creates matches and scores
+	Tolerant bool   // a tolerant pass's expansion: its matches are not exact
+	Single   bool   // the term of one query word: its df is its posting lists' count
+	Leaves   uint64 // bit i: leaf i of the plan uses it (for coordination)
+	Added    bool   // added by feedback: scores the matches, makes none
+	// Part is the entry of the whole identifier whose part this term is
+	// (read and file of ReadFile), -1 for none: a document without the
+	// whole identifier weighs the part less.
+	Part int
+}
+
+// TextLeaf is what the text leg makes of a leaf: its tokens grouped by
+// position, each group satisfied by any of its terms.
+type TextLeaf struct {
+	*Leaf
+	Groups []Group // by position, first at Rel 0
+	Covers []Cover
+}
+
+// Group is the terms of one position of a leaf, any of which satisfies it.
+type Group struct {
+	Rel   int   // position relative to the leaf's first
+	Terms []int // entries of the term table
+}
+
+// Cover says that a compound's term (getuserbyid), when present,
+// satisfies the groups of its parts (get, user, id): the same identifier
+// written without case changes has no part terms.
+type Cover struct {
+	Term   int
+	Groups []int
+}
+
+// Text is the text leg's view of a query.
+type Text struct {
+	Terms      []Term
+	Leaves     []*TextLeaf
+	ByLeaf     map[*Leaf]*TextLeaf
+	Words      int    // positive leaves with terms
+	WordLeaves uint64 // bit i: leaf i of the plan is one of them
+	// Required are the quoted leaves of a simple query, which every
+	// match holds.
+	Required []*TextLeaf
+}
+
+// NeedsPositions reports whether matching l takes its words' positions.
+func (tl *TextLeaf) NeedsPositions() bool {
+	return tl.Initial || (tl.Phrase && len(tl.Groups) > 1)
+}
+
+// Positional reports whether judging a document under a strict plan may
+// take its words' positions: a phrase, ^ or NEAR.
+func (tp *Text) Positional() bool {
+	for _, tl := range tp.Leaves {
+		if tl.NeedsPositions() || tl.Near {
+			return true
+		}
+	}
+	return false
+}
+
+// Present reports whether the terms present in one field (bits of the
+// term table) satisfy every group of the leaf, ignoring positions.
+func (tl *TextLeaf) Present(bits []uint64) bool {
+	has := func(t int) bool { return bits[t/64]&(1<<(t%64)) != 0 }
+	for gi, g := range tl.Groups {
+		ok := slices.ContainsFunc(g.Terms, has)
+		for _, c := range tl.Covers {
+			if ok {
+				break
+			}
+			ok = has(c.Term) && slices.Contains(c.Groups, gi)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// Compound reports whether a present compound term covers every group:
+// an identifier's parts are adjacent within it, so no positions are
+// needed (the phrase "types2.Package" or prefix "getUs"*).
+func (tl *TextLeaf) Compound(bits []uint64) bool {
+	for _, c := range tl.Covers {
+		if bits[c.Term/64]&(1<<(c.Term%64)) != 0 && len(c.Groups) >= len(tl.Groups) {
+			return true
+		}
+	}
+	return false
+}
+
+// Occurrences returns where the leaf occurs in a field, as [first, last]
+// positions, given the field's term positions. With initial it must start
+// the field.
+func (tl *TextLeaf) Occurrences(tp *Text, pos map[string][]int) [][2]int {
+	var out [][2]int
+	at := func(g Group, p int) bool {
+		for _, t := range g.Terms {
+			for _, term := range tp.Terms[t].Dict {
+				if _, ok := slices.BinarySearch(pos[term], p); ok {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var starts []int
+	for _, t := range tl.Groups[0].Terms {
+		for _, term := range tp.Terms[t].Dict {
+			starts = append(starts, pos[term]...)
+		}
+	}
+	slices.Sort(starts)
+	starts = slices.Compact(starts)
+	lastRel := tl.Groups[len(tl.Groups)-1].Rel
+	for _, p := range starts {
+		if tl.Initial && p != 1 {
+			continue
+		}
+		ok := true
+		for _, g := range tl.Groups[1:] {
+			if !at(g, p+g.Rel) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, [2]int{p, p + lastRel})
+		}
+	}
+	return out
+}
+
+// textVerdict judges a document of the text leg under a strict
+// bits returns the presence bits of one field (0 title, 1 body), and
+// positions the field's term positions, read from the stored text.
+func (tp *Text) Judge(p *Plan, bits func(f int) []uint64, positions func(f int) (map[string][]int, error)) (Verdict, error) {
+	var err error
+	fieldsOf := func(fs Fields) []int {
+		var out []int
+		if fs&InTitle != 0 {
+			out = append(out, 0)
+		}
+		if fs&InBody != 0 {
+			out = append(out, 1)
+		}
+		return out
+	}
+	leafOK := func(l *Leaf) Verdict {
+		tl := tp.ByLeaf[l]
+		if tl == nil {
+			return Abstain
+		}
+		for _, f := range fieldsOf(l.Fields) {
+			if !tl.Present(bits(f)) {
+				continue
+			}
+			if !tl.NeedsPositions() || (!tl.Initial && tl.Compound(bits(f))) {
+				return Yes
+			}
+			pos, perr := positions(f)
+			if perr != nil {
+				err = perr
+				return No
+			}
+			if len(tl.Occurrences(tp, pos)) > 0 {
+				return Yes
+			}
+		}
+		return No
+	}
+	nearOK := func(n *query.Near) Verdict {
+		var tls []*TextLeaf
+		for _, c := range n.Children {
+			if tl := tp.ByLeaf[p.ByNode[c]]; tl != nil {
+				tls = append(tls, tl)
+			}
+		}
+		if len(tls) == 0 {
+			return Abstain
+		}
+	fields:
+		for f := range 2 {
+			for _, tl := range tls {
+				if tl.Fields&(1<<f) == 0 || !tl.Present(bits(f)) {
+					continue fields
+				}
+			}
+			pos, perr := positions(f)
+			if perr != nil {
+				err = perr
+				return No
+			}
+			occ := make([][][2]int, len(tls))
+			for i, tl := range tls {
+				occ[i] = tl.Occurrences(tp, pos)
+			}
+			if NearWithin(occ, n.Distance) {
+				return Yes
+			}
+		}
+		return No
+	}
+	v := p.Eval(p.Root, leafOK, nearOK)
+	return v, err
+}

@@ -1,0 +1,74 @@
+package plan_test
+
+import (
+	"testing"
+
+	"github.com/twindex/twindex/index/internal/plan"
+)
+
+// readFile is the text leg's view of the phrase "read file": the words
+// read and file at adjacent positions, or the compound readfile, which
+// covers both.
+func readFile(t *testing.T, q string) (*plan.Plan, *plan.Text) {
+	t.Helper()
+	p, err := plan.Parse(q, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := &plan.TextLeaf{Leaf: p.Leaves[0],
+		Groups: []plan.Group{{Rel: 0, Terms: []int{0}}, {Rel: 1, Terms: []int{1}}},
+		Covers: []plan.Cover{{Term: 2, Groups: []int{0, 1}}}}
+	tp := &plan.Text{
+		Terms:  []plan.Term{{Dict: []string{"read"}}, {Dict: []string{"file"}}, {Dict: []string{"readfile"}}},
+		Leaves: []*plan.TextLeaf{tl}, ByLeaf: map[*plan.Leaf]*plan.TextLeaf{p.Leaves[0]: tl},
+	}
+	return p, tp
+}
+
+func TestTextLeaf(t *testing.T) {
+	_, tp := readFile(t, `"read file"`)
+	tl := tp.Leaves[0]
+	for _, tc := range []struct {
+		name              string
+		bits              uint64
+		present, compound bool
+	}{
+		{"both words", 0b011, true, false},
+		{"one word", 0b001, false, false},
+		{"the compound", 0b100, true, true},
+	} {
+		if got := tl.Present([]uint64{tc.bits}); got != tc.present {
+			t.Errorf("%s: Present = %v, want %v", tc.name, got, tc.present)
+		}
+		if got := tl.Compound([]uint64{tc.bits}); got != tc.compound {
+			t.Errorf("%s: Compound = %v, want %v", tc.name, got, tc.compound)
+		}
+	}
+	if !tl.NeedsPositions() || !tp.Positional() {
+		t.Error("a phrase of two words does not need positions")
+	}
+	occ := tl.Occurrences(tp, map[string][]int{"read": {1, 7}, "file": {2, 9}})
+	if len(occ) != 1 || occ[0] != [2]int{1, 2} {
+		t.Errorf("Occurrences = %v, want [[1 2]]", occ)
+	}
+}
+
+func TestJudge(t *testing.T) {
+	p, tp := readFile(t, `"read file"`)
+	for _, tc := range []struct {
+		name string
+		bits uint64
+		pos  map[string][]int
+		want plan.Verdict
+	}{
+		{"adjacent", 0b011, map[string][]int{"read": {3}, "file": {4}}, plan.Yes},
+		{"apart", 0b011, map[string][]int{"read": {3}, "file": {5}}, plan.No},
+		{"the compound, no positions needed", 0b100, nil, plan.Yes},
+		{"absent", 0, nil, plan.No},
+	} {
+		v, err := tp.Judge(p, func(int) []uint64 { return []uint64{tc.bits} }, func(int) (map[string][]int, error) { return tc.pos, nil })
+		if err != nil || v != tc.want {
+			t.Errorf("%s: %v, %v; want %v", tc.name, v, err, tc.want)
+		}
+	}
+}
