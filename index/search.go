@@ -12,6 +12,7 @@ import (
 
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index/internal/slots"
+	"github.com/twindex/twindex/index/internal/snippet"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/storage"
 )
@@ -479,7 +480,7 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 		fd = fd.withMaps(title, body)
 		h.Field, h.Snippet, at = s.snippet(qs[i], title, body, fd, prefer, floor)
 		if at >= 0 {
-			h.Line, h.Column = locate(body, at)
+			h.Line, h.Column = snippet.Locate(body, at)
 		}
 		if s.req.Lines != nil {
 			h.Lines, h.MatchingLines = s.lines(qs[i], body, fd, s.req.Lines)

@@ -13,6 +13,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/find"
+	"github.com/twindex/twindex/index/internal/snippet"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/tokenize"
 )
@@ -390,7 +391,7 @@ func (s *search) nearIn(n *query.Near, byLeaf map[*leaf]*sleaf, f *folded, leafO
 				continue
 			}
 			var o [][2]int
-			for i, k := 0, 0; k < snippetSpans*4; k++ {
+			for i, k := 0, 0; k < snippet.Spans*4; k++ {
 				j := strings.Index(field.text[i:], sl.folded)
 				if j < 0 {
 					break
