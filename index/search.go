@@ -16,6 +16,7 @@ import (
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/index/internal/slots"
+	"github.com/twindex/twindex/index/internal/snippet"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/storage"
 )
@@ -483,7 +484,7 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 		fd = fd.WithMaps(title, body)
 		h.Field, h.Snippet, at = s.snippet(qs[i], title, body, fd, prefer, floor)
 		if at >= 0 {
-			h.Line, h.Column = locate(body, at)
+			h.Line, h.Column = snippet.Locate(body, at)
 		}
 		if s.req.Lines != nil {
 			h.Lines, h.MatchingLines = s.lines(qs[i], body, fd, s.req.Lines)

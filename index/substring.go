@@ -15,6 +15,7 @@ import (
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
+	"github.com/twindex/twindex/index/internal/snippet"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/tokenize"
 )
@@ -392,7 +393,7 @@ func (s *search) nearIn(n *query.Near, byLeaf map[*plan.Leaf]*sleaf, f *record.F
 				continue
 			}
 			var o [][2]int
-			for i, k := 0, 0; k < snippetSpans*4; k++ {
+			for i, k := 0, 0; k < snippet.Spans*4; k++ {
 				j := strings.Index(field.text[i:], sl.Folded)
 				if j < 0 {
 					break

@@ -1,28 +1,48 @@
-package index
+package snippet
 
 import (
 	"html"
 	"strings"
-
-	"github.com/twindex/twindex/index/internal/record"
 )
 
-// locate returns the 1-based line and byte column of offset at in text.
-func locate(text string, at int) (line, col int) {
+// Line is one line of a body: its 1-based number N, its text HTML-escaped
+// with its matches marked, and whether it holds a match (else it is
+// context).
+type Line struct {
+	N     int
+	Text  string
+	Match bool
+}
+
+// LineOptions asks Lines for Before and After lines of context around
+// each matching line, and at most Max matching lines.
+type LineOptions struct {
+	Before, After int
+	Max           int
+}
+
+// Locate returns the 1-based line and byte column of offset at in text.
+func Locate(text string, at int) (line, col int) {
 	line = 1 + strings.Count(text[:at], "\n")
 	return line, at - (strings.LastIndexByte(text[:at], '\n') + 1) + 1
 }
 
-// lines returns the body's lines that hold a match, with o.Before and
-// o.After lines of context, at most o.Max matching ones, and how many
-// lines hold a match. The matches are those snippets mark, over the whole
-// body: every occurrence of each substring, every word around a probe
-// that analyzes to a query term, every run of a quoted phrase.
-func (s *search) lines(q *snippetQuery, body string, f *record.Folded, o *LineOptions) ([]Line, int) {
-	exact, guess := s.matchSpans(q, body, f.Body, f.BodyMap, len(body)+1)
+// Lines returns the body's lines that hold a match, with context lines
+// shared by two matches shown once, and how many lines hold a match. The
+// matches are those Snippet marks, over the whole body: every occurrence
+// of each substring, every word around a probe that analyzes to a query
+// term, every run of a quoted phrase. A line longer than MaxLine shows
+// that much around its first match; a line's break is left out.
+//
+// Cost: a scan of the body's first MiB per substring and probe, the
+// analysis of that much when the query has runs, and the analysis of
+// every word a probe finds.
+func (q *Query) Lines(body Field, o LineOptions) ([]Line, int) {
+	text := body.Text
+	exact, guess := q.matchSpans(body, len(text)+1)
 	spans := exact
 	if len(guess) > 0 {
-		spans = append(spans, s.wordSpans(q, body, 0, len(body), guess)...)
+		spans = append(spans, q.wordSpans(text, 0, len(text), guess)...)
 	}
 	spans = sortSpans(spans)
 	if len(spans) == 0 {
@@ -36,16 +56,16 @@ func (s *search) lines(q *snippetQuery, body string, f *record.Folded, o *LineOp
 	var hits []hitLine
 	n, pos := 1, 0 // the line at byte pos
 	for _, sp := range spans {
-		n += strings.Count(body[pos:sp.start], "\n")
+		n += strings.Count(text[pos:sp.start], "\n")
 		pos = sp.start
 		// A match over a line break belongs to the line it starts on.
 		if k := len(hits); k > 0 && hits[k-1].n == n {
 			hits[k-1].spans = append(hits[k-1].spans, sp)
 			continue
 		}
-		start := strings.LastIndexByte(body[:sp.start], '\n') + 1
-		end := len(body)
-		if i := strings.IndexByte(body[sp.start:], '\n'); i >= 0 {
+		start := strings.LastIndexByte(text[:sp.start], '\n') + 1
+		end := len(text)
+		if i := strings.IndexByte(text[sp.start:], '\n'); i >= 0 {
 			end = sp.start + i
 		}
 		hits = append(hits, hitLine{n, start, end, []span{sp}})
@@ -57,13 +77,13 @@ func (s *search) lines(q *snippetQuery, body string, f *record.Folded, o *LineOp
 	// context appends the lines numbered from..to (inclusive) that start
 	// at byte start, up to the line numbered before.
 	context := func(from, start int, upto int) {
-		for n := from; n < upto && start < len(body); n++ {
-			end := len(body)
-			if i := strings.IndexByte(body[start:], '\n'); i >= 0 {
+		for n := from; n < upto && start < len(text); n++ {
+			end := len(text)
+			if i := strings.IndexByte(text[start:], '\n'); i >= 0 {
 				end = start + i
 			}
 			if n > last {
-				out = append(out, Line{N: n, Text: s.markLine(body, start, end, nil)})
+				out = append(out, Line{N: n, Text: q.markLine(text, start, end, nil)})
 				last = n
 			}
 			start = end + 1
@@ -73,11 +93,11 @@ func (s *search) lines(q *snippetQuery, body string, f *record.Folded, o *LineOp
 		// Context before: walk back from the line's start.
 		from, start := h.n, h.start
 		for from > max(1, last+1) && h.n-from < o.Before {
-			start = strings.LastIndexByte(body[:start-1], '\n') + 1
+			start = strings.LastIndexByte(text[:start-1], '\n') + 1
 			from--
 		}
 		context(from, start, h.n)
-		out = append(out, Line{N: h.n, Text: s.markLine(body, h.start, h.end, h.spans), Match: true})
+		out = append(out, Line{N: h.n, Text: q.markLine(text, h.start, h.end, h.spans), Match: true})
 		last = h.n
 		// Context after, up to the next matching line.
 		upto := h.n + o.After + 1
@@ -90,19 +110,19 @@ func (s *search) lines(q *snippetQuery, body string, f *record.Folded, o *LineOp
 }
 
 // markLine renders text[lo:hi], a line, HTML-escaped with its spans
-// marked; a line longer than MaxLineBytes is cut around its first match.
-func (s *search) markLine(text string, lo, hi int, spans []span) string {
+// marked; a line longer than MaxLine is cut around its first match.
+func (q *Query) markLine(text string, lo, hi int, spans []span) string {
 	if strings.HasSuffix(text[lo:hi], "\r") {
 		hi--
 	}
 	cutBefore, cutAfter := false, false
-	if hi-lo > MaxLineBytes {
+	if hi-lo > q.MaxLine {
 		from := lo
 		if len(spans) > 0 {
-			from = max(lo, spans[0].start-snippetBefore)
+			from = max(lo, spans[0].start-before)
 		}
 		from = max(lo, wordBoundary(text, from, false))
-		to := min(hi, wordBoundary(text, from+MaxLineBytes, true))
+		to := min(hi, wordBoundary(text, from+q.MaxLine, true))
 		cutBefore, cutAfter = from > lo, to < hi
 		lo, hi = from, to
 	}
@@ -117,9 +137,9 @@ func (s *search) markLine(text string, lo, hi int, spans []span) string {
 			continue
 		}
 		b.WriteString(html.EscapeString(text[at:a]))
-		b.WriteString(s.req.MarkStart)
+		b.WriteString(q.MarkStart)
 		b.WriteString(html.EscapeString(text[a:e]))
-		b.WriteString(s.req.MarkEnd)
+		b.WriteString(q.MarkEnd)
 		at = e
 	}
 	b.WriteString(html.EscapeString(text[at:hi]))

@@ -1,0 +1,339 @@
+// Package snippet shows where a query matched a document: a window of a
+// field around its best match, and the lines of a body that hold matches,
+// HTML-escaped with the matches wrapped in markers.
+//
+// A match is a span of a field's original text. A Query finds them three
+// ways: its substrings in the field's folded text (mapped back to the
+// original's bytes), its phrase runs among the field's tokens, and its
+// analyzed terms among the tokens of the words where a term's first three
+// characters start a word or a camelCase part. Only the words that can be
+// shown are analyzed, as analysis is the cost of a snippet.
+//
+// Offsets are byte offsets into Field.Text. Text that is not valid UTF-8
+// is shown as it is, escaped, and windows are cut on rune boundaries.
+//
+// A Query is built by one goroutine (its Add methods) and then only read:
+// Snippet and Lines are safe for concurrent use when Analyze and the Run
+// functions are.
+package snippet
+
+import (
+	"html"
+	"slices"
+	"strings"
+
+	"github.com/blevesearch/bleve/v2/analysis"
+
+	"github.com/twindex/twindex/index/internal/find"
+)
+
+// Snippet geometry: a window of about 32 words of prose.
+const (
+	// Spans bounds the occurrences of each term considered for the window.
+	Spans  = 64
+	width  = 240     // target window length
+	before = 60      // context kept before the best match
+	scan   = 1 << 20 // only this much of a field is searched for matches
+)
+
+// Field is a field's text and its folded form (tokenize.FoldMap): Map[i]
+// is the byte of Text that byte i of Folded comes from, with
+// Map[len(Folded)] == len(Text); nil when the offsets are the same.
+type Field struct {
+	Text, Folded string
+	Map          []int
+}
+
+// Query is what snippets and lines look for. Each match has a key, the
+// query term it is of: the window with the most distinct keys wins.
+type Query struct {
+	// Analyze returns the analyzed terms of text, with their positions and
+	// byte offsets; the terms of AddTerm and Run are of its making.
+	Analyze func(text []byte) analysis.TokenStream
+	// MarkStart and MarkEnd wrap each match; they are written unescaped.
+	MarkStart, MarkEnd string
+	// MaxLine is the longest line Lines shows whole.
+	MaxLine int
+
+	subs   []find.Finder
+	terms  map[string]int
+	probes []probe
+	runs   []Run
+}
+
+type probe struct {
+	find find.Finder
+	key  int
+}
+
+// Run is a quoted phrase matched as a run of words. Occurrences returns
+// where it occurs in a field as [first, last] token positions, given the
+// positions of the field's terms.
+type Run struct {
+	Key         int
+	Occurrences func(pos map[string][]int) [][2]int
+}
+
+// AddSub adds a folded substring to look for; its key is the number of
+// substrings added before it.
+func (q *Query) AddSub(folded string) {
+	q.subs = append(q.subs, find.New(folded))
+}
+
+// AddTerm adds an analyzed term with key k, unless it was added already,
+// and a probe for it: its first three characters, which a prefix's
+// completions share.
+func (q *Query) AddTerm(term string, k int) {
+	if _, ok := q.terms[term]; ok {
+		return
+	}
+	if q.terms == nil {
+		q.terms = map[string]int{}
+	}
+	q.terms[term] = k
+	p := term[:runePrefix(term, 3)]
+	if !slices.ContainsFunc(q.probes, func(o probe) bool { return o.find.Needle() == p && o.key == k }) {
+		q.probes = append(q.probes, probe{find.New(p), k})
+	}
+}
+
+// AddRun adds a phrase run.
+func (q *Query) AddRun(r Run) {
+	q.runs = append(q.runs, r)
+}
+
+// span is a match in a field: bytes [start, end), and its key.
+type span struct{ start, end, key int }
+
+// Snippet picks the field to show (body when it has a match, else title
+// when it has one, else body) and returns a window of it around the best
+// match, HTML-escaped, matches marked, the byte offset of that match in
+// the body (-1 when the body shows none), and whether the title is shown.
+// A declaration of a query term at prefer (-1: none) is the best match,
+// and matches before floor (a licence comment) count only when there are
+// no others.
+//
+// Cost: a scan of each field's first MiB per substring and probe, the
+// analysis of that much when the query has runs, and the analysis of the
+// words around the probes in the window.
+func (q *Query) Snippet(title, body Field, prefer, floor int) (snip string, at int, inTitle bool) {
+	if snip, at := q.render(body, prefer, floor); snip != "" || title.Text == "" {
+		return snip, at, false
+	}
+	if snip, _ := q.render(title, -1, 0); snip != "" {
+		return snip, -1, true
+	}
+	lo, hi, _ := window(body.Text, nil, -1, 0)
+	return q.mark(body.Text, lo, hi, nil), -1, false
+}
+
+// matchSpans returns the exact matches in a field (substrings, and the
+// runs of quoted phrases), up to limit occurrences of each term, and
+// guesses: the places where a word that may be a query word starts.
+func (q *Query) matchSpans(f Field, limit int) (exact, guess []span) {
+	text, ftext := f.Text, f.Folded
+	if len(ftext) > scan {
+		ftext = ftext[:scan]
+	}
+	orig := func(i int) int {
+		if f.Map != nil {
+			return f.Map[i]
+		}
+		return i
+	}
+	for key, sub := range q.subs {
+		n := len(sub.Needle())
+		if n == 0 {
+			continue
+		}
+		for i, k := 0, 0; k < limit; k++ {
+			j := sub.Index(ftext[i:])
+			if j < 0 {
+				break
+			}
+			exact = append(exact, span{orig(i + j), orig(i + j + n), key})
+			i += j + n
+		}
+	}
+	if len(q.runs) > 0 {
+		exact = append(exact, q.runSpans(q.Analyze([]byte(text[:orig(len(ftext))])))...)
+	}
+	for _, p := range q.probes {
+		n := len(p.find.Needle())
+		for i, k := 0, 0; k < limit; {
+			j := p.find.Index(ftext[i:])
+			if j < 0 {
+				break
+			}
+			if at := orig(i + j); partStart(text, at) {
+				guess = append(guess, span{at, orig(i + j + n), p.key})
+				k++
+			}
+			i += j + n
+		}
+	}
+	return exact, guess
+}
+
+// runSpans returns where the quoted phrases run in a field, given its
+// tokens: from the first word's start to the last one's end.
+func (q *Query) runSpans(toks analysis.TokenStream) []span {
+	pos := map[string][]int{}
+	at := map[int][2]int{} // position -> the bytes its tokens cover
+	for _, tok := range toks {
+		pos[string(tok.Term)] = append(pos[string(tok.Term)], tok.Position)
+		r, ok := at[tok.Position]
+		if !ok {
+			r = [2]int{tok.Start, tok.End}
+		}
+		at[tok.Position] = [2]int{min(r[0], tok.Start), max(r[1], tok.End)}
+	}
+	var out []span
+	for _, r := range q.runs {
+		for _, o := range r.Occurrences(pos) {
+			out = append(out, span{at[o[0]][0], at[o[1]][1], r.Key})
+		}
+	}
+	return out
+}
+
+// render returns the snippet of one field, or "" when the field has no
+// match, and the offset of its best match; see Snippet for prefer and
+// floor.
+func (q *Query) render(f Field, prefer, floor int) (string, int) {
+	exact, guess := q.matchSpans(f, Spans)
+	if len(exact)+len(guess) == 0 {
+		return "", -1
+	}
+	// Matches in the licence comment count when there are no others.
+	if floor > 0 && slices.ContainsFunc(slices.Concat(exact, guess), func(sp span) bool { return sp.start >= floor }) {
+		out := func(sp span) bool { return sp.start < floor }
+		exact, guess = slices.DeleteFunc(exact, out), slices.DeleteFunc(guess, out)
+	} else {
+		floor = 0
+	}
+	lo, hi, at := window(f.Text, sortSpans(append(slices.Clone(exact), guess...)), prefer, floor)
+	spans := exact
+	if len(guess) > 0 {
+		spans = append(spans, q.wordSpans(f.Text, lo, hi, guess)...)
+	}
+	spans = sortSpans(spans)
+	if len(spans) == 0 {
+		return "", -1
+	}
+	// The best match: the first at or after the window's anchor.
+	best := spans[0].start
+	if i := slices.IndexFunc(spans, func(sp span) bool { return sp.start >= at }); i >= 0 {
+		best = spans[i].start
+	}
+	return q.mark(f.Text, lo, hi, spans), best
+}
+
+// wordSpans analyzes the words around the candidates that fall in
+// text[lo:hi] and returns their tokens that are query terms.
+func (q *Query) wordSpans(text string, lo, hi int, guess []span) []span {
+	var out []span
+	seen := map[int]bool{}
+	for _, g := range guess {
+		if g.start < lo || g.start >= hi {
+			continue
+		}
+		start, end := wordAround(text, g.start)
+		if seen[start] {
+			continue
+		}
+		seen[start] = true
+		for _, tok := range q.Analyze([]byte(text[start:end])) {
+			if key, ok := q.terms[string(tok.Term)]; ok {
+				out = append(out, span{start + tok.Start, start + tok.End, key})
+			}
+		}
+	}
+	return out
+}
+
+// sortSpans sorts spans and merges overlapping ones.
+func sortSpans(spans []span) []span {
+	slices.SortFunc(spans, func(a, b span) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return b.end - a.end
+	})
+	merged := spans[:0]
+	for _, sp := range spans {
+		if n := len(merged); n > 0 && sp.start < merged[n-1].end {
+			if sp.end > merged[n-1].end {
+				merged[n-1].end = sp.end
+			}
+			continue
+		}
+		merged = append(merged, sp)
+	}
+	return merged
+}
+
+// window picks the part of text to show: the window of about width bytes
+// holding the most distinct matched terms, or the one that starts at
+// prefer (a declaration) when prefer >= 0, starting a little before its
+// first match but not before floor, on word boundaries where possible.
+// at is the window's first match.
+func window(text string, spans []span, prefer, floor int) (lo, hi, at int) {
+	lo, hi, at = floor, min(len(text), floor+width), -1
+	switch {
+	case prefer >= 0:
+		at = prefer
+	case len(spans) > 0:
+		best, bestKeys := 0, -1
+		var keys []int
+		for i := range spans {
+			keys = keys[:0]
+			for j := i; j < len(spans) && spans[j].end <= spans[i].start+width-before; j++ {
+				if !slices.Contains(keys, spans[j].key) {
+					keys = append(keys, spans[j].key)
+				}
+			}
+			if len(keys) > bestKeys {
+				best, bestKeys = i, len(keys)
+			}
+		}
+		at = spans[best].start
+	}
+	if at >= 0 {
+		lo = max(floor, at-before)
+		hi = min(len(text), lo+width)
+	}
+	lo = wordBoundary(text, lo, false)
+	if lo < floor {
+		lo = floor
+	}
+	return lo, wordBoundary(text, hi, true), at
+}
+
+// mark renders text[lo:hi], HTML-escaped, with the spans in it marked.
+func (q *Query) mark(text string, lo, hi int, spans []span) string {
+	var b strings.Builder
+	if lo > 0 {
+		b.WriteString("…")
+	}
+	at := lo
+	for _, sp := range spans {
+		if sp.end <= lo || sp.start >= hi {
+			continue
+		}
+		a, e := max(sp.start, at), min(sp.end, hi)
+		if a >= e {
+			continue
+		}
+		b.WriteString(html.EscapeString(text[at:a]))
+		b.WriteString(q.MarkStart)
+		b.WriteString(html.EscapeString(text[a:e]))
+		b.WriteString(q.MarkEnd)
+		at = e
+	}
+	b.WriteString(html.EscapeString(text[at:hi]))
+	if hi < len(text) {
+		b.WriteString("…")
+	}
+	return strings.TrimSpace(b.String())
+}
