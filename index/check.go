@@ -9,6 +9,7 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -135,7 +136,7 @@ func checkLeg(ctx context.Context, idx bleveindex.Index, want map[string]string,
 		return err
 	}
 	seen := map[string]bool{}
-	err = eachID(ctx, idx, func(rd bleveindex.IndexReader, id string) error {
+	err = backend.EachID(ctx, idx, func(rd bleveindex.IndexReader, id string) error {
 		seen[id] = true
 		l.Docs++
 		h, ok := want[id]

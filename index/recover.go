@@ -148,7 +148,7 @@ func (ix *Index) replay(ctx context.Context, idx bleveindex.Index, mk func(*Doc,
 func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64) error {
 	var extra []string
 	err := ix.store.View(func(tx storage.Tx) error {
-		return eachID(ctx, idx, func(_ bleveindex.IndexReader, id string) error {
+		return backend.EachID(ctx, idx, func(_ bleveindex.IndexReader, id string) error {
 			if tx.Get(bucketDocs, []byte(id)) == nil {
 				extra = append(extra, id)
 			}
@@ -236,35 +236,4 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 	ix.stale = nil
 	ix.damage.Store(nil)
 	return nil
-}
-
-// eachID calls fn with the external ID of every document in idx, and the
-// reader it came from, until fn returns an error or ctx ends.
-func eachID(ctx context.Context, idx bleveindex.Index, fn func(r bleveindex.IndexReader, id string) error) error {
-	r, err := idx.Reader()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	all, err := r.DocIDReaderAll()
-	if err != nil {
-		return err
-	}
-	defer all.Close()
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		iid, err := all.Next()
-		if err != nil || iid == nil {
-			return err
-		}
-		id, err := r.ExternalID(iid)
-		if err != nil {
-			return err
-		}
-		if err := fn(r, id); err != nil {
-			return err
-		}
-	}
 }

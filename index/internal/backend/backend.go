@@ -20,6 +20,7 @@
 package backend
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -118,4 +119,35 @@ func Size(dir string) int64 {
 		return nil
 	})
 	return n
+}
+
+// EachID calls fn with the external ID of every document in idx, and the
+// reader it came from, until fn returns an error or ctx ends.
+func EachID(ctx context.Context, idx bleveindex.Index, fn func(r bleveindex.IndexReader, id string) error) error {
+	r, err := idx.Reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	all, err := r.DocIDReaderAll()
+	if err != nil {
+		return err
+	}
+	defer all.Close()
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		iid, err := all.Next()
+		if err != nil || iid == nil {
+			return err
+		}
+		id, err := r.ExternalID(iid)
+		if err != nil {
+			return err
+		}
+		if err := fn(r, id); err != nil {
+			return err
+		}
+	}
 }

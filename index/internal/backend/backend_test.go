@@ -5,9 +5,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
+	"github.com/twindex/twindex/index/internal/document"
 )
 
 func TestOpenUnavailable(t *testing.T) {
@@ -67,5 +69,43 @@ func TestSize(t *testing.T) {
 	}
 	if got := Size(filepath.Join(dir, "none")); got != 0 {
 		t.Errorf("Size of a missing directory: %d, want 0", got)
+	}
+}
+
+func TestEachID(t *testing.T) {
+	q := bleveindex.NewAnalysisQueue(1)
+	t.Cleanup(q.Close)
+	idx, err := Open(Compact, "", q, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	b := bleveindex.NewBatch()
+	for _, id := range []string{"a", "b", "c"} {
+		b.Update(document.New(id, document.Stored("h", []byte(id))))
+	}
+	if err := idx.Batch(b); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	if err := EachID(context.Background(), idx, func(_ bleveindex.IndexReader, id string) error {
+		got = append(got, id)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"a", "b", "c"}) {
+		t.Errorf("EachID gave %v, want a, b, c", got)
+	}
+	stop := errors.New("stop")
+	n := 0
+	if err := EachID(context.Background(), idx, func(bleveindex.IndexReader, string) error { n++; return stop }); err != stop || n != 1 {
+		t.Errorf("EachID after fn's error: %v after %d calls, want stop after 1", err, n)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := EachID(ctx, idx, func(bleveindex.IndexReader, string) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("EachID with an ended context: %v", err)
 	}
 }
