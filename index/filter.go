@@ -2,7 +2,6 @@ package index
 
 import (
 	"bytes"
-	"slices"
 
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/storage"
@@ -14,35 +13,23 @@ import (
 type filter struct {
 	active   bool // any filter set
 	byHeader bool // a filter that needs the stored record
-	kinds    map[string]bool
-	projects map[string]bool
-	tags     map[string]bool
+	header   record.Filter
 	ids      map[string]bool
 	under    map[string]bool
-	role     string
-	req      *Request
-}
-
-func set(vals []string) map[string]bool {
-	if len(vals) == 0 {
-		return nil
-	}
-	m := make(map[string]bool, len(vals))
-	for _, v := range vals {
-		m[v] = true
-	}
-	return m
 }
 
 func (f *filter) init(tx storage.Tx, req *Request) error {
-	f.req = req
-	f.kinds, f.projects, f.tags, f.ids = set(req.Kinds), set(req.Projects), set(req.Tags), set(req.IDs)
-	f.role = req.Role
+	f.header = record.NewFilter(req.Kinds, req.Projects, req.Tags, req.Role, req.Since, req.Until)
+	if len(req.IDs) > 0 {
+		f.ids = map[string]bool{}
+		for _, id := range req.IDs {
+			f.ids[id] = true
+		}
+	}
 	if req.Under != "" {
 		f.under = descendants(tx, req.Under)
 	}
-	f.byHeader = f.kinds != nil || f.projects != nil || f.tags != nil || f.role != "" ||
-		!req.Since.IsZero() || !req.Until.IsZero()
+	f.byHeader = f.header.Active()
 	f.active = f.byHeader || f.ids != nil || f.under != nil
 	return nil
 }
@@ -71,27 +58,4 @@ func descendants(tx storage.Tx, root string) map[string]bool {
 // matchID applies the filters that need only the ID.
 func (f *filter) matchID(id string) bool {
 	return (f.ids == nil || f.ids[id]) && (f.under == nil || f.under[id])
-}
-
-// matchHeader applies the filters on stored fields.
-func (f *filter) matchHeader(h *record.Header) bool {
-	if f.kinds != nil && !f.kinds[h.Kind] {
-		return false
-	}
-	if f.projects != nil && !f.projects[h.Project] {
-		return false
-	}
-	if f.role != "" && h.Role != f.role {
-		return false
-	}
-	if f.tags != nil && !slices.ContainsFunc(h.Tags, func(t string) bool { return f.tags[t] }) {
-		return false
-	}
-	if !f.req.Since.IsZero() && (h.Time.IsZero() || h.Time.Before(f.req.Since)) {
-		return false
-	}
-	if !f.req.Until.IsZero() && (h.Time.IsZero() || !h.Time.Before(f.req.Until)) {
-		return false
-	}
-	return true
 }

@@ -171,7 +171,7 @@ func (s *search) substringLeg() ([]scored, error) {
 			if err != nil {
 				return fmt.Errorf("document %q: %w", id, err)
 			}
-			if !s.filter.matchHeader(&h) {
+			if !s.filter.header.Match(&h) {
 				return nil
 			}
 		}

@@ -234,5 +234,5 @@ func (s *search) keep(id string) bool {
 		return true
 	}
 	h, err := s.header(id)
-	return err == nil && s.filter.matchHeader(&h)
+	return err == nil && s.filter.header.Match(&h)
 }
