@@ -3,6 +3,7 @@ package index
 import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/grams"
 	"github.com/twindex/twindex/index/internal/rank"
 )
 
@@ -29,7 +30,7 @@ func (s *search) decidedByGrams(leaves []*sleaf) bool {
 // of the text finds it once), and the lengths come from the norms of
 // fieldTitleGrams and fieldLength. Reading no stored record nor text, a
 // candidate costs a few postings and the lookup of its ID.
-func (s *search) indexScores(leaves []*sleaf, grams []string, cands []candidate, avgTitle, avgAll float64) ([]scored, error) {
+func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candidate, avgTitle, avgAll float64) ([]scored, error) {
 	dl := make([]float64, len(cands))
 	err := s.eachPosting(fieldLength, lengthTerm, cands, func(i int, d *bleveindex.TermFieldDoc) { dl[i] = lengthOf(d.Norm) })
 	if err != nil {
@@ -42,9 +43,9 @@ func (s *search) indexScores(leaves []*sleaf, grams []string, cands []candidate,
 		}
 		g, w := sl.grams[0], rank.IDF(s.n, sl.df)
 		for i := range cands {
-			score[i] += w * s.ix.opts.BodyWeight * rank.BM25(float64(cands[i].freq[g]), dl[i], avgAll)
+			score[i] += w * s.ix.opts.BodyWeight * rank.BM25(float64(cands[i].Freq[g]), dl[i], avgAll)
 		}
-		err := s.eachPosting(fieldTitleGrams, grams[g], cands, func(i int, d *bleveindex.TermFieldDoc) {
+		err := s.eachPosting(fieldTitleGrams, tris[g], cands, func(i int, d *bleveindex.TermFieldDoc) {
 			score[i] += w * s.ix.opts.TitleWeight * rank.BM25(float64(d.Freq), lengthOf(d.Norm), avgTitle)
 		})
 		if err != nil {
@@ -58,7 +59,7 @@ func (s *search) indexScores(leaves []*sleaf, grams []string, cands []candidate,
 				return nil, err
 			}
 		}
-		id, err := s.triR.ExternalID(cands[i].id)
+		id, err := s.triR.ExternalID(cands[i].ID)
 		if err != nil {
 			return nil, err
 		}
@@ -73,11 +74,11 @@ func (s *search) indexScores(leaves []*sleaf, grams []string, cands []candidate,
 
 // eachPosting calls fn with the index of each candidate that holds term
 // in field of the trigram index, and its posting with frequency and norm.
-func (s *search) eachPosting(field, term string, cands []candidate, fn func(int, *bleveindex.TermFieldDoc)) error {
+func (s *search) eachPosting(field, term string, cands []grams.Candidate, fn func(int, *bleveindex.TermFieldDoc)) error {
 	r, err := s.triR.TermFieldReader(s.ctx, []byte(term), field, true, true, false)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	return visitPostings(r, cands, float64(r.Count()), fn)
+	return grams.Visit(r, cands, float64(r.Count()), fn)
 }

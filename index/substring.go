@@ -12,6 +12,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/find"
+	"github.com/twindex/twindex/index/internal/grams"
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
@@ -48,7 +49,7 @@ type sleaf struct {
 // document (title and body together), plus a title bonus for a leaf in
 // the title; a scanned leaf's is counted.
 func (s *search) substringLeg() ([]scored, error) {
-	var grams []string
+	var tris []string
 	var leaves []*sleaf
 	byLeaf := map[*plan.Leaf]*sleaf{}
 	for _, l := range s.plan.Leaves {
@@ -59,10 +60,10 @@ func (s *search) substringLeg() ([]scored, error) {
 			}
 		}
 		for _, g := range tokenize.Grams(l.Folded) {
-			i := slices.Index(grams, g)
+			i := slices.Index(tris, g)
 			if i < 0 {
-				i = len(grams)
-				grams = append(grams, g)
+				i = len(tris)
+				tris = append(tris, g)
 			}
 			sl.grams = append(sl.grams, i)
 		}
@@ -77,7 +78,7 @@ func (s *search) substringLeg() ([]scored, error) {
 	avgTitle := float64(s.counter(metaTitleBytes)) / max(s.n, 1)
 	avgAll := avgTitle + float64(s.counter(metaBodyBytes))/max(s.n, 1)
 
-	counts, err := s.gramCounts(grams)
+	counts, err := s.gramCounts(tris)
 	if err != nil || s.rec != nil {
 		return nil, err // a shard gathering statistics needs no more
 	}
@@ -106,10 +107,10 @@ func (s *search) substringLeg() ([]scored, error) {
 	// text is fd (cand is nil for a scanned one), with its own state,
 	// shared with leafOK so that neither is made anew per document: one
 	// per goroutine.
-	newCheck := func() func(id string, fd *record.Folded, cand *candidate) (scored, bool) {
+	newCheck := func() func(id string, fd *record.Folded, cand *grams.Candidate) (scored, bool) {
 		var (
 			f      *record.Folded
-			c      *candidate
+			c      *grams.Candidate
 			score  float64
 			dl     float64
 			judged = make([]plan.Verdict, len(leaves))
@@ -126,7 +127,7 @@ func (s *search) substringLeg() ([]scored, error) {
 				w := rank.IDF(s.n, sl.df)
 				score += w * (s.ix.opts.BodyWeight*rank.BM25(tf, dl, avgAll) + s.ix.opts.TitleWeight*rank.BM25(ct, float64(len(f.Title)), avgTitle))
 				if c != nil {
-					if _, ok := sl.defines[string(c.id)]; ok {
+					if _, ok := sl.defines[string(c.ID)]; ok {
 						score += w * s.ix.opts.SymbolWeight
 					}
 				}
@@ -134,7 +135,7 @@ func (s *search) substringLeg() ([]scored, error) {
 			return v
 		}
 		nearOK := func(n *query.Near) plan.Verdict { return s.nearIn(n, byLeaf, f, leafOK) }
-		return func(id string, fd *record.Folded, cand *candidate) (scored, bool) {
+		return func(id string, fd *record.Folded, cand *grams.Candidate) (scored, bool) {
 			f, c, score, dl = fd, cand, 0, float64(len(fd.Title)+len(fd.Body))
 			clear(seen)
 			v := plan.Yes
@@ -158,7 +159,7 @@ func (s *search) substringLeg() ([]scored, error) {
 	var todo []checkItem
 	// verify filters a stored record and adds it to todo. Only a filter
 	// on stored fields needs its header decoded in full.
-	verify := func(id string, rec []byte, cand *candidate) error {
+	verify := func(id string, rec []byte, cand *grams.Candidate) error {
 		if s.filter.active && !s.filter.matchID(id) {
 			return nil
 		}
@@ -179,12 +180,12 @@ func (s *search) substringLeg() ([]scored, error) {
 		return nil
 	}
 
-	cands, all, err := s.candidateSet(s.plan.Root, byLeaf, grams, counts)
+	cands, all, err := s.candidateSet(s.plan.Root, byLeaf, tris, counts)
 	if err != nil {
 		return nil, err
 	}
 	if !all && !s.ix.textScores && s.decidedByGrams(leaves) {
-		return s.indexScores(leaves, grams, cands, avgTitle, avgAll)
+		return s.indexScores(leaves, tris, cands, avgTitle, avgAll)
 	}
 	// Unless a filter needs the stored record, a candidate whose folded
 	// text is cached needs none: fieldLength gives its record's sequence
@@ -214,7 +215,7 @@ func (s *search) substringLeg() ([]scored, error) {
 				return nil, err
 			}
 		}
-		id, err := s.triR.ExternalID(cands[i].id)
+		id, err := s.triR.ExternalID(cands[i].ID)
 		if err != nil {
 			return nil, err
 		}
@@ -252,7 +253,7 @@ type checkItem struct {
 	f    *record.Folded
 	rec  []byte
 	seq  uint64
-	cand *candidate
+	cand *grams.Candidate
 }
 
 // folded returns the item's folded text, from the fold cache or its record.
@@ -278,7 +279,7 @@ const parallelChecks = 512
 
 // checkAll checks every item, on up to Options.Workers goroutines, each
 // with its own check function, and returns the matches in no set order.
-func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record.Folded, *candidate) (scored, bool)) ([]scored, error) {
+func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record.Folded, *grams.Candidate) (scored, bool)) ([]scored, error) {
 	workers := max(1, min(s.ix.opts.Workers, len(todo)/parallelChecks))
 	outs := make([][]scored, workers)
 	errs := make([]error, workers)
@@ -322,7 +323,7 @@ func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record
 
 // substringIn judges one leaf in one document and returns its term
 // frequency estimate and its count in the title.
-func (s *search) substringIn(sl *sleaf, f *record.Folded, c *candidate) (v plan.Verdict, tf, ct float64) {
+func (s *search) substringIn(sl *sleaf, f *record.Folded, c *grams.Candidate) (v plan.Verdict, tf, ct float64) {
 	if sl.Folded == "" {
 		return plan.Abstain, 0, 0
 	}
@@ -351,17 +352,17 @@ func (s *search) substringIn(sl *sleaf, f *record.Folded, c *candidate) (v plan.
 		}
 		return plan.Yes, tf, ct
 	}
-	decided := !sl.verify && c.freq[sl.grams[0]] > 0
+	decided := !sl.verify && c.Freq[sl.grams[0]] > 0
 	if ct == 0 && !decided && !sl.find.In(body) {
 		return plan.No, 0, 0
 	}
 	tf = ct
 	switch {
-	case len(sl.grams) > 0 && c.freq[sl.grams[0]] > 0:
+	case len(sl.grams) > 0 && c.Freq[sl.grams[0]] > 0:
 		tf = math.MaxFloat64
 		for _, g := range sl.grams {
-			if c.freq[g] > 0 {
-				tf = min(tf, float64(c.freq[g]))
+			if c.Freq[g] > 0 {
+				tf = min(tf, float64(c.Freq[g]))
 			}
 		}
 	case len(sl.grams) == 0:

@@ -1,0 +1,81 @@
+package grams
+
+import (
+	"slices"
+	"testing"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+)
+
+func cands(ids ...byte) []Candidate {
+	out := make([]Candidate, len(ids))
+	for i, id := range ids {
+		out[i] = Candidate{ID: bleveindex.IndexInternalID{0, id}, Freq: []uint32{uint32(id), 0}}
+	}
+	return out
+}
+
+func idsOf(cs []Candidate) []byte {
+	var out []byte
+	for _, c := range cs {
+		out = append(out, c.ID[1])
+	}
+	return out
+}
+
+func TestUniteIntersect(t *testing.T) {
+	a, b := cands(1, 3, 5, 7), cands(3, 4, 7, 9)
+	b[0].Freq = []uint32{0, 2} // gram 1's frequency in document 3
+	if got := idsOf(Unite(cands(1, 3, 5, 7), cands(3, 4, 7, 9))); !slices.Equal(got, []byte{1, 3, 4, 5, 7, 9}) {
+		t.Errorf("Unite: %v", got)
+	}
+	both := Intersect(a, b)
+	if got := idsOf(both); !slices.Equal(got, []byte{3, 7}) {
+		t.Errorf("Intersect: %v", got)
+	}
+	// A document in both keeps each gram's frequency from either list.
+	if !slices.Equal(both[0].Freq, []uint32{3, 2}) {
+		t.Errorf("merged frequencies %v, want [3 2]", both[0].Freq)
+	}
+	if got := Intersect(cands(1), nil); got != nil {
+		t.Errorf("Intersect with none: %v", got)
+	}
+}
+
+// postings is a TermFieldReader over fixed postings, for Visit.
+type postings struct {
+	ids []byte
+	at  int
+	bleveindex.TermFieldReader
+}
+
+func (p *postings) Next(d *bleveindex.TermFieldDoc) (*bleveindex.TermFieldDoc, error) {
+	if p.at >= len(p.ids) {
+		return nil, nil
+	}
+	d.ID, d.Freq = bleveindex.IndexInternalID{0, p.ids[p.at]}, uint64(p.ids[p.at])
+	p.at++
+	return d, nil
+}
+
+func (p *postings) Advance(id bleveindex.IndexInternalID, d *bleveindex.TermFieldDoc) (*bleveindex.TermFieldDoc, error) {
+	for p.at < len(p.ids) && (bleveindex.IndexInternalID{0, p.ids[p.at]}).Compare(id) < 0 {
+		p.at++
+	}
+	return p.Next(d)
+}
+
+// Visit finds the same candidates whether it reads the postings through
+// (a short list) or seeks each candidate (a long one).
+func TestVisit(t *testing.T) {
+	held := []byte{2, 3, 5, 8, 9, 12}
+	for _, count := range []float64{1, 1000} {
+		var got []byte
+		err := Visit(&postings{ids: held}, cands(1, 3, 4, 8, 12, 13), count, func(i int, d *bleveindex.TermFieldDoc) {
+			got = append(got, d.ID[1])
+		})
+		if err != nil || !slices.Equal(got, []byte{3, 8, 12}) {
+			t.Errorf("count %v: %v, %v; want [3 8 12]", count, got, err)
+		}
+	}
+}
