@@ -385,7 +385,7 @@ func (s *search) nearIn(n *query.Near, byLeaf map[*plan.Leaf]*sleaf, f *record.F
 		text string
 		set  plan.Fields
 	}{{f.Title, plan.InTitle}, {f.Body, plan.InBody}} {
-		words := wordStarts(field.text)
+		words := find.NewWords(field.text)
 		occ := make([][][2]int, 0, len(n.Children))
 		for _, c := range n.Children {
 			sl := byLeaf[s.plan.ByNode[c]]
@@ -393,45 +393,11 @@ func (s *search) nearIn(n *query.Near, byLeaf map[*plan.Leaf]*sleaf, f *record.F
 				occ = append(occ, nil)
 				continue
 			}
-			var o [][2]int
-			for i, k := 0, 0; k < snippet.Spans*4; k++ {
-				j := strings.Index(field.text[i:], sl.Folded)
-				if j < 0 {
-					break
-				}
-				at := i + j
-				o = append(o, [2]int{wordIndex(words, at), wordIndex(words, at+len(sl.Folded)-1)})
-				i = at + 1
-			}
-			occ = append(occ, o)
+			occ = append(occ, words.Occurrences(sl.Folded, snippet.Spans*4))
 		}
 		if plan.NearWithin(occ, n.Distance) {
 			return plan.Yes
 		}
 	}
 	return plan.No
-}
-
-// wordStarts returns the byte offsets where words (runs of letters and
-// digits) start in text.
-func wordStarts(text string) []int {
-	var out []int
-	inWord := false
-	for i, r := range text {
-		w := unicode.IsLetter(r) || unicode.IsDigit(r)
-		if w && !inWord {
-			out = append(out, i)
-		}
-		inWord = w
-	}
-	return out
-}
-
-// wordIndex is the number of the word at byte offset at: 1 for the first.
-func wordIndex(starts []int, at int) int {
-	i, found := slices.BinarySearch(starts, at)
-	if found {
-		return i + 1
-	}
-	return max(i, 1)
 }

@@ -4,8 +4,9 @@
 // counts short needles eight bytes at a time in js/wasm.
 //
 // Every function gives the strings package's answer (strings.Index,
-// strings.Count); only the speed differs. A Finder is an immutable value,
-// safe for concurrent use.
+// strings.Count); only the speed differs. Words numbers a needle's
+// occurrences by the words they fall in, for distances in words. A Finder
+// and a Words are immutable values, safe for concurrent use.
 package find
 
 import (
