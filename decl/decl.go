@@ -43,14 +43,17 @@ var byExt = map[string]Lang{
 
 // LangOf returns the language of a file by its name's extension (case
 // insensitive), or of a document whose kind names a language ("go",
-// "python", "markdown", ...); None for anything else.
-func LangOf(name string) Lang {
-	if l, ok := byExt[strings.ToLower(path.Ext(name))]; ok {
-		return l
-	}
-	for l, n := range langNames {
-		if n != "" && strings.EqualFold(name, n) {
-			return Lang(l)
+// "python", "markdown", ...); None for anything else. Of several names
+// (a document's ID, kind and title), the first that tells wins.
+func LangOf(names ...string) Lang {
+	for _, name := range names {
+		if l, ok := byExt[strings.ToLower(path.Ext(name))]; ok {
+			return l
+		}
+		for l, n := range langNames {
+			if n != "" && strings.EqualFold(name, n) {
+				return Lang(l)
+			}
 		}
 	}
 	return None

@@ -114,6 +114,21 @@ func TestLangOf(t *testing.T) {
 			t.Errorf("LangOf(%q) = %v, want %v", name, got, want)
 		}
 	}
+	// A document's ID, kind and title: the first that tells wins.
+	for _, tc := range []struct {
+		names []string
+		want  decl.Lang
+	}{
+		{[]string{"notes/a", "go", "x.py"}, decl.Go},
+		{[]string{"a.rs", "go"}, decl.Rust},
+		{[]string{"a", "", "README.md"}, decl.Markdown},
+		{[]string{"a", "text"}, decl.None},
+		{nil, decl.None},
+	} {
+		if got := decl.LangOf(tc.names...); got != tc.want {
+			t.Errorf("LangOf(%q) = %v, want %v", tc.names, got, tc.want)
+		}
+	}
 }
 
 // TestGoAgainstParser compares the Go scanner with go/parser on real

@@ -1,9 +1,8 @@
 package index
 
 import (
-	bleveindex "github.com/blevesearch/bleve_index_api"
-
 	"github.com/twindex/twindex/decl"
+	"github.com/twindex/twindex/index/internal/grams"
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/tokenize"
 )
@@ -22,26 +21,13 @@ func (s *search) definers() (map[*plan.Leaf]map[string]struct{}, error) {
 		if l.Folded == "" {
 			continue
 		}
-		r, err := s.allTriR.TermFieldReader(s.ctx, []byte(l.Folded), fieldDefines, false, false, false)
+		ids, err := grams.Holders(s.ctx, s.allTriR, fieldDefines, l.Folded)
 		if err != nil {
 			return nil, err
 		}
-		var tfd bleveindex.TermFieldDoc
-		for {
-			d, err := r.Next(tfd.Reset())
-			if err != nil {
-				r.Close()
-				return nil, err
-			}
-			if d == nil {
-				break
-			}
-			if s.defines[l] == nil {
-				s.defines[l] = map[string]struct{}{}
-			}
-			s.defines[l][string(d.ID)] = struct{}{}
+		if len(ids) > 0 {
+			s.defines[l] = ids
 		}
-		r.Close()
 	}
 	return s.defines, nil
 }
@@ -70,7 +56,7 @@ func (s *search) declared(id string) ([]string, error) {
 // of a query term is in its body (-1: none; only the hits that declare
 // one are read for it) and where its licence comment ends.
 func (s *search) declarations(h *Hit, body string, declared []string, q *snippetQuery) (prefer, floor int) {
-	lang := langOf(&Doc{ID: h.ID, Kind: h.Kind, Title: h.Title})
+	lang := decl.LangOf(h.ID, h.Kind, h.Title)
 	prefer = -1
 	if len(declared) > 0 {
 		if n, ok := decl.Find(lang, body, func(name string) bool { return q.defines[tokenize.Fold(name)] }); ok {

@@ -58,17 +58,6 @@ func (p *prepared) bodyTokens() int {
 	return n
 }
 
-// langOf is the language whose declarations a document holds: by its ID's
-// extension, else its kind, else its title's extension.
-func langOf(d *Doc) decl.Lang {
-	for _, s := range []string{d.ID, d.Kind, d.Title} {
-		if l := decl.LangOf(s); l != decl.None {
-			return l
-		}
-	}
-	return decl.None
-}
-
 // prepare splits a document's text into the text index's fields, analyzed
 // now when analyze is set, else when bleve calls Analyze. Title, body,
 // licence comment and words are analyzed together, by the first Analyze
@@ -76,7 +65,7 @@ func langOf(d *Doc) decl.Lang {
 func (ix *Index) prepare(d *Doc, analyze bool) prepared {
 	var f decl.File
 	if !ix.opts.noDecl {
-		f = decl.Scan(langOf(d), d.Body)
+		f = decl.Scan(decl.LangOf(d.ID, d.Kind, d.Title), d.Body)
 	}
 	p := prepared{
 		title: document.NewAnalyzed(fieldTitle, []byte(d.Title)),

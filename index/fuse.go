@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/index/internal/rank"
 )
 
 // fuseTop returns the first need hits of the fused ranking, exactly, and
@@ -15,14 +16,14 @@ import (
 // are placed in the text leg's ranking; the text-only documents of the
 // top are then a prefix of the text leg in rank order, so only that
 // prefix needs its IDs resolved.
-func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) ([]fusion.Hit, int, error) {
+func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, need int) ([]fusion.Hit, int, error) {
 	k := float64(s.ix.opts.K)
 	if text == nil && vec == nil {
 		triRank := fusion.Ranks(scoresOf(tri))
 		n := min(need, len(tri))
 		out := make([]fusion.Hit, n)
 		for i := range n {
-			out[i] = fusion.Hit{ID: tri[i].id, Score: tri[i].score, Legs: []fusion.LegRank{{Leg: LegSubstring, Rank: triRank[i], Score: tri[i].score}}}
+			out[i] = fusion.Hit{ID: tri[i].ID, Score: tri[i].Score, Legs: []fusion.LegRank{{Leg: LegSubstring, Rank: triRank[i], Score: tri[i].Score}}}
 		}
 		return out, len(tri), nil
 	}
@@ -55,19 +56,19 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 	at := map[string]int{}
 	for _, l := range []struct {
 		leg  string
-		list []scored
+		list []rank.Scored
 		w    float64
 	}{{LegSubstring, tri, s.ix.opts.SubstringWeight}, {LegVector, vec, s.req.VectorWeight}} {
 		rank := fusion.Ranks(scoresOf(l.list))
 		for i, x := range l.list {
-			j, ok := at[x.id]
+			j, ok := at[x.ID]
 			if !ok {
 				j = len(out)
-				at[x.id] = j
-				out = append(out, fusion.Hit{ID: x.id})
+				at[x.ID] = j
+				out = append(out, fusion.Hit{ID: x.ID})
 			}
 			out[j].Score += l.w / (k + float64(rank[i]))
-			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: l.leg, Rank: rank[i], Score: x.score})
+			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: l.leg, Rank: rank[i], Score: x.Score})
 		}
 	}
 	known := len(out)
@@ -111,11 +112,11 @@ func (s *search) fuseTop(tri []scored, text *textList, vec []scored, need int) (
 // its substring rank. Those, the matches of both legs and the text-only
 // prefix are scored, and only those scoring at least the need-th best
 // become hits; the rest is counted.
-func (s *search) fuseTwo(tri []scored, text *textList, need int) ([]fusion.Hit, int, error) {
+func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.Hit, int, error) {
 	k, wTri, wText := float64(s.ix.opts.K), s.ix.opts.SubstringWeight, s.ix.opts.TextWeight
 	ids := make([]string, len(tri))
 	for i, x := range tri {
-		ids[i] = x.id
+		ids[i] = x.ID
 	}
 	pos, err := s.inText(ids, text)
 	if err != nil {
@@ -165,11 +166,11 @@ func (s *search) fuseTwo(tri []scored, text *textList, need int) ([]fusion.Hit, 
 			continue
 		}
 		x := tri[c.i]
-		legs := []fusion.LegRank{{Leg: LegSubstring, Rank: triRank[c.i], Score: x.score}}
+		legs := []fusion.LegRank{{Leg: LegSubstring, Rank: triRank[c.i], Score: x.Score}}
 		if c.p >= 0 {
 			legs = append(legs, fusion.LegRank{Leg: text.leg(c.p), Rank: c.r, Score: text.Hits[c.p].Score})
 		}
-		out = append(out, fusion.Hit{ID: x.id, Score: c.score, Legs: legs})
+		out = append(out, fusion.Hit{ID: x.ID, Score: c.score, Legs: legs})
 	}
 	fusion.Sort(out)
 	return out, len(tri) + len(text.Hits) - nBoth, nil
@@ -252,17 +253,17 @@ func (s *search) textOnly(out []fusion.Hit, text *textList, inBoth []bool, nBoth
 // in scorch (DESIGN.md).
 const idLookupCost = 8
 
-func scoresOf(l []scored) []float64 {
+func scoresOf(l []rank.Scored) []float64 {
 	out := make([]float64, len(l))
 	for i, x := range l {
-		out[i] = x.score
+		out[i] = x.Score
 	}
 	return out
 }
 
 // fuseAll returns every match, fused, with all IDs resolved: for orders
 // other than by score.
-func (s *search) fuseAll(tri []scored, text *textList, vec []scored) ([]fusion.Hit, error) {
+func (s *search) fuseAll(tri []rank.Scored, text *textList, vec []rank.Scored) ([]fusion.Hit, error) {
 	var lists []fusion.List
 	if tri != nil {
 		lists = append(lists, toList(LegSubstring, tri))
@@ -272,13 +273,13 @@ func (s *search) fuseAll(tri []scored, text *textList, vec []scored) ([]fusion.H
 		if err := text.Sort(); err != nil {
 			return nil, err
 		}
-		l := make([]scored, len(text.Hits))
+		l := make([]rank.Scored, len(text.Hits))
 		for p := range text.Hits {
 			id, err := text.Resolve(p)
 			if err != nil {
 				return nil, err
 			}
-			l[p] = scored{id: id, score: text.Hits[p].Score}
+			l[p] = rank.Scored{ID: id, Score: text.Hits[p].Score}
 			if text.Hits[p].Approx {
 				approx[id] = true
 			}
@@ -309,10 +310,10 @@ func (s *search) fuseAll(tri []scored, text *textList, vec []scored) ([]fusion.H
 	return fused, nil
 }
 
-func toList(leg string, l []scored) fusion.List {
+func toList(leg string, l []rank.Scored) fusion.List {
 	fl := fusion.List{Leg: leg, IDs: make([]string, len(l)), Scores: make([]float64, len(l))}
 	for i, x := range l {
-		fl.IDs[i], fl.Scores[i] = x.id, x.score
+		fl.IDs[i], fl.Scores[i] = x.ID, x.Score
 	}
 	return fl
 }

@@ -30,7 +30,7 @@ func (s *search) decidedByGrams(leaves []*sleaf) bool {
 // of the text finds it once), and the lengths come from the norms of
 // fieldTitleGrams and fieldLength. Reading no stored record nor text, a
 // candidate costs a few postings and the lookup of its ID.
-func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candidate, avgTitle, avgAll float64) ([]scored, error) {
+func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candidate, avgTitle, avgAll float64) ([]rank.Scored, error) {
 	dl := make([]float64, len(cands))
 	err := s.eachPosting(fieldLength, lengthTerm, cands, func(i int, d *bleveindex.TermFieldDoc) { dl[i] = lengthOf(d.Norm) })
 	if err != nil {
@@ -52,7 +52,7 @@ func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candi
 			return nil, err
 		}
 	}
-	out := make([]scored, 0, len(cands))
+	out := make([]rank.Scored, 0, len(cands))
 	for i := range cands {
 		if i%256 == 0 {
 			if err := s.ctx.Err(); err != nil {
@@ -66,9 +66,9 @@ func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candi
 		if s.filter.active && !s.filter.matchID(id) {
 			continue
 		}
-		out = append(out, scored{id: id, score: score[i]})
+		out = append(out, rank.Scored{ID: id, Score: score[i]})
 	}
-	sortScored(out)
+	rank.SortScored(out)
 	return out, nil
 }
 

@@ -21,24 +21,6 @@ import (
 	"github.com/twindex/twindex/storage"
 )
 
-// scored is one document in one leg's ranking.
-type scored struct {
-	id    string
-	score float64
-}
-
-func sortScored(l []scored) {
-	slices.SortFunc(l, func(a, b scored) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return cmp.Compare(a.id, b.id)
-	})
-}
-
 // search is the state of one Search call.
 type search struct {
 	ix  *Index
@@ -178,7 +160,7 @@ func (s *search) run() (*Result, error) {
 	}
 
 	need := s.req.Offset + s.req.Limit
-	var vec []scored
+	var vec []rank.Scored
 	if legs&runsVector != 0 {
 		if vec, err = s.vectorLeg(max(need, VectorDepth)); err != nil {
 			return nil, fmt.Errorf("vector leg: %w", err)
@@ -203,7 +185,7 @@ func (s *search) run() (*Result, error) {
 // fuse returns the first need hits of the legs' fused ranking in the
 // request's order (all of them, unless by score), and the number of
 // matching documents.
-func (s *search) fuse(tri []scored, text *textList, vec []scored, need int) ([]fusion.Hit, int, error) {
+func (s *search) fuse(tri []rank.Scored, text *textList, vec []rank.Scored, need int) ([]fusion.Hit, int, error) {
 	if s.req.Order == OrderScore {
 		return s.fuseTop(tri, text, vec, need)
 	}
@@ -217,7 +199,7 @@ func (s *search) fuse(tri []scored, text *textList, vec []scored, need int) ([]f
 // legs runs the substring and text legs the mode asks for, at once when
 // it can: the substring leg's matches, sorted; the text leg's list,
 // unsorted, tolerant with tol (nil: exact).
-func (s *search) legs(tol *tolerance) (tri []scored, text *textList, err error) {
+func (s *search) legs(tol *tolerance) (tri []rank.Scored, text *textList, err error) {
 	legs := s.req.Mode.legs()
 	var triErr, textErr error
 	substring := func() {

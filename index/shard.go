@@ -9,6 +9,7 @@ import (
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index/collection"
 	"github.com/twindex/twindex/index/internal/plan"
+	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/storage"
 )
@@ -186,7 +187,7 @@ func (ix *Index) SearchShard(ctx context.Context, req Request, g *collection.Sta
 func (s *search) shardLegs(o collection.ShardOptions) (*collection.ShardResult, error) {
 	out := &collection.ShardResult{Scores: map[string]map[string]float64{}}
 	legs := s.req.Mode.legs()
-	var tri []scored
+	var tri []rank.Scored
 	var text *textList
 	if legs != runsVector {
 		if legs&runsText != 0 {
@@ -201,7 +202,7 @@ func (s *search) shardLegs(o collection.ShardOptions) (*collection.ShardResult, 
 		out.Feedback = text != nil && len(o.Feedback) == 0 && s.getsFeedback(text.plan)
 	}
 	need := s.req.Offset + s.req.Limit
-	var vec []scored
+	var vec []rank.Scored
 	if legs&runsVector != 0 {
 		var err error
 		if vec, err = s.vectorLeg(max(need, VectorDepth)); err != nil {
@@ -227,16 +228,16 @@ func (s *search) shardLegs(o collection.ShardOptions) (*collection.ShardResult, 
 	if tri != nil {
 		leg := collection.ShardLeg{Leg: LegSubstring, Total: len(tri), Hits: make([]collection.ShardHit, cut(len(tri)))}
 		for i := range leg.Hits {
-			leg.Hits[i] = collection.ShardHit{ID: tri[i].id, Score: tri[i].score}
-			listed[tri[i].id] = true
+			leg.Hits[i] = collection.ShardHit{ID: tri[i].ID, Score: tri[i].Score}
+			listed[tri[i].ID] = true
 		}
 		out.Legs = append(out.Legs, leg)
 	}
 	if vec != nil {
 		leg := collection.ShardLeg{Leg: LegVector, Total: len(vec), Hits: make([]collection.ShardHit, len(vec))}
 		for i, x := range vec {
-			leg.Hits[i] = collection.ShardHit{ID: x.id, Score: x.score}
-			listed[x.id] = true
+			leg.Hits[i] = collection.ShardHit{ID: x.ID, Score: x.Score}
+			listed[x.ID] = true
 		}
 		out.Legs = append(out.Legs, leg)
 	}
@@ -260,28 +261,28 @@ func (s *search) shardLegs(o collection.ShardOptions) (*collection.ShardResult, 
 		}
 		inTri := map[string]bool{}
 		for _, x := range tri {
-			sc, leg, ok, err := inText(x.id)
+			sc, leg, ok, err := inText(x.ID)
 			if err != nil {
 				return nil, err
 			}
 			if ok {
 				out.Matches--
-				inTri[x.id] = true
-				if listed[x.id] {
-					scores(x.id)[leg] = sc
+				inTri[x.ID] = true
+				if listed[x.ID] {
+					scores(x.ID)[leg] = sc
 				}
 			}
 		}
 		for _, x := range vec {
-			if inTri[x.id] && listed[x.id] {
+			if inTri[x.ID] && listed[x.ID] {
 				continue
 			}
-			sc, leg, ok, err := inText(x.id)
+			sc, leg, ok, err := inText(x.ID)
 			if err != nil {
 				return nil, err
 			}
 			if ok {
-				scores(x.id)[leg] = sc
+				scores(x.ID)[leg] = sc
 			}
 		}
 		n := cut(len(text.Hits))
@@ -305,11 +306,11 @@ func (s *search) shardLegs(o collection.ShardOptions) (*collection.ShardResult, 
 	// (its text score is set above).
 	triScore := make(map[string]float64, len(tri))
 	for _, x := range tri {
-		triScore[x.id] = x.score
+		triScore[x.ID] = x.Score
 	}
 	vecScore := make(map[string]float64, len(vec))
 	for _, x := range vec {
-		vecScore[x.id] = x.score
+		vecScore[x.ID] = x.Score
 	}
 	for id := range listed {
 		sc := scores(id)

@@ -48,7 +48,7 @@ type sleaf struct {
 // frequency for BM25 is estimated from its rarest gram's frequency in the
 // document (title and body together), plus a title bonus for a leaf in
 // the title; a scanned leaf's is counted.
-func (s *search) substringLeg() ([]scored, error) {
+func (s *search) substringLeg() ([]rank.Scored, error) {
 	var tris []string
 	var leaves []*sleaf
 	byLeaf := map[*plan.Leaf]*sleaf{}
@@ -107,7 +107,7 @@ func (s *search) substringLeg() ([]scored, error) {
 	// text is fd (cand is nil for a scanned one), with its own state,
 	// shared with leafOK so that neither is made anew per document: one
 	// per goroutine.
-	newCheck := func() func(id string, fd *record.Folded, cand *grams.Candidate) (scored, bool) {
+	newCheck := func() func(id string, fd *record.Folded, cand *grams.Candidate) (rank.Scored, bool) {
 		var (
 			f      *record.Folded
 			c      *grams.Candidate
@@ -135,7 +135,7 @@ func (s *search) substringLeg() ([]scored, error) {
 			return v
 		}
 		nearOK := func(n *query.Near) plan.Verdict { return s.nearIn(n, byLeaf, f, leafOK) }
-		return func(id string, fd *record.Folded, cand *grams.Candidate) (scored, bool) {
+		return func(id string, fd *record.Folded, cand *grams.Candidate) (rank.Scored, bool) {
 			f, c, score, dl = fd, cand, 0, float64(len(fd.Title)+len(fd.Body))
 			clear(seen)
 			v := plan.Yes
@@ -149,7 +149,7 @@ func (s *search) substringLeg() ([]scored, error) {
 					}
 				}
 			}
-			return scored{id: id, score: score}, v == plan.Yes
+			return rank.Scored{ID: id, Score: score}, v == plan.Yes
 		}
 	}
 	// todo is what to check: the documents that pass the filters, with
@@ -239,7 +239,7 @@ func (s *search) substringLeg() ([]scored, error) {
 	if err != nil {
 		return nil, err
 	}
-	sortScored(out)
+	rank.SortScored(out)
 	return out, nil
 }
 
@@ -279,9 +279,9 @@ const parallelChecks = 512
 
 // checkAll checks every item, on up to Options.Workers goroutines, each
 // with its own check function, and returns the matches in no set order.
-func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record.Folded, *grams.Candidate) (scored, bool)) ([]scored, error) {
+func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record.Folded, *grams.Candidate) (rank.Scored, bool)) ([]rank.Scored, error) {
 	workers := max(1, min(s.ix.opts.Workers, len(todo)/parallelChecks))
-	outs := make([][]scored, workers)
+	outs := make([][]rank.Scored, workers)
 	errs := make([]error, workers)
 	part := func(w int) {
 		check := newCheck()
@@ -318,7 +318,7 @@ func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record
 	if out := slices.Concat(outs...); out != nil {
 		return out, nil
 	}
-	return []scored{}, nil
+	return []rank.Scored{}, nil
 }
 
 // substringIn judges one leaf in one document and returns its term

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/twindex/twindex/fusion"
+	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/storage"
 	"github.com/twindex/twindex/vector"
@@ -136,16 +137,16 @@ func (ix *Index) queryVector(ctx context.Context, req *Request) (vec []float32, 
 
 // vectorLeg returns the documents nearest to the query vector that pass
 // the filters, best first.
-func (s *search) vectorLeg(k int) ([]scored, error) {
+func (s *search) vectorLeg(k int) ([]rank.Scored, error) {
 	hits, err := s.ix.vecs.Load().Search(s.qvec, k, func(id string) bool {
 		return s.tx.Get(bucketDocs, []byte(id)) != nil && s.keep(id)
 	})
 	if err != nil { // Search fails only on the query vector, the caller's
 		return nil, fmt.Errorf("%w: %w", ErrInvalidRequest, err)
 	}
-	out := make([]scored, len(hits))
+	out := make([]rank.Scored, len(hits))
 	for i, h := range hits {
-		out[i] = scored{id: h.ID, score: h.Score}
+		out[i] = rank.Scored{ID: h.ID, Score: h.Score}
 	}
 	return out, nil
 }
@@ -206,7 +207,7 @@ func (s *search) runVector() (*Result, error) {
 	}
 	fused := make([]fusion.Hit, len(vec))
 	for i, v := range vec {
-		fused[i] = fusion.Hit{ID: v.id, Score: v.score, Legs: []fusion.LegRank{{Leg: LegVector, Rank: i + 1, Score: v.score}}}
+		fused[i] = fusion.Hit{ID: v.ID, Score: v.Score, Legs: []fusion.LegRank{{Leg: LegVector, Rank: i + 1, Score: v.Score}}}
 	}
 	if s.req.Order != OrderScore {
 		if err := s.sortByDate(fused); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -46,17 +47,7 @@ type view struct {
 // them.
 func (v *view) close() error {
 	v.users.Wait()
-	return closeReaders(v.textR, v.triR)
-}
-
-func closeReaders(rs ...bleveindex.IndexReader) error {
-	var errs []error
-	for _, r := range rs {
-		if r != nil {
-			errs = append(errs, r.Close())
-		}
-	}
-	return errors.Join(errs...)
+	return backend.CloseReaders(v.textR, v.triR)
 }
 
 // openReaders opens a reader of each bleve index as it is now.
@@ -145,7 +136,7 @@ func (ix *Index) read(a access, fn func(textR, triR bleveindex.IndexReader, tx s
 				ix.mu.RUnlock()
 				return err
 			}
-			done = func() { closeReaders(textR, triR) }
+			done = func() { backend.CloseReaders(textR, triR) }
 		}
 		ix.mu.RUnlock()
 		err := ix.store.View(func(raw storage.Tx) error {

@@ -151,3 +151,15 @@ func EachID(ctx context.Context, idx bleveindex.Index, fn func(r bleveindex.Inde
 		}
 	}
 }
+
+// CloseReaders closes the readers that are not nil and returns their
+// errors, joined.
+func CloseReaders(rs ...bleveindex.IndexReader) error {
+	var errs []error
+	for _, r := range rs {
+		if r != nil {
+			errs = append(errs, r.Close())
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -197,3 +197,25 @@ func Visit(r bleveindex.TermFieldReader, cands []Candidate, count float64, fn fu
 	}
 	return nil
 }
+
+// Holders returns the internal IDs of the documents whose field in r
+// holds term. Cost: a pass over the term's postings.
+func Holders(ctx context.Context, r bleveindex.IndexReader, field, term string) (map[string]struct{}, error) {
+	tr, err := r.TermFieldReader(ctx, []byte(term), field, false, false, false)
+	if err != nil {
+		return nil, err
+	}
+	defer tr.Close()
+	out := map[string]struct{}{}
+	var tfd bleveindex.TermFieldDoc
+	for {
+		d, err := tr.Next(tfd.Reset())
+		if err != nil {
+			return nil, err
+		}
+		if d == nil {
+			return out, nil
+		}
+		out[string(d.ID)] = struct{}{}
+	}
+}

@@ -1,10 +1,13 @@
 package grams
 
 import (
+	"context"
 	"slices"
 	"testing"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
+	"github.com/twindex/twindex/index/internal/backend"
+	"github.com/twindex/twindex/index/internal/document"
 )
 
 func cands(ids ...byte) []Candidate {
@@ -77,5 +80,52 @@ func TestVisit(t *testing.T) {
 		if err != nil || !slices.Equal(got, []byte{3, 8, 12}) {
 			t.Errorf("count %v: %v, %v; want [3 8 12]", count, got, err)
 		}
+	}
+}
+
+func TestHolders(t *testing.T) {
+	q := bleveindex.NewAnalysisQueue(1)
+	t.Cleanup(q.Close)
+	idx, err := backend.Open(backend.Compact, "", q, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idx.Close()
+	b := bleveindex.NewBatch()
+	for id, names := range map[string][]string{"a": {"readfile"}, "b": {"open"}, "c": {"readfile", "close"}} {
+		freqs := bleveindex.TokenFrequencies{}
+		for _, n := range names {
+			tf := &bleveindex.TokenFreq{Term: []byte(n)}
+			tf.SetFrequency(1)
+			freqs[n] = tf
+		}
+		b.Update(document.New(id, document.Preanalyzed("d", nil, freqs, len(freqs))))
+	}
+	if err := idx.Batch(b); err != nil {
+		t.Fatal(err)
+	}
+	r, err := idx.Reader()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ids, err := Holders(context.Background(), r, "d", "readfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for iid := range ids {
+		id, err := r.ExternalID(bleveindex.IndexInternalID(iid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, id)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"a", "c"}) {
+		t.Errorf("Holders of readfile: %v, want a, c", got)
+	}
+	if none, err := Holders(context.Background(), r, "d", "write"); err != nil || len(none) != 0 {
+		t.Errorf("Holders of an absent term: %v, %v", none, err)
 	}
 }

@@ -237,3 +237,23 @@ func (l *List) Count() int {
 	}
 	return len(l.Hits)
 }
+
+// Scored is one document in a leg's ranking whose IDs are at hand (the
+// substring and vector legs).
+type Scored struct {
+	ID    string
+	Score float64
+}
+
+// SortScored sorts l by score, best first, ties by ID.
+func SortScored(l []Scored) {
+	slices.SortFunc(l, func(a, b Scored) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return cmp.Compare(a.ID, b.ID)
+	})
+}

@@ -199,3 +199,15 @@ func ExampleBM25() {
 	fmt.Printf("%.3f\n", rank.IDF(1000, 10)*rank.BM25(2, 100, 100))
 	// Output: 6.266
 }
+
+func TestSortScored(t *testing.T) {
+	l := []rank.Scored{{ID: "b", Score: 1}, {ID: "c", Score: 2}, {ID: "a", Score: 1}, {ID: "d", Score: 0.5}}
+	rank.SortScored(l)
+	var got []string
+	for _, s := range l {
+		got = append(got, s.ID)
+	}
+	if want := []string{"c", "a", "b", "d"}; !slices.Equal(got, want) {
+		t.Errorf("SortScored: %v, want %v (by score, ties by ID)", got, want)
+	}
+}
