@@ -1,7 +1,6 @@
 package snippet
 
 import (
-	"html"
 	"strings"
 )
 
@@ -130,19 +129,7 @@ func (q *Query) markLine(text string, lo, hi int, spans []span) string {
 	if cutBefore {
 		b.WriteString("…")
 	}
-	at := lo
-	for _, sp := range spans {
-		a, e := max(sp.start, at), min(sp.end, hi)
-		if a >= e {
-			continue
-		}
-		b.WriteString(html.EscapeString(text[at:a]))
-		b.WriteString(q.MarkStart)
-		b.WriteString(html.EscapeString(text[a:e]))
-		b.WriteString(q.MarkEnd)
-		at = e
-	}
-	b.WriteString(html.EscapeString(text[at:hi]))
+	q.writeMarked(&b, text, lo, hi, spans)
 	if cutAfter {
 		b.WriteString("…")
 	}

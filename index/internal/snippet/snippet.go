@@ -316,11 +316,18 @@ func (q *Query) mark(text string, lo, hi int, spans []span) string {
 	if lo > 0 {
 		b.WriteString("…")
 	}
+	q.writeMarked(&b, text, lo, hi, spans)
+	if hi < len(text) {
+		b.WriteString("…")
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// writeMarked writes text[lo:hi] to b, HTML-escaped, with the parts of
+// the spans (sorted, not overlapping) inside it wrapped in the markers.
+func (q *Query) writeMarked(b *strings.Builder, text string, lo, hi int, spans []span) {
 	at := lo
 	for _, sp := range spans {
-		if sp.end <= lo || sp.start >= hi {
-			continue
-		}
 		a, e := max(sp.start, at), min(sp.end, hi)
 		if a >= e {
 			continue
@@ -332,8 +339,4 @@ func (q *Query) mark(text string, lo, hi int, spans []span) string {
 		at = e
 	}
 	b.WriteString(html.EscapeString(text[at:hi]))
-	if hi < len(text) {
-		b.WriteString("…")
-	}
-	return strings.TrimSpace(b.String())
 }
