@@ -40,7 +40,7 @@ func (s *search) candidateSet(n query.Node, byLeaf map[*plan.Leaf]*sleaf, tris [
 		switch c.(type) {
 		case *query.Term, *query.Phrase, *query.Prefix:
 			sl := byLeaf[s.plan.ByNode[c]]
-			for _, g := range sl.grams[:min(len(sl.grams), 3)] {
+			for _, g := range sl.Grams[:min(len(sl.Grams), 3)] {
 				if !slices.Contains(use, g) {
 					use = append(use, g)
 				}

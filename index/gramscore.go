@@ -16,7 +16,7 @@ func (s *search) decidedByGrams(leaves []*sleaf) bool {
 		return false
 	}
 	for _, sl := range leaves {
-		if sl.verify || len(sl.grams) != 1 {
+		if sl.Verify || len(sl.Grams) != 1 {
 			return false
 		}
 	}
@@ -41,7 +41,7 @@ func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candi
 		if sl.dup {
 			continue
 		}
-		g, w := sl.grams[0], rank.IDF(s.n, sl.df)
+		g, w := sl.Grams[0], rank.IDF(s.n, sl.df)
 		for i := range cands {
 			score[i] += w * s.ix.opts.BodyWeight * rank.BM25(float64(cands[i].Freq[g]), dl[i], avgAll)
 		}

@@ -3,11 +3,8 @@ package index
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
-	"strings"
 	"sync"
-	"unicode"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
@@ -18,19 +15,16 @@ import (
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/index/internal/snippet"
 	"github.com/twindex/twindex/query"
-	"github.com/twindex/twindex/tokenize"
 )
 
 // sleaf is what the substring leg makes of a leaf.
 type sleaf struct {
 	*plan.Leaf
-	find    find.Finder
-	grams   []int // indexes into the query's grams, rarest first
-	df      float64
-	verify  bool                // its candidates do not decide it
-	dup     bool                // simple syntax: the same text as an earlier leaf
-	at      int                 // its place in the query's leaves
-	defines map[string]struct{} // internal IDs of the documents that declare the leaf's text
+	*grams.Needle // its grams rarest first
+	df            float64
+	dup           bool                // simple syntax: the same text as an earlier leaf
+	at            int                 // its place in the query's leaves
+	defines       map[string]struct{} // internal IDs of the documents that declare the leaf's text
 }
 
 // substringLeg finds the documents whose title or body contains the
@@ -53,24 +47,12 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 	var leaves []*sleaf
 	byLeaf := map[*plan.Leaf]*sleaf{}
 	for _, l := range s.plan.Leaves {
-		sl := &sleaf{Leaf: l, find: find.New(l.Folded), df: s.n, verify: true} // an empty leaf gets the lowest idf
+		sl := &sleaf{Leaf: l, df: s.n, // an empty leaf gets the lowest idf
+			Needle: grams.NewNeedle(l.Folded, l.Initial, l.Fields&plan.InTitle != 0, l.Fields&plan.InBody != 0, &tris)}
 		for _, o := range leaves {
 			if !s.plan.Strict && o.Folded == l.Folded {
 				sl.dup = true
 			}
-		}
-		for _, g := range tokenize.Grams(l.Folded) {
-			i := slices.Index(tris, g)
-			if i < 0 {
-				i = len(tris)
-				tris = append(tris, g)
-			}
-			sl.grams = append(sl.grams, i)
-		}
-		if len(sl.grams) > 0 {
-			// A leaf of exactly one gram is in the document iff the gram
-			// is, unless it could span the title/body joint.
-			sl.verify = len(sl.grams) > 1 || strings.Contains(l.Folded, "\n") || l.Initial || l.Fields != plan.AllFields
 		}
 		leaves = append(leaves, sl)
 		byLeaf[l] = sl
@@ -90,9 +72,9 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 		sl.defines = defs[sl.Leaf]
 	}
 	for _, sl := range leaves {
-		if len(sl.grams) > 0 {
-			slices.SortFunc(sl.grams, func(a, b int) int { return cmp.Compare(counts[a], counts[b]) })
-			sl.df = counts[sl.grams[0]]
+		if len(sl.Grams) > 0 {
+			slices.SortFunc(sl.Grams, func(a, b int) int { return cmp.Compare(counts[a], counts[b]) })
+			sl.df = counts[sl.Grams[0]]
 		}
 	}
 
@@ -327,48 +309,9 @@ func (s *search) substringIn(sl *sleaf, f *record.Folded, c *grams.Candidate) (v
 	if sl.Folded == "" {
 		return plan.Abstain, 0, 0
 	}
-	title, body := f.Title, f.Body
-	if sl.Fields&plan.InTitle == 0 {
-		title = ""
-	}
-	if sl.Fields&plan.InBody == 0 {
-		body = ""
-	}
-	if sl.Initial {
-		in := func(t string) bool {
-			return strings.HasPrefix(strings.TrimLeftFunc(t, unicode.IsSpace), sl.Folded)
-		}
-		if !in(title) && !in(body) {
-			return plan.No, 0, 0
-		}
-		return plan.Yes, 1, float64(find.Count(title, sl.Folded))
-	}
-	ct = float64(find.Count(title, sl.Folded))
-	if c == nil {
-		// A scan: counting the body also decides it.
-		tf = ct + float64(find.Count(body, sl.Folded))
-		if tf == 0 {
-			return plan.No, 0, 0
-		}
-		return plan.Yes, tf, ct
-	}
-	decided := !sl.verify && c.Freq[sl.grams[0]] > 0
-	if ct == 0 && !decided && !sl.find.In(body) {
+	ok, tf, ct := sl.Match(f.Title, f.Body, c)
+	if !ok {
 		return plan.No, 0, 0
-	}
-	tf = ct
-	switch {
-	case len(sl.grams) > 0 && c.Freq[sl.grams[0]] > 0:
-		tf = math.MaxFloat64
-		for _, g := range sl.grams {
-			if c.Freq[g] > 0 {
-				tf = min(tf, float64(c.Freq[g]))
-			}
-		}
-	case len(sl.grams) == 0:
-		tf += float64(find.Count(body, sl.Folded))
-	default:
-		tf = max(tf, 1)
 	}
 	return plan.Yes, tf, ct
 }

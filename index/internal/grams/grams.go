@@ -1,20 +1,27 @@
 // Package grams reads the trigram postings of a bleve index into
 // candidate lists: the documents that hold every trigram of a substring,
 // with each trigram's frequency, which the substring leg then verifies
-// against the documents' text.
+// against the documents' text (Needle.Match).
 //
 // Invariants: a candidate list is sorted by internal document ID, and a
 // Candidate's Freq has one entry per gram of the query (zero for a gram
 // not read). Functions use the bleve readers they are given from the
-// calling goroutine only, as bleve requires.
+// calling goroutine only, as bleve requires. A Needle is not changed
+// after its query's grams are sorted, so Match is safe for concurrent
+// use.
 package grams
 
 import (
 	"cmp"
 	"context"
+	"math"
 	"slices"
+	"strings"
+	"unicode"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
+	"github.com/twindex/twindex/index/internal/find"
+	"github.com/twindex/twindex/tokenize"
 )
 
 // Candidate is a document that holds every trigram of the query, with
@@ -218,4 +225,88 @@ func Holders(ctx context.Context, r bleveindex.IndexReader, field, term string) 
 		}
 		out[string(d.ID)] = struct{}{}
 	}
+}
+
+// Needle is a leaf of a query as a case- and diacritics-insensitive
+// substring of a document's folded title or body.
+type Needle struct {
+	Text        string // folded
+	Initial     bool   // must start its field
+	Title, Body bool   // the fields it is looked for in
+	Grams       []int  // indexes into the query's grams; the caller may sort them rarest first
+	Verify      bool   // its candidates do not decide it: Match reads the text
+	find        find.Finder
+}
+
+// NewNeedle is the needle of folded text, its grams added to *grams (the
+// query's) where they are new. Cost: O(len(text)*len(*grams)).
+func NewNeedle(text string, initial, title, body bool, grams *[]string) *Needle {
+	n := &Needle{Text: text, Initial: initial, Title: title, Body: body, Verify: true, find: find.New(text)}
+	for _, g := range tokenize.Grams(text) {
+		i := slices.Index(*grams, g)
+		if i < 0 {
+			i = len(*grams)
+			*grams = append(*grams, g)
+		}
+		n.Grams = append(n.Grams, i)
+	}
+	if len(n.Grams) > 0 {
+		// A needle of exactly one gram is in the document iff the gram
+		// is, unless it could span the title/body joint.
+		n.Verify = len(n.Grams) > 1 || strings.Contains(text, "\n") || initial || !title || !body
+	}
+	return n
+}
+
+// Match reports whether the needle, not empty, is in a document of
+// folded title and body, and returns its term frequency estimate and its
+// count in the title. c is the document's candidate entry, or nil for a
+// document scanned without one, whose frequency is counted. A
+// candidate's frequency is estimated from its grams' (title and body
+// together), and Match stops at the needle's first occurrence in the
+// body.
+func (n *Needle) Match(title, body string, c *Candidate) (ok bool, tf, ct float64) {
+	if !n.Title {
+		title = ""
+	}
+	if !n.Body {
+		body = ""
+	}
+	if n.Initial {
+		in := func(t string) bool {
+			return strings.HasPrefix(strings.TrimLeftFunc(t, unicode.IsSpace), n.Text)
+		}
+		if !in(title) && !in(body) {
+			return false, 0, 0
+		}
+		return true, 1, float64(find.Count(title, n.Text))
+	}
+	ct = float64(find.Count(title, n.Text))
+	if c == nil {
+		// A scan: counting the body also decides it.
+		tf = ct + float64(find.Count(body, n.Text))
+		if tf == 0 {
+			return false, 0, 0
+		}
+		return true, tf, ct
+	}
+	decided := !n.Verify && c.Freq[n.Grams[0]] > 0
+	if ct == 0 && !decided && !n.find.In(body) {
+		return false, 0, 0
+	}
+	tf = ct
+	switch {
+	case len(n.Grams) > 0 && c.Freq[n.Grams[0]] > 0:
+		tf = math.MaxFloat64
+		for _, g := range n.Grams {
+			if c.Freq[g] > 0 {
+				tf = min(tf, float64(c.Freq[g]))
+			}
+		}
+	case len(n.Grams) == 0:
+		tf += float64(find.Count(body, n.Text))
+	default:
+		tf = max(tf, 1)
+	}
+	return true, tf, ct
 }

@@ -129,3 +129,45 @@ func TestHolders(t *testing.T) {
 		t.Errorf("Holders of an absent term: %v, %v", none, err)
 	}
 }
+
+func TestNeedle(t *testing.T) {
+	var tris []string
+	one := NewNeedle("rea", false, true, true, &tris)
+	long := NewNeedle("reader", false, true, true, &tris)
+	titled := NewNeedle("rea", false, true, false, &tris)
+	if one.Verify || !long.Verify || !titled.Verify {
+		t.Errorf("verify: one gram %v, long %v, title only %v; want false, true, true", one.Verify, long.Verify, titled.Verify)
+	}
+	if !slices.Equal(one.Grams, []int{0}) || len(long.Grams) != 4 || long.Grams[0] != 0 || len(tris) != 4 {
+		t.Errorf("grams %v and %v of %v", one.Grams, long.Grams, tris)
+	}
+	for _, tc := range []struct {
+		name        string
+		n           *Needle
+		title, body string
+		c           *Candidate
+		ok          bool
+		tf, ct      float64
+	}{
+		{"scanned: counted", long, "reader", "a reader, a reader", nil, true, 3, 1},
+		{"scanned: absent", long, "", "read", nil, false, 0, 0},
+		{"decided by its one gram", one, "", "xx", &Candidate{Freq: []uint32{2, 0, 0, 0}}, true, 2, 0},
+		{"verified in the body", long, "", "the reader", &Candidate{Freq: []uint32{1, 1, 1, 1}}, true, 1, 0},
+		{"verified: absent", long, "", "read her", &Candidate{Freq: []uint32{1, 1, 1, 1}}, false, 0, 0},
+		{"title only", titled, "no", "rea", &Candidate{Freq: []uint32{1, 0, 0, 0}}, false, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ok, tf, ct := tc.n.Match(tc.title, tc.body, tc.c)
+			if ok != tc.ok || tf != tc.tf || ct != tc.ct {
+				t.Errorf("Match = %v, %v, %v; want %v, %v, %v", ok, tf, ct, tc.ok, tc.tf, tc.ct)
+			}
+		})
+	}
+	initial := NewNeedle("package", true, true, true, &tris)
+	if ok, _, _ := initial.Match("", "  package main", nil); !ok {
+		t.Error("an initial needle at the start of the body after spaces does not match")
+	}
+	if ok, _, _ := initial.Match("", "// package main", nil); ok {
+		t.Error("an initial needle matches after other text")
+	}
+}
