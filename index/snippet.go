@@ -95,10 +95,7 @@ func (s *search) snippet(q *snippetQuery, title, body string, f *record.Folded, 
 // lines returns the body's matching lines with their context, and how
 // many lines match; see snippet.Query.Lines.
 func (s *search) lines(q *snippetQuery, body string, f *record.Folded, o *LineOptions) ([]Line, int) {
-	ls, n := q.Lines(snippet.Field{Text: body, Folded: f.Body, Map: f.BodyMap}, snippet.LineOptions(*o))
 	var out []Line
-	for _, l := range ls {
-		out = append(out, Line(l))
-	}
+	n := q.Lines(snippet.Field{Text: body, Folded: f.Body, Map: f.BodyMap}, snippet.LineOptions(*o), func(l snippet.Line) { out = append(out, Line(l)) })
 	return out, n
 }

@@ -26,8 +26,9 @@ func Locate(text string, at int) (line, col int) {
 	return line, at - (strings.LastIndexByte(text[:at], '\n') + 1) + 1
 }
 
-// Lines returns the body's lines that hold a match, with context lines
-// shared by two matches shown once, and how many lines hold a match. The
+// Lines gives add, in order, the body's lines that hold a match, with
+// context lines shared by two matches given once, and returns how many
+// lines hold a match. The
 // matches are those Snippet marks, over the whole body: every occurrence
 // of each substring, every word around a probe that analyzes to a query
 // term, every run of a quoted phrase. A line longer than MaxLine shows
@@ -36,7 +37,7 @@ func Locate(text string, at int) (line, col int) {
 // Cost: a scan of the body's first MiB per substring and probe, the
 // analysis of that much when the query has runs, and the analysis of
 // every word a probe finds.
-func (q *Query) Lines(body Field, o LineOptions) ([]Line, int) {
+func (q *Query) Lines(body Field, o LineOptions, add func(Line)) int {
 	text := body.Text
 	exact, guess := q.matchSpans(body, len(text)+1)
 	spans := exact
@@ -45,7 +46,7 @@ func (q *Query) Lines(body Field, o LineOptions) ([]Line, int) {
 	}
 	spans = sortSpans(spans)
 	if len(spans) == 0 {
-		return nil, 0
+		return 0
 	}
 	// The matching lines, as [start, end) of their text, with their spans.
 	type hitLine struct {
@@ -71,8 +72,7 @@ func (q *Query) Lines(body Field, o LineOptions) ([]Line, int) {
 	}
 	count := len(hits)
 	hits = hits[:min(len(hits), o.Max)]
-	var out []Line
-	last := 0 // the last line number in out
+	last := 0 // the last line number given to add
 	// context appends the lines numbered from..to (inclusive) that start
 	// at byte start, up to the line numbered before.
 	context := func(from, start int, upto int) {
@@ -82,7 +82,7 @@ func (q *Query) Lines(body Field, o LineOptions) ([]Line, int) {
 				end = start + i
 			}
 			if n > last {
-				out = append(out, Line{N: n, Text: q.markLine(text, start, end, nil)})
+				add(Line{N: n, Text: q.markLine(text, start, end, nil)})
 				last = n
 			}
 			start = end + 1
@@ -96,7 +96,7 @@ func (q *Query) Lines(body Field, o LineOptions) ([]Line, int) {
 			from--
 		}
 		context(from, start, h.n)
-		out = append(out, Line{N: h.n, Text: q.markLine(text, h.start, h.end, h.spans), Match: true})
+		add(Line{N: h.n, Text: q.markLine(text, h.start, h.end, h.spans), Match: true})
 		last = h.n
 		// Context after, up to the next matching line.
 		upto := h.n + o.After + 1
@@ -105,7 +105,7 @@ func (q *Query) Lines(body Field, o LineOptions) ([]Line, int) {
 		}
 		context(h.n+1, h.end+1, upto)
 	}
-	return out, count
+	return count
 }
 
 // markLine renders text[lo:hi], a line, HTML-escaped with its spans

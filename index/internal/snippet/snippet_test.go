@@ -55,7 +55,8 @@ func TestSnippet(t *testing.T) {
 
 func TestLines(t *testing.T) {
 	body := "line 1\nshe reads\r\nline 3\nline 4\nread it\n"
-	got, n := query([]string{"read"}, "").Lines(field(body), snippet.LineOptions{Before: 1, After: 1, Max: 5})
+	var got []snippet.Line
+	n := query([]string{"read"}, "").Lines(field(body), snippet.LineOptions{Before: 1, After: 1, Max: 5}, func(l snippet.Line) { got = append(got, l) })
 	want := []snippet.Line{{1, "line 1", false}, {2, "she [read]s", true}, {3, "line 3", false}, {4, "line 4", false}, {5, "[read] it", true}}
 	if n != 2 || !slices.Equal(got, want) {
 		t.Errorf("got %d %v, want 2 %v", n, got, want)
@@ -80,10 +81,7 @@ func FuzzSnippet(f *testing.F) {
 		q := query([]string{tokenize.Fold(sub)}, sub)
 		q.MarkStart, q.MarkEnd = "<mark>", "</mark>"
 		snip, _, _ := q.Snippet(field(""), field(body), -1, 0)
-		lines, _ := q.Lines(field(body), snippet.LineOptions{Before: 1, After: 1, Max: 3})
-		for _, l := range lines {
-			snip += "\n" + l.Text
-		}
+		q.Lines(field(body), snippet.LineOptions{Before: 1, After: 1, Max: 3}, func(l snippet.Line) { snip += "\n" + l.Text })
 		if strings.Count(snip, "<mark>") != strings.Count(snip, "</mark>") {
 			t.Fatalf("unbalanced markers in %q", snip)
 		}
