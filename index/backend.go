@@ -19,16 +19,16 @@ const (
 	// BenchmarkSearchAfterSmallWrites; figures in DESIGN.md). Use it in
 	// memory only for an index written in a few large batches, where it
 	// indexes faster.
-	Scorch Backend = backend.Scorch
+	Scorch Backend = "scorch"
 	// UpsideDown is bleve's key/value index, here over an in-memory
 	// copy-on-write B+tree (internal/memkv), memory only. Not available
 	// in the js/wasm build.
-	UpsideDown Backend = backend.UpsideDown
+	UpsideDown Backend = "upsidedown"
 	// Compact is twindex's own in-memory index (internal/compact): per
 	// field a sorted dictionary and positionless postings in flat
 	// slices, in segments merged as they grow. Memory only; the default
 	// of OpenMemory, the backend of the js/wasm build and of snapshots.
-	Compact Backend = backend.Compact
+	Compact Backend = "compact"
 )
 
 // newBackend opens one bleve index, its damage a *CorruptError.

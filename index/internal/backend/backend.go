@@ -31,7 +31,8 @@ import (
 	"github.com/twindex/twindex/index/internal/compact"
 )
 
-// The kinds of index Open makes; the engine's Backend constants are these.
+// The kinds of index Open makes, spelled as the engine's Backend constants
+// spell them (its tests check that they agree).
 const (
 	Scorch     = "scorch"
 	UpsideDown = "upsidedown"
