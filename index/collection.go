@@ -50,7 +50,7 @@ func (s *search) setDocs(qt plan.Term, here float64) (float64, error) {
 	if s.g == nil && s.rec == nil || !qt.Positive {
 		return here, nil // not scored when only under a NOT
 	}
-	key := collection.SetKey(qt.Dict)
+	key := collection.ListKey(qt.Dict)
 	if s.g != nil {
 		if n, ok := s.g.Sets[key]; ok {
 			return float64(n), nil

@@ -25,7 +25,7 @@ func (s *search) definers() (map[*plan.Leaf]map[string]struct{}, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(ids) > 0 {
+		if ids != nil {
 			s.defines[l] = ids
 		}
 	}

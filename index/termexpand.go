@@ -2,8 +2,8 @@ package index
 
 import (
 	"strconv"
-	"strings"
 
+	"github.com/twindex/twindex/index/collection"
 	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/terms"
@@ -44,7 +44,7 @@ func (s *search) expandPrefix(prefixes []string, n int) ([]string, error) {
 // collection's statistics on a shard that has them, else from this index
 // (local reports that, on a shard gathering them).
 func (s *search) prefixCounts(prefixes []string) (counts map[string][3]uint64, local bool, err error) {
-	key := strings.Join(prefixes, "\x00")
+	key := collection.ListKey(prefixes)
 	if c, ok := s.g.LookupPrefix(key); ok {
 		return c, false, nil
 	}

@@ -239,8 +239,9 @@ func (g *Stats) AddFeedback(id string, d FeedbackDoc) {
 	g.Feedback[id] = d
 }
 
-// SetKey is the key of a set of terms in Stats.Sets.
-func SetKey(terms []string) string { return strings.Join(terms, "\x00") }
+// ListKey is the key of a list of terms: of a set in Stats.Sets, of the
+// prefixes in Stats.Prefixes.
+func ListKey(terms []string) string { return strings.Join(terms, "\x00") }
 
 // Recorder gathers a shard's statistics during a search (index.Index.Gather);
 // both legs of the search may record at once.

@@ -85,7 +85,7 @@ func TestRecorderRecordsOnce(t *testing.T) {
 	if c, _ := g.LookupTerm("read"); c != [3]uint64{0, 2, 0} {
 		t.Errorf("read %v recorded more than once", c)
 	}
-	if n, _ := g.LookupGram("rea"); n != 3 || g.Sets[collection.SetKey([]string{"a", "b"})] != 7 {
+	if n, _ := g.LookupGram("rea"); n != 3 || g.Sets[collection.ListKey([]string{"a", "b"})] != 7 {
 		t.Errorf("gram %d, set %d", n, g.Sets["a\x00b"])
 	}
 }

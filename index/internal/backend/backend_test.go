@@ -30,16 +30,23 @@ func TestOpenUnavailable(t *testing.T) {
 	}
 }
 
-// A compact index in memory is one segment per batch, none before the
-// first; it has no directory, and nothing for ForceMerge or PersistError.
-func TestCompactInMemory(t *testing.T) {
+// openCompact opens a compact index in memory, closed when the test ends.
+func openCompact(t *testing.T) bleveindex.Index {
+	t.Helper()
 	q := bleveindex.NewAnalysisQueue(1)
 	t.Cleanup(q.Close)
 	idx, err := Open(Compact, "", q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer idx.Close()
+	t.Cleanup(func() { idx.Close() })
+	return idx
+}
+
+// A compact index in memory is one segment per batch, none before the
+// first; it has no directory, and nothing for ForceMerge or PersistError.
+func TestCompactInMemory(t *testing.T) {
+	idx := openCompact(t)
 	if n := Segments(idx); n != 0 {
 		t.Errorf("Segments of a new index: %d, want 0", n)
 	}
@@ -73,13 +80,7 @@ func TestSize(t *testing.T) {
 }
 
 func TestEachID(t *testing.T) {
-	q := bleveindex.NewAnalysisQueue(1)
-	t.Cleanup(q.Close)
-	idx, err := Open(Compact, "", q, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idx.Close()
+	idx := openCompact(t)
 	b := bleveindex.NewBatch()
 	for _, id := range []string{"a", "b", "c"} {
 		b.Update(document.New(id, document.Stored("h", []byte(id))))

@@ -206,14 +206,14 @@ func Visit(r bleveindex.TermFieldReader, cands []Candidate, count float64, fn fu
 }
 
 // Holders returns the internal IDs of the documents whose field in r
-// holds term. Cost: a pass over the term's postings.
+// holds term; nil for none. Cost: a pass over the term's postings.
 func Holders(ctx context.Context, r bleveindex.IndexReader, field, term string) (map[string]struct{}, error) {
 	tr, err := r.TermFieldReader(ctx, []byte(term), field, false, false, false)
 	if err != nil {
 		return nil, err
 	}
 	defer tr.Close()
-	out := map[string]struct{}{}
+	var out map[string]struct{}
 	var tfd bleveindex.TermFieldDoc
 	for {
 		d, err := tr.Next(tfd.Reset())
@@ -222,6 +222,9 @@ func Holders(ctx context.Context, r bleveindex.IndexReader, field, term string) 
 		}
 		if d == nil {
 			return out, nil
+		}
+		if out == nil {
+			out = map[string]struct{}{}
 		}
 		out[string(d.ID)] = struct{}{}
 	}

@@ -35,12 +35,12 @@ func (f *Folded) Original() (title, body string, ok bool) {
 	if f.TitleUpper == nil || f.BodyUpper == nil {
 		return "", "", false
 	}
-	return RestoreCase(f.Title, f.TitleUpper), RestoreCase(f.Body, f.BodyUpper), true
+	return restoreCase(f.Title, f.TitleUpper), restoreCase(f.Body, f.BodyUpper), true
 }
 
-// RestoreCase raises the letters of folded that mask marks. Cost: a copy
+// restoreCase raises the letters of folded that mask marks. Cost: a copy
 // of folded.
-func RestoreCase(folded string, mask []uint64) string {
+func restoreCase(folded string, mask []uint64) string {
 	if len(folded) == 0 {
 		return ""
 	}
@@ -188,7 +188,7 @@ func (fd *Folded) HasRun(body bool, written, folded string) bool {
 		i += at
 		end := i + len(q)
 		if (i == 0 || separator(text[i-1])) && (end == len(text) || separator(text[end])) &&
-			plainCase(RestoreCase(text[i:end], shiftMask(upper, i, end-i))) {
+			plainCase(restoreCase(text[i:end], shiftMask(upper, i, end-i))) {
 			return true
 		}
 		at = i + 1

@@ -26,8 +26,8 @@ func TestCaseMask(t *testing.T) {
 				t.Fatalf("FoldCase(%q) restorable = %v, want %v", tc.text, got, tc.restorable)
 			}
 			if m != nil {
-				if got := RestoreCase(folded, m); got != tc.text {
-					t.Fatalf("RestoreCase = %q, want %q", got, tc.text)
+				if got := restoreCase(folded, m); got != tc.text {
+					t.Fatalf("restoreCase = %q, want %q", got, tc.text)
 				}
 			}
 		})
@@ -42,8 +42,8 @@ func FuzzCaseMask(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		if folded, _, m := tokenize.FoldCase([]byte(text)); m != nil {
-			if got := RestoreCase(folded, m); got != text {
-				t.Fatalf("RestoreCase(Fold(%q)) = %q", text, got)
+			if got := restoreCase(folded, m); got != text {
+				t.Fatalf("restoreCase(Fold(%q)) = %q", text, got)
 			}
 		}
 	})
