@@ -1,6 +1,7 @@
 package tokenize_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -204,7 +205,43 @@ func FuzzText(f *testing.F) {
 		checkTextStream(t, in, text.Analyze(in))
 		checkFrequencies(t, text, in)
 		checkWords(t, text, in)
+		checkPositions(t, text, in)
 	})
+}
+
+// checkPositions checks that Positions finds each term where Analyze
+// puts it: asked for every other term of the text (so that words whose
+// stems could match are passed over as well as read) and for terms the
+// text lacks.
+func checkPositions(t *testing.T, text *tokenize.Text, in []byte) {
+	t.Helper()
+	all := map[string][]int{}
+	var order []string
+	for _, tok := range text.Analyze(in) {
+		term := string(tok.Term)
+		if _, ok := all[term]; !ok {
+			order = append(order, term)
+		}
+		all[term] = append(all[term], tok.Position)
+	}
+	var terms []string
+	for i, term := range order {
+		if i%2 == 0 {
+			terms = append(terms, term)
+		} else if len(term) > 1 {
+			terms = append(terms, term[:len(term)-1]) // a shorter term: passes the stem filter
+		}
+	}
+	terms = append(terms, "", "zzzznotthere")
+	got := text.Positions(in, terms)
+	if len(got) != len(terms) {
+		t.Fatalf("Positions(%q): %d lists for %d terms", in, len(got), len(terms))
+	}
+	for i, term := range terms {
+		if !slices.Equal(got[i], all[term]) {
+			t.Fatalf("Positions(%q)[%q] = %v, Analyze puts it at %v", in, term, got[i], all[term])
+		}
+	}
 }
 
 // checkWords checks that Count's words are the spellings of the tokens

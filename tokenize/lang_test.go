@@ -86,6 +86,7 @@ func TestTextLang(t *testing.T) {
 			if got := text.Terms(tc.in); !slices.Equal(got, tc.want) {
 				t.Errorf("%q: %q, want %q", tc.in, got, tc.want)
 			}
+			checkPositions(t, text, []byte(tc.in))
 		})
 	}
 }
