@@ -5,12 +5,16 @@
 package index
 
 import (
+	"errors"
 	"fmt"
+	"sync"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/plan"
+	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
+	"github.com/twindex/twindex/index/internal/slots"
 )
 
 // docText returns the stored title and body of a document, ok false when
@@ -32,12 +36,12 @@ func (s *search) docText(id string) (title, body []byte, ok bool, err error) {
 
 // textMatch judges one document against a strict plan, reading its
 // stored text only when a phrase, NEAR or ^ needs word positions.
-func (s *search) textMatch(tp *plan.Text, id string, pres []uint64, nw int) (bool, error) {
+func (s *search) textMatch(tp *plan.Text, posTerms []string, id string, pres []uint64, nw int) (bool, error) {
 	var pos [2]map[string][]int
 	positions := func(f int) (map[string][]int, error) {
 		if pos[0] == nil {
 			var err error
-			if pos, err = s.positions(id); err != nil {
+			if pos, err = s.positions(posTerms, id); err != nil {
 				return nil, err
 			}
 		}
@@ -47,11 +51,120 @@ func (s *search) textMatch(tp *plan.Text, id string, pres []uint64, nw int) (boo
 	return v == plan.Yes, err
 }
 
-// phrasesIn reports whether a document holds every required phrase of a
-// simple query: its words' terms present (pres), then, for a phrase of
-// several words, as a run, read from the stored text (the external ID is
-// resolved into *id when that is needed).
-func (s *search) phrasesIn(tp *plan.Text, id *string, iid string, pres []uint64, nw int) (bool, error) {
+// heldPhrases judges the quoted phrases of a simple query, which every
+// match holds, in each document of the tally that judge(k) asks for:
+// held[k] reports whether document k holds them. A phrase whose words'
+// terms are present (the presence bits) needs the document's text only
+// when it has several words and no compound term covers them; those
+// documents are read and judged on up to Options.Workers goroutines,
+// and, when filters are active, only those the filters keep. ids[k] is
+// the external ID of each document that was read, "" for the others.
+//
+// Cost: for each document read, a look for the phrase as written in its
+// folded text (record.Folded.HasRun), and failing that an analysis of its
+// text for the positions of the phrases' terms.
+func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, judge func(k int) bool) (held []bool, ids []string, err error) {
+	n := len(t.Docs())
+	held = make([]bool, n)
+	ids = make([]string, n)
+	posTerms := tp.PositionTerms()
+	var todo []int
+	for k := range n {
+		if !judge(k) {
+			continue
+		}
+		switch phrasesPresent(tp, t.Present(k)) {
+		case plan.Yes:
+			held[k] = true
+			continue
+		case plan.No:
+			continue
+		}
+		id, err := s.textR.ExternalID(bleveindex.IndexInternalID(slot.ID(int32(k))))
+		if err != nil {
+			return nil, nil, err
+		}
+		if s.filter.active && !s.keep(id) {
+			continue
+		}
+		ids[k] = id
+		todo = append(todo, k)
+	}
+	recs := make([][]byte, len(todo))
+	for i, k := range todo {
+		if recs[i] = s.tx.Get(bucketDocs, []byte(ids[k])); recs[i] == nil {
+			return nil, nil, fmt.Errorf("document %q is in an index but not in the store", ids[k])
+		}
+	}
+	workers := max(1, min(s.ix.opts.Workers, len(todo)/parallelPhrases))
+	errs := make([]error, workers)
+	part := func(w int) {
+		lo, hi := w*len(todo)/workers, (w+1)*len(todo)/workers
+		for i := lo; i < hi; i++ {
+			if (i-lo)%64 == 0 {
+				if errs[w] = s.ctx.Err(); errs[w] != nil {
+					return
+				}
+			}
+			k := todo[i]
+			if held[k], errs[w] = s.phrasesIn(tp, posTerms, ids[k], recs[i], t.Present(k)); errs[w] != nil {
+				return
+			}
+		}
+	}
+	if workers == 1 {
+		part(0)
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() { part(w) })
+		}
+		wg.Wait()
+	}
+	return held, ids, errors.Join(errs...)
+}
+
+// parallelPhrases is the fewest documents whose phrases are judged by
+// more than one goroutine.
+const parallelPhrases = 64
+
+// phrasesPresent judges the required phrases by the presence bits alone:
+// Yes when each is satisfied without positions, No when one's words are
+// missing from every field it may match in, Abstain when the text must
+// tell.
+func phrasesPresent(tp *plan.Text, pres []uint64) plan.Verdict {
+	nw := len(pres) / 2
+	v := plan.Yes
+	for _, tl := range tp.Required {
+		present, decided := false, false
+		for f := range 2 {
+			bits := pres[f*nw : (f+1)*nw]
+			if tl.Fields&(1<<f) == 0 || !tl.Present(bits) {
+				continue
+			}
+			present = true
+			if !tl.NeedsPositions() || tl.Compound(bits) {
+				decided = true
+				break
+			}
+		}
+		if !present {
+			return plan.No
+		}
+		if !decided {
+			v = plan.Abstain
+		}
+	}
+	return v
+}
+
+// phrasesIn reports whether a document, whose stored record is rec,
+// holds every required phrase of a simple query: its words' terms
+// present (pres), then, for a phrase of several words, as a run, found as
+// written or from the positions of its terms. It may run on any
+// goroutine.
+func (s *search) phrasesIn(tp *plan.Text, posTerms []string, id string, rec []byte, pres []uint64) (bool, error) {
+	nw := len(pres) / 2
 	bits := func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }
 	var pos [2]map[string][]int
 	var fd *record.Folded
@@ -65,16 +178,14 @@ func (s *search) phrasesIn(tp *plan.Text, id *string, iid string, pres []uint64,
 				ok = true
 				break
 			}
-			if *id == "" {
-				var err error
-				if *id, err = s.textR.ExternalID(bleveindex.IndexInternalID(iid)); err != nil {
-					return false, err
-				}
-			}
 			if !tl.Initial && !s.ix.analyzeRuns {
 				if fd == nil {
-					var err error
-					if fd, err = s.foldedDoc(*id); err != nil {
+					seq, err := record.Seq(rec)
+					if err != nil {
+						return false, fmt.Errorf("document %q: %w", id, err)
+					}
+					it := checkItem{id: id, rec: rec, seq: seq}
+					if fd, err = it.folded(s.ix.fold); err != nil {
 						return false, err
 					}
 				}
@@ -85,7 +196,7 @@ func (s *search) phrasesIn(tp *plan.Text, id *string, iid string, pres []uint64,
 			}
 			if pos[f] == nil {
 				var err error
-				if pos, err = s.positions(*id); err != nil {
+				if pos, err = s.recordPositions(posTerms, id, rec); err != nil {
 					return false, err
 				}
 			}
@@ -101,35 +212,33 @@ func (s *search) phrasesIn(tp *plan.Text, id *string, iid string, pres []uint64,
 	return true, nil
 }
 
-// foldedDoc returns a document's folded text, from the fold cache or its
-// record.
-func (s *search) foldedDoc(id string) (*record.Folded, error) {
+// positions returns the positions of terms (plan.Text.PositionTerms) in a
+// document's title and body, analyzed from the stored text.
+func (s *search) positions(terms []string, id string) ([2]map[string][]int, error) {
 	rec := s.tx.Get(bucketDocs, []byte(id))
 	if rec == nil {
-		return nil, fmt.Errorf("document %q is in an index but not in the store", id)
+		return [2]map[string][]int{}, fmt.Errorf("document %q is in an index but not in the store", id)
 	}
-	seq, err := record.Seq(rec)
-	if err != nil {
-		return nil, fmt.Errorf("document %q: %w", id, err)
-	}
-	return (&checkItem{id: id, rec: rec, seq: seq}).folded(s.ix.fold)
+	return s.recordPositions(terms, id, rec)
 }
 
-// positions returns the term positions of a document's title and body,
-// analyzed from the stored text.
-func (s *search) positions(id string) ([2]map[string][]int, error) {
+// recordPositions is positions of the document's record.
+func (s *search) recordPositions(terms []string, id string, rec []byte) ([2]map[string][]int, error) {
 	var pos [2]map[string][]int
-	title, body, ok, err := s.docText(id)
+	_, rest, err := record.DecodeHeader(rec)
 	if err != nil {
-		return pos, err
+		return pos, fmt.Errorf("document %q: %w", id, err)
 	}
-	if !ok {
-		return pos, fmt.Errorf("document %q is in an index but not in the store", id)
+	title, body, err := record.DecodeText(rest)
+	if err != nil {
+		return pos, fmt.Errorf("document %q: %w", id, err)
 	}
 	for i, text := range [][]byte{title, body} {
-		pos[i] = map[string][]int{}
-		for _, tok := range s.ix.textA.Analyze(text) {
-			pos[i][string(tok.Term)] = append(pos[i][string(tok.Term)], tok.Position)
+		pos[i] = make(map[string][]int, len(terms))
+		for k, p := range s.ix.textA.Positions(text, terms) {
+			if p != nil {
+				pos[i][terms[k]] = p
+			}
 		}
 	}
 	return pos, nil

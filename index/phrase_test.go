@@ -3,10 +3,13 @@ package index_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/tokenize"
 )
 
 // TestExactRunsAgreeWithPositions checks that a quoted phrase found by
@@ -66,4 +69,90 @@ func TestExactRunsAgreeWithPositions(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPhrasesMatchPositions checks the quoted phrases of many documents,
+// judged on several goroutines, against positions read from the text
+// analyzer's tokens: words split from identifiers (forRange), stems
+// (ranges), stop words between, words as written and not, with a kind
+// filter and without.
+func TestPhrasesMatchPositions(t *testing.T) {
+	vocab := strings.Fields("for range ranges Range v V values forRange rangeV x_for the a for.range range_v 1 fors")
+	rng := rand.New(rand.NewPCG(7, 9))
+	var docs []index.Doc
+	for i := range 600 {
+		words := make([]string, 5+rng.IntN(20))
+		for j := range words {
+			words[j] = vocab[rng.IntN(len(vocab))]
+		}
+		docs = append(docs, index.Doc{ID: fmt.Sprint(i), Kind: []string{"a", "b"}[i%2], Title: vocab[rng.IntN(len(vocab))], Body: strings.Join(words, " ")})
+	}
+	text := tokenize.NewText()
+	holds := func(d index.Doc, phrase string, kinds []string) bool {
+		if kinds != nil && !slices.Contains(kinds, d.Kind) {
+			return false
+		}
+		want := text.Terms(phrase)
+		for _, field := range []string{d.Title, d.Body} {
+			at := map[int][]string{}
+			for _, tok := range text.Analyze([]byte(field)) {
+				at[tok.Position] = append(at[tok.Position], string(tok.Term))
+			}
+			for p := range at {
+				ok := true
+				for i, w := range want {
+					ok = ok && slices.Contains(at[p+i], w)
+				}
+				if ok {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, backend := range []index.Backend{index.Compact, index.UpsideDown, index.Scorch} {
+		ix, err := index.OpenMemory(&index.Options{Backend: backend, Workers: 4})
+		if errors.Is(err, index.ErrBackend) {
+			continue // the js/wasm build has compact only
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		mustUpsert(t, ix, docs...)
+		for _, phrase := range []string{"for range v", "range v", "for ranges", "range values", "v for"} {
+			for _, kinds := range [][]string{nil, {"b"}} {
+				var want []string
+				for _, d := range docs {
+					if holds(d, phrase, kinds) {
+						want = append(want, d.ID)
+					}
+				}
+				var got []string
+				total := 0
+				for offset := 0; offset == 0 || offset < total; offset += index.MaxLimit {
+					r := search(t, ix, index.Request{Query: `"` + phrase + `"`, Mode: index.ModeText, Kinds: kinds, Limit: index.MaxLimit, Offset: offset})
+					got, total = append(got, ids(r)...), r.Total
+				}
+				if total != len(want) || !slices.Equal(sorted(got), sorted(want)) {
+					t.Errorf("%s %q kinds %v: %d hits, positions say %d; only in hits %v, only by positions %v",
+						backend, phrase, kinds, total, len(want), minus(got, want), minus(want, got))
+				}
+				if len(want) < 20 || len(want) > len(docs)-20 {
+					t.Errorf("%s %q kinds %v: %d of %d documents hold it: the test needs both kinds", backend, phrase, kinds, len(want), len(docs))
+				}
+			}
+		}
+	}
+}
+
+// minus returns the elements of a that b lacks.
+func minus(a, b []string) []string {
+	var out []string
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			out = append(out, x)
+		}
+	}
+	return out
 }

@@ -141,6 +141,10 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		coord[m] = math.Pow(float64(m)/float64(max(tp.Words, 1)), coordExponent)
 	}
 	positional := s.plan.Strict && tp.Positional()
+	var posTerms []string
+	if positional {
+		posTerms = tp.PositionTerms()
+	}
 	// The exact terms' bits, to judge a strict tree without expansions.
 	var mask []uint64
 	if tol != nil && s.plan.Strict {
@@ -153,14 +157,31 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		}
 	}
 	slot.Freeze()
+	// Every match holds the quoted phrases, exactly (their words have no
+	// expansions).
+	judgePhrases := func(k int) bool {
+		return len(tp.Required) > 0 && (t.Docs()[k].ExactLeaves != 0 || tol != nil)
+	}
+	var held []bool
+	var ids []string // by document: resolved and kept by the filters, or ""
+	if len(tp.Required) > 0 {
+		if held, ids, err = s.heldPhrases(tp, t, slot, judgePhrases); err != nil {
+			return nil, err
+		}
+	}
 	masked := make([]uint64, 2*nw)
 	hits := make([]rank.Hit, 0, len(t.Docs()))
 	for k, a := range t.Docs() {
-		iid := slot.ID(int32(k))
+		if judgePhrases(k) && !held[k] {
+			continue
+		}
 		var id string
-		if s.filter.active || positional {
+		if ids != nil {
+			id = ids[k]
+		}
+		if id == "" && (s.filter.active || positional) {
 			var err error
-			if id, err = s.textR.ExternalID(bleveindex.IndexInternalID(iid)); err != nil {
+			if id, err = s.textR.ExternalID(bleveindex.IndexInternalID(slot.ID(int32(k)))); err != nil {
 				return nil, err
 			}
 			if s.filter.active && !s.keep(id) {
@@ -169,17 +190,6 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		}
 		p := t.Present(k)
 		isExact := a.ExactLeaves != 0
-		if len(tp.Required) > 0 && (isExact || tol != nil) {
-			// Every match holds the quoted phrases, exactly (their
-			// words have no expansions).
-			ok, err := s.phrasesIn(tp, &id, iid, p, nw)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				continue
-			}
-		}
 		if s.plan.Strict {
 			if mask != nil {
 				for i := range masked {
@@ -187,7 +197,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 				}
 				p = masked
 			}
-			ok, err := s.textMatch(tp, id, p, nw)
+			ok, err := s.textMatch(tp, posTerms, id, p, nw)
 			if err != nil {
 				return nil, err
 			}
@@ -207,7 +217,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 			ok := bits.OnesCount64(a.Leaves) >= min(tp.Words, 64)
 			if s.plan.Strict {
 				var err error
-				if ok, err = s.textMatch(tp, id, t.Present(k), nw); err != nil {
+				if ok, err = s.textMatch(tp, posTerms, id, t.Present(k), nw); err != nil {
 					return nil, err
 				}
 			}

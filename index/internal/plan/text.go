@@ -73,6 +73,29 @@ func (tp *Text) Positional() bool {
 	return false
 }
 
+// PositionTerms returns the terms whose positions the judges of phrases,
+// ^ and NEAR read: those of the leaves that take positions, each once.
+func (tp *Text) PositionTerms() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, tl := range tp.Leaves {
+		if !tl.NeedsPositions() && !tl.Near {
+			continue
+		}
+		for _, g := range tl.Groups {
+			for _, t := range g.Terms {
+				for _, term := range tp.Terms[t].Dict {
+					if !seen[term] {
+						seen[term] = true
+						out = append(out, term)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 // Present reports whether the terms present in one field (bits of the
 // term table) satisfy every group of the leaf, ignoring positions.
 func (tl *TextLeaf) Present(bits []uint64) bool {
