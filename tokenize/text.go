@@ -447,6 +447,9 @@ func (s *textScanner) cjk(i int) int {
 // emit decides whether in[start:end] becomes a token and appends or
 // counts it.
 func (s *textScanner) emit(start, end, pos int, kind tokenKind) {
+	if c := s.in[start]; s.pick != nil && s.lang.memo == nil && c < utf8.RuneSelf && s.pick.shortest[asciiLower(c)] == 0 {
+		return // an ASCII letter or digit folds to itself, lowercased
+	}
 	folded, ok := appendFold(s.scratch[:0], s.in[start:end], MaxTermLen)
 	if !ok || len(folded) == 0 {
 		return
@@ -506,6 +509,14 @@ func (s *textScanner) addWritten(folded []byte) {
 	} else if len(s.lower) <= MaxTermLen {
 		s.count.addWord(bytesString(s.lower))
 	}
+}
+
+// asciiLower lowercases an ASCII letter.
+func asciiLower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // appendLower appends s lowercased rune by rune, as strings.ToLower does.
