@@ -63,6 +63,19 @@ func BenchmarkTextCount(b *testing.B) {
 	}
 }
 
+// BenchmarkTextPositions is what judging a phrase of common words costs a
+// document that holds them: the positions of three terms.
+func BenchmarkTextPositions(b *testing.B) {
+	in := benchInput(b)
+	text := tokenize.NewText()
+	terms := []string{"for", "rang", "v"}
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		text.Positions(in, terms)
+	}
+}
+
 // BenchmarkTextCountLangs is BenchmarkTextCount in every language, on the
 // same text: what a language's stop words and stemmer cost.
 func BenchmarkTextCountLangs(b *testing.B) {
