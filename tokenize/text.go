@@ -356,8 +356,21 @@ func (s *textScanner) partEnd(start, j int) int {
 	in := s.in
 	prev := caseNone
 	for k := start; k < j; {
-		if isConnector(in[k]) {
-			return k
+		if c := in[k]; c < utf8.RuneSelf {
+			// ASCII, the common case: no boundary within a run of one
+			// class but capitals, whose last may start a word.
+			if isConnector(c) {
+				return k
+			}
+			cl := asciiCase[c]
+			if cl != prev || cl == caseUpper {
+				if prev != caseNone && s.boundary(prev, cl, k+1, j) {
+					return k
+				}
+				prev = cl
+			}
+			k++
+			continue
 		}
 		r, size := decodeAt(in, k)
 		cl := caseClass(r)
