@@ -252,6 +252,10 @@ func (s *textScanner) run(in string) {
 		s.arena = make([]byte, 0, min(len(in)/2+16, 1<<15))
 	}
 	for i := 0; i < len(in); {
+		if c := in[i]; c < utf8.RuneSelf && asciiClass[c]&(acLetter|acDigit) == 0 {
+			i++ // ASCII space and punctuation, the common case
+			continue
+		}
 		r, size := decodeAt(in, i)
 		switch wordClass(r) {
 		case wcWord:
