@@ -259,8 +259,13 @@ func (s *textScanner) run(in string) {
 		r, size := decodeAt(in, i)
 		switch wordClass(r) {
 		case wcWord:
-			j := s.wordEnd(i + size)
-			s.word(i, j)
+			j, rest := s.wordEnd(i + size)
+			if r < utf8.RuneSelf && onePart(asciiCase[r], rest) {
+				s.emit(i, j, s.pos, kindWord)
+				s.pos++
+			} else {
+				s.word(i, j)
+			}
 			i = j
 		case wcCJK:
 			i = s.cjk(i)
@@ -284,12 +289,15 @@ func (s *textScanner) stream() analysis.TokenStream {
 
 // wordEnd returns the end of the word run that continues at k: letters,
 // digits and marks, joined by connectors that have a letter or digit on
-// both sides.
-func (s *textScanner) wordEnd(k int) int {
+// both sides. rest has bit 1<<c set for each case class c of the run from
+// k on, and the bit caseMixed if it holds a connector or a rune outside
+// ASCII.
+func (s *textScanner) wordEnd(k int) (end int, rest uint8) {
 	in := s.in
 	for k < len(in) {
 		c := in[k]
 		if c < utf8.RuneSelf && asciiClass[c]&(acLetter|acDigit) != 0 {
+			rest |= 1 << asciiCase[c]
 			k++
 			continue
 		}
@@ -299,22 +307,34 @@ func (s *textScanner) wordEnd(k int) int {
 				m++
 			}
 			if m == len(in) {
-				return k
+				return k, rest
 			}
 			r, size := decodeAt(in, m)
 			if wordClass(r) != wcWord {
-				return k
+				return k, rest
 			}
+			rest |= 1 << caseMixed
 			k = m + size
 			continue
 		}
 		r, size := decodeAt(in, k)
 		if wordClass(r) != wcWord && !isMark(r) {
-			return k
+			return k, rest
 		}
+		rest |= 1 << caseMixed
 		k += size
 	}
-	return k
+	return k, rest
+}
+
+// onePart reports whether a run that starts with an ASCII rune of class
+// first, and whose other runes have the classes of rest (wordEnd), has no
+// part boundary: a word in lower case or capitalized, or a number.
+func onePart(first caseKind, rest uint8) bool {
+	if first == caseDigit {
+		return rest&^(1<<caseDigit) == 0
+	}
+	return rest&^(1<<caseLower) == 0
 }
 
 // word emits the run in[i:j]: once if it has no internal boundary,
@@ -658,6 +678,7 @@ const (
 	caseUpper          // upper and title case
 	caseDigit
 	caseMark
+	caseMixed // wordEnd: a connector or a rune outside ASCII
 )
 
 var asciiCase = func() (t [utf8.RuneSelf]caseKind) {
