@@ -19,8 +19,9 @@ import (
 func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, need int) ([]fusion.Hit, int, error) {
 	k := float64(s.ix.opts.K)
 	if text == nil && vec == nil {
-		triRank := fusion.Ranks(scoresOf(tri))
 		n := min(need, len(tri))
+		rank.TopScored(tri, n)
+		triRank := fusion.Ranks(scoresOf(tri[:n]))
 		out := make([]fusion.Hit, n)
 		for i := range n {
 			out[i] = fusion.Hit{ID: tri[i].ID, Score: tri[i].Score, Legs: []fusion.LegRank{{Leg: LegSubstring, Rank: triRank[i], Score: tri[i].Score}}}
@@ -59,7 +60,8 @@ func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, n
 		list []rank.Scored
 		w    float64
 	}{{LegSubstring, tri, s.ix.opts.SubstringWeight}, {LegVector, vec, s.req.VectorWeight}} {
-		rank := fusion.Ranks(scoresOf(l.list))
+		rank.SortScored(l.list)
+		ranks := fusion.Ranks(scoresOf(l.list))
 		for i, x := range l.list {
 			j, ok := at[x.ID]
 			if !ok {
@@ -67,8 +69,8 @@ func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, n
 				at[x.ID] = j
 				out = append(out, fusion.Hit{ID: x.ID})
 			}
-			out[j].Score += l.w / (k + float64(rank[i]))
-			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: l.leg, Rank: rank[i], Score: x.Score})
+			out[j].Score += l.w / (k + float64(ranks[i]))
+			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: l.leg, Rank: ranks[i], Score: x.Score})
 		}
 	}
 	known := len(out)
@@ -106,14 +108,20 @@ func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, n
 }
 
 // fuseTwo is fuseTop of the substring and text legs alone, with no boost
-// or expansion to reorder its hits afterwards: a substring match that is
-// not a text match can only be among the first need hits if it is among
-// the first need of those (ties included), as its fused score falls with
-// its substring rank. Those, the matches of both legs and the text-only
-// prefix are scored, and only those scoring at least the need-th best
-// become hits; the rest is counted.
+// or expansion to reorder its hits afterwards. Only the substring leg's
+// best bestDepth·need matches (and their ties) are sorted, which gives
+// their ranks; every other match ranks below them all. A substring match
+// that is not a text match and not among those cannot be among the first
+// need hits, as its fused score falls with its substring rank and those
+// score more. The best matches, the text-only prefix and the matches of
+// both legs are scored, and only those scoring at least the need-th best
+// become hits; the rest is counted. A match of both legs outside the best
+// needs its substring rank only if its text rank could lift it to the
+// need-th best of the others, which few can.
 func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.Hit, int, error) {
 	k, wTri, wText := float64(s.ix.opts.K), s.ix.opts.SubstringWeight, s.ix.opts.TextWeight
+	m := rank.TopScored(tri, bestDepth*need)
+	topRank := fusion.Ranks(scoresOf(tri[:m]))
 	ids := make([]string, len(tri))
 	for i, x := range tri {
 		ids[i] = x.ID
@@ -122,28 +130,34 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 	if err != nil {
 		return nil, 0, err
 	}
-	triRank := fusion.Ranks(scoresOf(tri))
-	rank := text.Ranker(len(tri))
+	textRank := text.Ranker(len(tri))
 	type fused struct {
-		i, p, r int // substring position, text position (or -1) and rank
-		score   float64
+		i, p  int // substring position, text position (or -1)
+		tr, r int // substring and text ranks
+		score float64
 	}
-	var cands []fused
+	var cands, later []fused // later: matches of both legs outside the best, with only a bound for a score
 	inBoth := make([]bool, len(text.Hits))
-	nBoth, taken, last := 0, 0, 0
+	nBoth := 0
 	for i := range tri {
-		if p := pos[i]; p >= 0 {
+		p := pos[i]
+		c := fused{i: i, p: p}
+		if p >= 0 {
 			inBoth[p] = true
 			nBoth++
-			r := rank(text.Hits[p].Score)
-			cands = append(cands, fused{i, p, r, wTri/(k+float64(triRank[i])) + wText/(k+float64(r))})
+			c.r = textRank(text.Hits[p].Score)
+			c.score = wText / (k + float64(c.r))
+		}
+		if i >= m {
+			if p >= 0 {
+				c.score += wTri / (k + float64(m+1))
+				later = append(later, c)
+			}
 			continue
 		}
-		if taken >= need && triRank[i] != last {
-			continue
-		}
-		cands = append(cands, fused{i, -1, 0, wTri / (k + float64(triRank[i]))})
-		taken, last = taken+1, triRank[i]
+		c.tr = topRank[i]
+		c.score += wTri / (k + float64(c.tr))
+		cands = append(cands, c)
 	}
 	out, err := s.textOnly(nil, text, inBoth, nBoth, need)
 	if err != nil {
@@ -156,17 +170,44 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 	for _, h := range out {
 		scores = append(scores, h.Score)
 	}
-	cut := math.Inf(-1)
-	if len(scores) > need {
+	// nthBest is the need-th best of scores, or -Inf when there are
+	// fewer.
+	nthBest := func() float64 {
+		if len(scores) < need {
+			return math.Inf(-1)
+		}
 		slices.Sort(scores)
-		cut = scores[len(scores)-need]
+		return scores[len(scores)-need]
+	}
+	// Scoring more candidates can only raise the need-th best: a match
+	// whose bound is below it now is not a hit.
+	cut := nthBest()
+	var lift []fused
+	for _, c := range later {
+		if c.score >= cut {
+			lift = append(lift, c)
+		}
+	}
+	if len(lift) > 0 {
+		ls := make([]float64, len(lift))
+		for j, c := range lift {
+			ls[j] = tri[c.i].Score
+		}
+		triRank := rank.Ranks(tri, ls)
+		for j, c := range lift {
+			c.tr = triRank[j]
+			c.score = wTri/(k+float64(c.tr)) + wText/(k+float64(c.r))
+			cands = append(cands, c)
+			scores = append(scores, c.score)
+		}
+		cut = nthBest()
 	}
 	for _, c := range cands {
 		if c.score < cut {
 			continue
 		}
 		x := tri[c.i]
-		legs := []fusion.LegRank{{Leg: LegSubstring, Rank: triRank[c.i], Score: x.Score}}
+		legs := []fusion.LegRank{{Leg: LegSubstring, Rank: c.tr, Score: x.Score}}
 		if c.p >= 0 {
 			legs = append(legs, fusion.LegRank{Leg: text.leg(c.p), Rank: c.r, Score: text.Hits[c.p].Score})
 		}
@@ -175,6 +216,11 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 	fusion.Sort(out)
 	return out, len(tri) + len(text.Hits) - nBoth, nil
 }
+
+// bestDepth times need is how many of the substring leg's best matches
+// fuseTwo sorts: enough that few matches of both legs below them need
+// their rank, in the browser demo's keystrokes (BenchmarkKeystrokes).
+const bestDepth = 4
 
 // inText returns where each document of ids stands in the text leg's
 // hits, or -1. It resolves the text leg's IDs unless they are many more
@@ -266,6 +312,7 @@ func scoresOf(l []rank.Scored) []float64 {
 func (s *search) fuseAll(tri []rank.Scored, text *textList, vec []rank.Scored) ([]fusion.Hit, error) {
 	var lists []fusion.List
 	if tri != nil {
+		rank.SortScored(tri)
 		lists = append(lists, toList(LegSubstring, tri))
 	}
 	approx := map[string]bool{}
