@@ -100,7 +100,7 @@ func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, n
 			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: text.leg(p), Rank: r, Score: sc})
 		}
 	}
-	if out, err = s.textOnly(out, text, inBoth, nBoth, need); err != nil {
+	if out, err = s.textOnly(out, text, inBoth, need); err != nil {
 		return nil, 0, err
 	}
 	fusion.Sort(out)
@@ -159,7 +159,7 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 		c.score += wTri / (k + float64(c.tr))
 		cands = append(cands, c)
 	}
-	out, err := s.textOnly(nil, text, inBoth, nBoth, need)
+	out, err := s.textOnly(nil, text, inBoth, need)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -261,33 +261,25 @@ func (s *search) inText(ids []string, text *textList) ([]int, error) {
 	return pos, nil
 }
 
-// textOnly appends to out the text leg's prefix of hits in no other leg
-// (inBoth, by position, marks the nBoth in another):
-// the first need of them, and the rest of the last one's tie group, whose
-// members share its fused score and are ordered by ID by fusion.Sort. A
-// hit's rank is one more than the number of better hits, all of which
-// come before it in order.
-func (s *search) textOnly(out []fusion.Hit, text *textList, inBoth []bool, nBoth, need int) ([]fusion.Hit, error) {
+// textOnly appends to out the text leg's best hits in no other leg
+// (inBoth, by position, marks those in another): the first need of them
+// in the leg's order, and the rest of the last one's tie group, whose
+// members share its fused score and are ordered by ID by fusion.Sort.
+// Only those are ranked, each among all of the leg's hits.
+func (s *search) textOnly(out []fusion.Hit, text *textList, inBoth []bool, need int) ([]fusion.Hit, error) {
 	k, wText := float64(s.ix.opts.K), s.ix.opts.TextWeight
-	order := text.Best(need + nBoth)
-	taken, r := 0, 0
-	for i, p := range order {
-		sc := text.Hits[p].Score
-		if i == 0 || sc != text.Hits[order[i-1]].Score {
-			if taken >= need {
-				break
-			}
-			r = i + 1
-		}
-		if inBoth[p] {
-			continue
-		}
+	only := text.BestExcept(need, inBoth)
+	scores := make([]float64, len(only))
+	for j, p := range only {
+		scores[j] = text.Hits[p].Score
+	}
+	for j, r := range text.RanksOf(scores) {
+		p := only[j]
 		id, err := text.Resolve(p)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, fusion.Hit{ID: id, Score: wText / (k + float64(r)), Legs: []fusion.LegRank{{Leg: text.leg(p), Rank: r, Score: sc}}})
-		taken++
+		out = append(out, fusion.Hit{ID: id, Score: wText / (k + float64(r)), Legs: []fusion.LegRank{{Leg: text.leg(p), Rank: r, Score: scores[j]}}})
 	}
 	return out, nil
 }

@@ -126,6 +126,36 @@ func (l *List) Best(n int) []int {
 	return out
 }
 
+// BestExcept returns the indexes of the n best hits that skip (by index)
+// does not mark, and of every other one tied with the n-th of them, in
+// increasing order: O(len · log n).
+func (l *List) BestExcept(n int, skip []bool) []int {
+	if n <= 0 {
+		return nil
+	}
+	h := make(bestHeap, 0, n)
+	for i, x := range l.Hits {
+		if !skip[i] && h.wants(x.Score, n) {
+			h.add(x.Score, n)
+		}
+	}
+	cut := h.cutoff()
+	var out []int
+	for i, x := range l.Hits {
+		if !skip[i] && x.Score >= cut {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// RanksOf returns the rank each of scores has among the hits', as
+// Ranker's function gives it, for many at once: O((len + len(scores)) ·
+// log len(scores)).
+func (l *List) RanksOf(scores []float64) []int {
+	return ranksAmong(len(l.Hits), func(i int) float64 { return l.Hits[i].Score }, scores)
+}
+
 // Ranker returns the 1-based rank that a score of the list has (ties
 // share the rank of the first of them), for about lookups calls: by
 // counting higher scores when they are few (O(len) a call), else by

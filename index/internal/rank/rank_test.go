@@ -84,7 +84,7 @@ func TestList(t *testing.T) {
 	}
 }
 
-func TestListBestRankerIndex(t *testing.T) {
+func TestListBestRanksIndex(t *testing.T) {
 	l := newList([]float64{1, 3, 3, 2, 3}, []string{"e", "d", "b", "a", "c"})
 	if got, want := l.Best(2), []int{1, 2, 4}; !slices.Equal(got, want) {
 		t.Errorf("Best(2) %v, want %v", got, want)
@@ -92,13 +92,37 @@ func TestListBestRankerIndex(t *testing.T) {
 	if got := l.Best(0); got != nil {
 		t.Errorf("Best(0) %v, want nil", got)
 	}
+	for _, c := range []struct {
+		n    int
+		skip []bool
+		want []int
+	}{
+		{2, []bool{false, false, true, false, false}, []int{1, 4}},
+		{2, []bool{false, true, true, false, false}, []int{3, 4}},
+		{1, []bool{false, false, false, false, false}, []int{1, 2, 4}},
+		{9, []bool{true, false, true, false, true}, []int{1, 3}},
+		{0, []bool{false, false, false, false, false}, nil},
+	} {
+		if got := l.BestExcept(c.n, c.skip); !slices.Equal(got, c.want) {
+			t.Errorf("BestExcept(%d, %v) %v, want %v", c.n, c.skip, got, c.want)
+		}
+	}
+	ranks := map[float64]int{4: 1, 3: 1, 2: 4, 1.5: 5, 1: 5, 0: 6}
 	for _, lookups := range []int{1, 100} {
 		rank := l.Ranker(lookups)
-		for score, want := range map[float64]int{4: 1, 3: 1, 2: 4, 1.5: 5, 1: 5, 0: 6} {
+		for score, want := range ranks {
 			if got := rank(score); got != want {
 				t.Errorf("Ranker(%d)(%v) = %d, want %d", lookups, score, got, want)
 			}
 		}
+	}
+	var scores []float64
+	var want []int
+	for score, r := range ranks {
+		scores, want = append(scores, score, score), append(want, r, r)
+	}
+	if got := l.RanksOf(scores); !slices.Equal(got, want) {
+		t.Errorf("RanksOf(%v) = %v, want %v", scores, got, want)
 	}
 	if err := l.Sort(); err != nil {
 		t.Fatal(err)

@@ -63,16 +63,22 @@ func TopScored(l []Scored, n int) int {
 // order. Cost: O((len(l) + len(scores)) · log len(scores)), against
 // O(len(l) · log len(l)) for sorting l.
 func Ranks(l []Scored, scores []float64) []int {
+	return ranksAmong(len(l), func(i int) float64 { return l[i].Score }, scores)
+}
+
+// ranksAmong returns the rank each of scores has among the n that score
+// gives: see Ranks.
+func ranksAmong(n int, score func(i int) float64, scores []float64) []int {
 	asc := slices.Clone(scores)
 	slices.Sort(asc)
-	// below[k] counts l's scores above exactly the first k of asc.
+	// below[k] counts the n scores above exactly the first k of asc.
 	below := make([]int, len(asc)+1)
-	for _, x := range l {
-		k, _ := slices.BinarySearch(asc, x.Score)
+	for i := range n {
+		k, _ := slices.BinarySearch(asc, score(i))
 		below[k]++
 	}
-	// above[j] is how many of l's scores are above asc[j], at the first j
-	// of equal scores.
+	// above[j] is how many of the n are above asc[j], at the first j of
+	// equal scores.
 	above := below
 	for k := len(above) - 2; k >= 0; k-- {
 		above[k] += above[k+1]
