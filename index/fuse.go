@@ -53,6 +53,7 @@ func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, n
 	// The legs whose documents come with IDs (substring, vector) are
 	// fused in full; then their documents are placed in the text leg's
 	// ranking.
+	rank.SortScored(tri)
 	out := make([]fusion.Hit, 0, len(tri)+len(vec)+need)
 	at := map[string]int{}
 	for _, l := range []struct {
@@ -60,8 +61,7 @@ func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, n
 		list []rank.Scored
 		w    float64
 	}{{LegSubstring, tri, s.ix.opts.SubstringWeight}, {LegVector, vec, s.req.VectorWeight}} {
-		rank.SortScored(l.list)
-		ranks := fusion.Ranks(scoresOf(l.list))
+		rank := fusion.Ranks(scoresOf(l.list))
 		for i, x := range l.list {
 			j, ok := at[x.ID]
 			if !ok {
@@ -69,8 +69,8 @@ func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, n
 				at[x.ID] = j
 				out = append(out, fusion.Hit{ID: x.ID})
 			}
-			out[j].Score += l.w / (k + float64(ranks[i]))
-			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: l.leg, Rank: ranks[i], Score: x.Score})
+			out[j].Score += l.w / (k + float64(rank[i]))
+			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: l.leg, Rank: rank[i], Score: x.Score})
 		}
 	}
 	known := len(out)
