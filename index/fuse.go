@@ -19,8 +19,9 @@ import (
 func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, need int) ([]fusion.Hit, int, error) {
 	k := float64(s.ix.opts.K)
 	if text == nil && vec == nil {
-		triRank := fusion.Ranks(scoresOf(tri))
 		n := min(need, len(tri))
+		rank.TopScored(tri, n)
+		triRank := fusion.Ranks(scoresOf(tri[:n]))
 		out := make([]fusion.Hit, n)
 		for i := range n {
 			out[i] = fusion.Hit{ID: tri[i].ID, Score: tri[i].Score, Legs: []fusion.LegRank{{Leg: LegSubstring, Rank: triRank[i], Score: tri[i].Score}}}
@@ -52,6 +53,7 @@ func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, n
 	// The legs whose documents come with IDs (substring, vector) are
 	// fused in full; then their documents are placed in the text leg's
 	// ranking.
+	rank.SortScored(tri)
 	out := make([]fusion.Hit, 0, len(tri)+len(vec)+need)
 	at := map[string]int{}
 	for _, l := range []struct {
@@ -98,7 +100,7 @@ func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, n
 			out[j].Legs = append(out[j].Legs, fusion.LegRank{Leg: text.leg(p), Rank: r, Score: sc})
 		}
 	}
-	if out, err = s.textOnly(out, text, inBoth, nBoth, need); err != nil {
+	if out, err = s.textOnly(out, text, inBoth, need); err != nil {
 		return nil, 0, err
 	}
 	fusion.Sort(out)
@@ -106,14 +108,20 @@ func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, n
 }
 
 // fuseTwo is fuseTop of the substring and text legs alone, with no boost
-// or expansion to reorder its hits afterwards: a substring match that is
-// not a text match can only be among the first need hits if it is among
-// the first need of those (ties included), as its fused score falls with
-// its substring rank. Those, the matches of both legs and the text-only
-// prefix are scored, and only those scoring at least the need-th best
-// become hits; the rest is counted.
+// or expansion to reorder its hits afterwards. Only the substring leg's
+// best bestDepth·need matches (and their ties) are sorted, which gives
+// their ranks; every other match ranks below them all. A substring match
+// that is not a text match and not among those cannot be among the first
+// need hits, as its fused score falls with its substring rank and those
+// score more. The best matches, the text-only prefix and the matches of
+// both legs are scored, and only those scoring at least the need-th best
+// become hits; the rest is counted. A match of both legs outside the best
+// needs its substring rank only if its text rank could lift it to the
+// need-th best of the others, which few can.
 func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.Hit, int, error) {
 	k, wTri, wText := float64(s.ix.opts.K), s.ix.opts.SubstringWeight, s.ix.opts.TextWeight
+	m := rank.TopScored(tri, bestDepth*need)
+	topRank := fusion.Ranks(scoresOf(tri[:m]))
 	ids := make([]string, len(tri))
 	for i, x := range tri {
 		ids[i] = x.ID
@@ -122,30 +130,36 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 	if err != nil {
 		return nil, 0, err
 	}
-	triRank := fusion.Ranks(scoresOf(tri))
-	rank := text.Ranker(len(tri))
+	textRank := text.Ranker(len(tri))
 	type fused struct {
-		i, p, r int // substring position, text position (or -1) and rank
-		score   float64
+		i, p  int // substring position, text position (or -1)
+		tr, r int // substring and text ranks
+		score float64
 	}
-	var cands []fused
+	var cands, later []fused // later: matches of both legs outside the best, with only a bound for a score
 	inBoth := make([]bool, len(text.Hits))
-	nBoth, taken, last := 0, 0, 0
+	nBoth := 0
 	for i := range tri {
-		if p := pos[i]; p >= 0 {
+		p := pos[i]
+		c := fused{i: i, p: p}
+		if p >= 0 {
 			inBoth[p] = true
 			nBoth++
-			r := rank(text.Hits[p].Score)
-			cands = append(cands, fused{i, p, r, wTri/(k+float64(triRank[i])) + wText/(k+float64(r))})
+			c.r = textRank(text.Hits[p].Score)
+			c.score = wText / (k + float64(c.r))
+		}
+		if i >= m {
+			if p >= 0 {
+				c.score += wTri / (k + float64(m+1))
+				later = append(later, c)
+			}
 			continue
 		}
-		if taken >= need && triRank[i] != last {
-			continue
-		}
-		cands = append(cands, fused{i, -1, 0, wTri / (k + float64(triRank[i]))})
-		taken, last = taken+1, triRank[i]
+		c.tr = topRank[i]
+		c.score += wTri / (k + float64(c.tr))
+		cands = append(cands, c)
 	}
-	out, err := s.textOnly(nil, text, inBoth, nBoth, need)
+	out, err := s.textOnly(nil, text, inBoth, need)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -156,17 +170,44 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 	for _, h := range out {
 		scores = append(scores, h.Score)
 	}
-	cut := math.Inf(-1)
-	if len(scores) > need {
+	// nthBest is the need-th best of scores, or -Inf when there are
+	// fewer.
+	nthBest := func() float64 {
+		if len(scores) < need {
+			return math.Inf(-1)
+		}
 		slices.Sort(scores)
-		cut = scores[len(scores)-need]
+		return scores[len(scores)-need]
+	}
+	// Scoring more candidates can only raise the need-th best: a match
+	// whose bound is below it now is not a hit.
+	cut := nthBest()
+	var lift []fused
+	for _, c := range later {
+		if c.score >= cut {
+			lift = append(lift, c)
+		}
+	}
+	if len(lift) > 0 {
+		ls := make([]float64, len(lift))
+		for j, c := range lift {
+			ls[j] = tri[c.i].Score
+		}
+		triRank := rank.Ranks(tri, ls)
+		for j, c := range lift {
+			c.tr = triRank[j]
+			c.score = wTri/(k+float64(c.tr)) + wText/(k+float64(c.r))
+			cands = append(cands, c)
+			scores = append(scores, c.score)
+		}
+		cut = nthBest()
 	}
 	for _, c := range cands {
 		if c.score < cut {
 			continue
 		}
 		x := tri[c.i]
-		legs := []fusion.LegRank{{Leg: LegSubstring, Rank: triRank[c.i], Score: x.Score}}
+		legs := []fusion.LegRank{{Leg: LegSubstring, Rank: c.tr, Score: x.Score}}
 		if c.p >= 0 {
 			legs = append(legs, fusion.LegRank{Leg: text.leg(c.p), Rank: c.r, Score: text.Hits[c.p].Score})
 		}
@@ -175,6 +216,11 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 	fusion.Sort(out)
 	return out, len(tri) + len(text.Hits) - nBoth, nil
 }
+
+// bestDepth times need is how many of the substring leg's best matches
+// fuseTwo sorts: enough that few matches of both legs below them need
+// their rank, in the browser demo's keystrokes (BenchmarkKeystrokes).
+const bestDepth = 4
 
 // inText returns where each document of ids stands in the text leg's
 // hits, or -1. It resolves the text leg's IDs unless they are many more
@@ -215,33 +261,25 @@ func (s *search) inText(ids []string, text *textList) ([]int, error) {
 	return pos, nil
 }
 
-// textOnly appends to out the text leg's prefix of hits in no other leg
-// (inBoth, by position, marks the nBoth in another):
-// the first need of them, and the rest of the last one's tie group, whose
-// members share its fused score and are ordered by ID by fusion.Sort. A
-// hit's rank is one more than the number of better hits, all of which
-// come before it in order.
-func (s *search) textOnly(out []fusion.Hit, text *textList, inBoth []bool, nBoth, need int) ([]fusion.Hit, error) {
+// textOnly appends to out the text leg's best hits in no other leg
+// (inBoth, by position, marks those in another): the first need of them
+// in the leg's order, and the rest of the last one's tie group, whose
+// members share its fused score and are ordered by ID by fusion.Sort.
+// Only those are ranked, each among all of the leg's hits.
+func (s *search) textOnly(out []fusion.Hit, text *textList, inBoth []bool, need int) ([]fusion.Hit, error) {
 	k, wText := float64(s.ix.opts.K), s.ix.opts.TextWeight
-	order := text.Best(need + nBoth)
-	taken, r := 0, 0
-	for i, p := range order {
-		sc := text.Hits[p].Score
-		if i == 0 || sc != text.Hits[order[i-1]].Score {
-			if taken >= need {
-				break
-			}
-			r = i + 1
-		}
-		if inBoth[p] {
-			continue
-		}
+	only := text.BestExcept(need, inBoth)
+	scores := make([]float64, len(only))
+	for j, p := range only {
+		scores[j] = text.Hits[p].Score
+	}
+	for j, r := range text.RanksOf(scores) {
+		p := only[j]
 		id, err := text.Resolve(p)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, fusion.Hit{ID: id, Score: wText / (k + float64(r)), Legs: []fusion.LegRank{{Leg: text.leg(p), Rank: r, Score: sc}}})
-		taken++
+		out = append(out, fusion.Hit{ID: id, Score: wText / (k + float64(r)), Legs: []fusion.LegRank{{Leg: text.leg(p), Rank: r, Score: scores[j]}}})
 	}
 	return out, nil
 }
@@ -266,6 +304,7 @@ func scoresOf(l []rank.Scored) []float64 {
 func (s *search) fuseAll(tri []rank.Scored, text *textList, vec []rank.Scored) ([]fusion.Hit, error) {
 	var lists []fusion.List
 	if tri != nil {
+		rank.SortScored(tri)
 		lists = append(lists, toList(LegSubstring, tri))
 	}
 	approx := map[string]bool{}

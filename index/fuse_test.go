@@ -27,7 +27,8 @@ func all(t *testing.T, ix *index.Index, req index.Request) []index.Hit {
 
 // TestAutoIsRRFOfLegs checks auto mode's paged, lazily fused ranking
 // against fusion.RRF over the complete rankings of the two legs (ties
-// within a leg sharing a rank).
+// within a leg sharing a rank): the order, and each hit's rank in each
+// leg, which auto mode computes for few of the matches.
 func TestAutoIsRRFOfLegs(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	vocab := strings.Fields("alpha beta gamma delta epsilon parser reader writer buffer stream token cache")
@@ -51,13 +52,22 @@ func TestAutoIsRRFOfLegs(t *testing.T) {
 				}
 				lists = append(lists, l)
 			}
-			var want []string
+			var want, wantLegs []string
 			for _, h := range fusion.RRF(lists, fusion.Options{TiesShareRank: true}) {
 				want = append(want, h.ID)
+				wantLegs = append(wantLegs, fmt.Sprint(h.Legs))
 			}
 			var got []string
-			for _, h := range all(t, ix, index.Request{Query: q}) {
+			for i, h := range all(t, ix, index.Request{Query: q, Explain: true}) {
 				got = append(got, h.ID)
+				for j, l := range h.Explain.Legs {
+					if l.Leg == index.LegFuzzy { // the text mode's list names it text
+						h.Explain.Legs[j].Leg = index.LegText
+					}
+				}
+				if i < len(wantLegs) && fmt.Sprint(h.Explain.Legs) != wantLegs[i] {
+					t.Errorf("%q: hit %d (%s) has legs %v, RRF of legs %s", q, i, h.ID, h.Explain.Legs, wantLegs[i])
+				}
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("%q: auto %v\nRRF of legs %v", q, got, want)
@@ -68,6 +78,53 @@ func TestAutoIsRRFOfLegs(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestAutoTopIsRRFOfLegs checks the first page of auto mode, hits and
+// their ranks in each leg, against fusion.RRF of the legs' complete
+// rankings, on enough documents that auto mode ranks only a few of the
+// substring leg's matches: words whose substrings are in other words
+// (reader, proofreader), so that the legs rank them apart.
+func TestAutoTopIsRRFOfLegs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	vocab := strings.Fields("reader readers proofreader reading bread buffer buffered rebuffer cache cached stream mainstream token tokens")
+	var docs []index.Doc
+	for i := range 1200 {
+		var w []string
+		for range 1 + rng.IntN(12) {
+			w = append(w, vocab[rng.IntN(len(vocab))])
+		}
+		docs = append(docs, index.Doc{ID: fmt.Sprintf("d%04d", i), Title: w[0], Body: strings.Join(w[1:], " ")})
+	}
+	ix, err := index.OpenMemory(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	mustUpsert(t, ix, docs...)
+	for _, q := range []string{"reader", "buffer cache", "stream token", "bread", "reading"} {
+		var lists []fusion.List
+		for _, m := range []index.Mode{index.ModeSubstring, index.ModeText} {
+			l := fusion.List{Leg: map[index.Mode]string{index.ModeSubstring: index.LegSubstring, index.ModeText: index.LegText}[m]}
+			for _, h := range all(t, ix, index.Request{Query: q, Mode: m}) {
+				l.IDs = append(l.IDs, h.ID)
+				l.Scores = append(l.Scores, h.Score)
+			}
+			lists = append(lists, l)
+		}
+		want := fusion.RRF(lists, fusion.Options{TiesShareRank: true})
+		for _, limit := range []int{1, 2, 5, 20} {
+			r := search(t, ix, index.Request{Query: q, Limit: limit, Explain: true})
+			if r.Total != len(want) {
+				t.Errorf("%q: Total %d, want %d", q, r.Total, len(want))
+			}
+			for i, h := range r.Hits {
+				if w := want[i]; h.ID != w.ID || fmt.Sprint(h.Explain.Legs) != fmt.Sprint(w.Legs) {
+					t.Errorf("%q limit %d: hit %d is %s %v, RRF of legs %s %v", q, limit, i, h.ID, h.Explain.Legs, w.ID, w.Legs)
+				}
+			}
+		}
+	}
 }
 
 // TestHybridIsRRFOfLegs checks hybrid search's lazily fused ranking

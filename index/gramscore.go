@@ -29,7 +29,8 @@ func (s *search) decidedByGrams(leaves []*sleaf) bool {
 // fieldTitleGrams (windows, so "aa" counts twice in "aaa" where a count
 // of the text finds it once), and the lengths come from the norms of
 // fieldTitleGrams and fieldLength. Reading no stored record nor text, a
-// candidate costs a few postings and the lookup of its ID.
+// candidate costs a few postings and the lookup of its ID. The matches
+// come in no set order, as substringLeg's.
 func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candidate, avgTitle, avgAll float64) ([]rank.Scored, error) {
 	dl := make([]float64, len(cands))
 	err := s.eachPosting(fieldLength, lengthTerm, cands, func(i int, d *bleveindex.TermFieldDoc) { dl[i] = lengthOf(d.Norm) })
@@ -68,7 +69,6 @@ func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candi
 		}
 		out = append(out, rank.Scored{ID: id, Score: score[i]})
 	}
-	rank.SortScored(out)
 	return out, nil
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/index/internal/record"
+	"github.com/twindex/twindex/index/internal/snippet"
 	"github.com/twindex/twindex/storage"
 	"github.com/twindex/twindex/tokenize"
 	"github.com/twindex/twindex/vector"
@@ -216,6 +217,9 @@ type Index struct {
 	textA *tokenize.Text
 	triA  *tokenize.Trigram
 	fold  *record.FoldCache
+	// words remembers textA's analysis of the words that snippets look
+	// at; textA is set before the first search and never changes.
+	words snippet.Words
 
 	// writeMu serializes writes (Apply, Optimize, Rebuild, Close) from
 	// their start to the publication of their view.

@@ -197,8 +197,8 @@ func (s *search) fuse(tri []rank.Scored, text *textList, vec []rank.Scored, need
 }
 
 // legs runs the substring and text legs the mode asks for, at once when
-// it can: the substring leg's matches, sorted; the text leg's list,
-// unsorted, tolerant with tol (nil: exact).
+// it can: the substring leg's matches and the text leg's list, both
+// unsorted, the text leg tolerant with tol (nil: exact).
 func (s *search) legs(tol *tolerance) (tri []rank.Scored, text *textList, err error) {
 	legs := s.req.Mode.legs()
 	var triErr, textErr error

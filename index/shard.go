@@ -226,6 +226,7 @@ func (s *search) shardLegs(o collection.ShardOptions) (*collection.ShardResult, 
 		return sc
 	}
 	if tri != nil {
+		rank.TopScored(tri, cut(len(tri)))
 		leg := collection.ShardLeg{Leg: LegSubstring, Total: len(tri), Hits: make([]collection.ShardHit, cut(len(tri)))}
 		for i := range leg.Hits {
 			leg.Hits[i] = collection.ShardHit{ID: tri[i].ID, Score: tri[i].Score}

@@ -31,7 +31,7 @@ func (s *search) snippetQuery(tolerant bool) *snippetQuery {
 
 func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 	q := &snippetQuery{
-		Query:   &snippet.Query{Analyze: s.ix.textA.Analyze, MarkStart: s.req.MarkStart, MarkEnd: s.req.MarkEnd, MaxLine: MaxLineBytes},
+		Query:   &snippet.Query{Analyze: s.ix.textA.Analyze, Words: &s.ix.words, MarkStart: s.req.MarkStart, MarkEnd: s.req.MarkEnd, MaxLine: MaxLineBytes},
 		defines: map[string]bool{},
 	}
 	leaves := s.plan.Positive()

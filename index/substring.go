@@ -41,7 +41,8 @@ type sleaf struct {
 // Verification stops at the first occurrence of each leaf. A leaf's
 // frequency for BM25 is estimated from its rarest gram's frequency in the
 // document (title and body together), plus a title bonus for a leaf in
-// the title; a scanned leaf's is counted.
+// the title; a scanned leaf's is counted. The matches come in no set
+// order: a search orders only as many as it shows (rank.TopScored).
 func (s *search) substringLeg() ([]rank.Scored, error) {
 	var tris []string
 	var leaves []*sleaf
@@ -217,12 +218,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 			return nil, err
 		}
 	}
-	out, err := s.checkAll(todo, newCheck)
-	if err != nil {
-		return nil, err
-	}
-	rank.SortScored(out)
-	return out, nil
+	return s.checkAll(todo, newCheck)
 }
 
 // checkItem is a document to check, with its folded text, or its stored

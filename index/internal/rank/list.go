@@ -99,37 +99,13 @@ func (l *List) Top(n int) error {
 // cutoff returns the n-th best score (n >= 1), or the lowest when there
 // are fewer hits: O(len · log n).
 func (l *List) cutoff(n int) float64 {
-	// h is a min-heap of the best n scores seen so far.
-	h := make([]float64, 0, n)
+	h := make(bestHeap, 0, n)
 	for _, x := range l.Hits {
-		switch {
-		case len(h) < n:
-			h = append(h, x.Score)
-			for i := len(h) - 1; i > 0 && h[i] < h[(i-1)/2]; i = (i - 1) / 2 {
-				h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
-			}
-		case x.Score > h[0]:
-			h[0] = x.Score
-			for i := 0; ; {
-				w, c := i, 2*i+1
-				if c < len(h) && h[c] < h[w] {
-					w = c
-				}
-				if c+1 < len(h) && h[c+1] < h[w] {
-					w = c + 1
-				}
-				if w == i {
-					break
-				}
-				h[i], h[w] = h[w], h[i]
-				i = w
-			}
+		if h.wants(x.Score, n) {
+			h.add(x.Score, n)
 		}
 	}
-	if len(h) == 0 {
-		return 0
-	}
-	return h[0]
+	return h.cutoff()
 }
 
 // Best returns the indexes of the n best hits and of every hit tied with
@@ -148,6 +124,36 @@ func (l *List) Best(n int) []int {
 	}
 	slices.SortFunc(out, func(a, b int) int { return byScore(l.Hits[a], l.Hits[b]) })
 	return out
+}
+
+// BestExcept returns the indexes of the n best hits that skip (by index)
+// does not mark, and of every other one tied with the n-th of them, in
+// increasing order: O(len · log n).
+func (l *List) BestExcept(n int, skip []bool) []int {
+	if n <= 0 {
+		return nil
+	}
+	h := make(bestHeap, 0, n)
+	for i, x := range l.Hits {
+		if !skip[i] && h.wants(x.Score, n) {
+			h.add(x.Score, n)
+		}
+	}
+	cut := h.cutoff()
+	var out []int
+	for i, x := range l.Hits {
+		if !skip[i] && x.Score >= cut {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// RanksOf returns the rank each of scores has among the hits', as
+// Ranker's function gives it, for many at once: O((len + len(scores)) ·
+// log len(scores)).
+func (l *List) RanksOf(scores []float64) []int {
+	return ranksAmong(len(l.Hits), func(i int) float64 { return l.Hits[i].Score }, scores)
 }
 
 // Ranker returns the 1-based rank that a score of the list has (ties
@@ -236,24 +242,4 @@ func (l *List) Count() int {
 		return l.total
 	}
 	return len(l.Hits)
-}
-
-// Scored is one document in a leg's ranking whose IDs are at hand (the
-// substring and vector legs).
-type Scored struct {
-	ID    string
-	Score float64
-}
-
-// SortScored sorts l by score, best first, ties by ID.
-func SortScored(l []Scored) {
-	slices.SortFunc(l, func(a, b Scored) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
 }

@@ -3,11 +3,13 @@ package rank_test
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/slots"
 )
@@ -82,7 +84,7 @@ func TestList(t *testing.T) {
 	}
 }
 
-func TestListBestRankerIndex(t *testing.T) {
+func TestListBestRanksIndex(t *testing.T) {
 	l := newList([]float64{1, 3, 3, 2, 3}, []string{"e", "d", "b", "a", "c"})
 	if got, want := l.Best(2), []int{1, 2, 4}; !slices.Equal(got, want) {
 		t.Errorf("Best(2) %v, want %v", got, want)
@@ -90,13 +92,37 @@ func TestListBestRankerIndex(t *testing.T) {
 	if got := l.Best(0); got != nil {
 		t.Errorf("Best(0) %v, want nil", got)
 	}
+	for _, c := range []struct {
+		n    int
+		skip []bool
+		want []int
+	}{
+		{2, []bool{false, false, true, false, false}, []int{1, 4}},
+		{2, []bool{false, true, true, false, false}, []int{3, 4}},
+		{1, []bool{false, false, false, false, false}, []int{1, 2, 4}},
+		{9, []bool{true, false, true, false, true}, []int{1, 3}},
+		{0, []bool{false, false, false, false, false}, nil},
+	} {
+		if got := l.BestExcept(c.n, c.skip); !slices.Equal(got, c.want) {
+			t.Errorf("BestExcept(%d, %v) %v, want %v", c.n, c.skip, got, c.want)
+		}
+	}
+	ranks := map[float64]int{4: 1, 3: 1, 2: 4, 1.5: 5, 1: 5, 0: 6}
 	for _, lookups := range []int{1, 100} {
 		rank := l.Ranker(lookups)
-		for score, want := range map[float64]int{4: 1, 3: 1, 2: 4, 1.5: 5, 1: 5, 0: 6} {
+		for score, want := range ranks {
 			if got := rank(score); got != want {
 				t.Errorf("Ranker(%d)(%v) = %d, want %d", lookups, score, got, want)
 			}
 		}
+	}
+	var scores []float64
+	var want []int
+	for score, r := range ranks {
+		scores, want = append(scores, score, score), append(want, r, r)
+	}
+	if got := l.RanksOf(scores); !slices.Equal(got, want) {
+		t.Errorf("RanksOf(%v) = %v, want %v", scores, got, want)
 	}
 	if err := l.Sort(); err != nil {
 		t.Fatal(err)
@@ -209,5 +235,87 @@ func TestSortScored(t *testing.T) {
 	}
 	if want := []string{"c", "a", "b", "d"}; !slices.Equal(got, want) {
 		t.Errorf("SortScored: %v, want %v (by score, ties by ID)", got, want)
+	}
+}
+
+// TestTopScoredRanks checks that TopScored leaves the first n as a full
+// sort does and Ranks gives fusion.Ranks' ranks of the sorted list to
+// documents in any order, on named cases and on random lists with many
+// ties.
+func TestTopScoredRanks(t *testing.T) {
+	type tc struct {
+		name   string
+		scores []float64
+		n      int
+	}
+	cases := []tc{
+		{"empty", nil, 3},
+		{"none wanted", []float64{1, 2}, 0},
+		{"more wanted than matches", []float64{1, 3, 2}, 5},
+		{"as many as matches", []float64{1, 3, 2}, 3},
+		{"ties across the cut", []float64{1, 2, 2, 2, 3}, 2},
+		{"ties ending at the cut", []float64{2, 2, 1, 3}, 3},
+		{"all tied", []float64{1, 1, 1, 1}, 2},
+		{"zeros", []float64{0, 0, 1, 0}, 2},
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 300 {
+		l := r.IntN(60)
+		scores := make([]float64, l)
+		for j := range scores {
+			scores[j] = float64(r.IntN(1+i%12)) / 3 // few distinct scores: many ties
+		}
+		cases = append(cases, tc{fmt.Sprint("random ", i), scores, r.IntN(l + 3)})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// IDs in no relation to the order given, to break ties by.
+			perm := rand.New(rand.NewPCG(uint64(len(c.scores)), 3)).Perm(len(c.scores))
+			l := make([]rank.Scored, len(c.scores))
+			for i, sc := range c.scores {
+				l[i] = rank.Scored{ID: fmt.Sprintf("d%02d", perm[i]), Score: sc}
+			}
+			want := slices.Clone(l)
+			rank.SortScored(want)
+			wantScores := make([]float64, len(want))
+			for i, x := range want {
+				wantScores[i] = x.Score
+			}
+			wantRank := map[string]int{}
+			for i, r := range fusion.Ranks(wantScores) {
+				wantRank[want[i].ID] = r
+			}
+
+			// Ranks of all documents, and of some, in no order.
+			some := l[:len(l)/3]
+			for _, of := range [][]rank.Scored{l, some} {
+				scores := make([]float64, len(of))
+				for i, x := range of {
+					scores[i] = x.Score
+				}
+				for i, got := range rank.Ranks(l, scores) {
+					if x := of[i]; got != wantRank[x.ID] {
+						t.Errorf("Ranks of %d: %s (score %g) has rank %d, want %d", len(of), x.ID, x.Score, got, wantRank[x.ID])
+					}
+				}
+			}
+
+			got := slices.Clone(l)
+			m := rank.TopScored(got, c.n)
+			n := min(max(c.n, 0), len(l))
+			if m < n || !slices.Equal(got[:m], want[:m]) {
+				t.Errorf("TopScored(%d) = %d, first %v, want at least %d as %v", c.n, m, got[:m], n, want)
+			}
+			for _, x := range got[m:] {
+				if m > 0 && x.Score >= got[m-1].Score {
+					t.Errorf("TopScored(%d) = %d left %v after %v", c.n, m, x, got[m-1])
+				}
+			}
+			rest := slices.Clone(got)
+			rank.SortScored(rest)
+			if !slices.Equal(rest, want) {
+				t.Errorf("TopScored(%d) lost or changed documents: %v", c.n, got)
+			}
+		})
 	}
 }

@@ -7,7 +7,8 @@
 // original's bytes), its phrase runs among the field's tokens, and its
 // analyzed terms among the tokens of the words where a term's first three
 // characters start a word or a camelCase part. Only the words that can be
-// shown are analyzed, as analysis is the cost of a snippet.
+// shown are analyzed, as analysis is the cost of a snippet, and a Words
+// remembers them for the next queries.
 //
 // Offsets are byte offsets into Field.Text. Text that is not valid UTF-8
 // is shown as it is, escaped, and windows are cut on rune boundaries.
@@ -54,6 +55,9 @@ type Query struct {
 	MarkStart, MarkEnd string
 	// MaxLine is the longest line Lines shows whole.
 	MaxLine int
+	// Words, if set, remembers Analyze's analysis of single words for
+	// the queries that share it.
+	Words *Words
 
 	subs   []find.Finder
 	terms  map[string]int
@@ -243,9 +247,9 @@ func (q *Query) wordSpans(text string, lo, hi int, guess []span) []span {
 			continue
 		}
 		seen[start] = true
-		for _, tok := range q.Analyze([]byte(text[start:end])) {
-			if key, ok := q.terms[string(tok.Term)]; ok {
-				out = append(out, span{start + tok.Start, start + tok.End, key})
+		for _, tok := range q.Words.tokens(text[start:end], q.Analyze) {
+			if key, ok := q.terms[tok.term]; ok {
+				out = append(out, span{start + tok.start, start + tok.end, key})
 			}
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2/analysis"
+
 	"github.com/twindex/twindex/index/internal/snippet"
 	"github.com/twindex/twindex/tokenize"
 )
@@ -50,6 +52,33 @@ func TestSnippet(t *testing.T) {
 		if snip != tt.want || at != tt.wantAt || inTitle != tt.wantInTitle {
 			t.Errorf("%s: got %q %d %v, want %q %d %v", tt.name, snip, at, inTitle, tt.want, tt.wantAt, tt.wantInTitle)
 		}
+	}
+}
+
+// TestWords checks that queries sharing a Words show the snippets they
+// show without it, and analyze each word once.
+func TestWords(t *testing.T) {
+	a := tokenize.NewText()
+	analyzed := 0
+	counting := func(text []byte) analysis.TokenStream {
+		analyzed++
+		return a.Analyze(text)
+	}
+	var words snippet.Words
+	bodies := []string{"she reads a book; he reads it", "reads nothing", "the readers' book reads"}
+	for _, w := range []string{"reading", "readers", "books"} {
+		for _, body := range bodies {
+			want, wantAt, _ := query(nil, w).Snippet(field(""), field(body), -1, 0)
+			q := query(nil, w)
+			q.Analyze, q.Words = counting, &words
+			if got, at, _ := q.Snippet(field(""), field(body), -1, 0); got != want || at != wantAt {
+				t.Errorf("%q in %q with Words: %q %d, want %q %d", w, body, got, at, want, wantAt)
+			}
+		}
+	}
+	// The words around the probes "rea" and "boo": reads, book;, readers', book.
+	if analyzed != 4 {
+		t.Errorf("%d words analyzed, want 4", analyzed)
 	}
 }
 
