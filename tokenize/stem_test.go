@@ -2,8 +2,8 @@ package tokenize
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -50,7 +50,11 @@ func TestStemKeepsFirstLetter(t *testing.T) {
 		yelling yes ayes cries ties hoping hopping generously communism arsenal
 		ability possibility sensitivity organization relational operator valency
 		yyyy ies sses eeds eedly ingly`)
-	root := filepath.Join(runtime.GOROOT(), "src")
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatalf("go env GOROOT: %v", err)
+	}
+	root := filepath.Join(strings.TrimSpace(string(goroot)), "src")
 	for _, dir := range []string{"net/http", "go/types", "strings", "os"} {
 		files, _ := filepath.Glob(filepath.Join(root, dir, "*.go"))
 		for _, f := range files {
