@@ -190,7 +190,6 @@ type docIDReader struct {
 	next uint64
 	end  uint64
 	only []uint64 // nil: every document
-	buf  []byte
 }
 
 func (d *docIDReader) Next() (bleveindex.IndexInternalID, error) {

@@ -291,11 +291,3 @@ func (b bitset) has(i int) bool {
 	w := i / 64
 	return w < len(b) && b[w]&(1<<(i%64)) != 0
 }
-
-// with returns a copy of b, sized for n documents, with i set.
-func (b bitset) with(i, n int) bitset {
-	c := make(bitset, (n+63)/64)
-	copy(c, b)
-	c[i/64] |= 1 << (i % 64)
-	return c
-}
