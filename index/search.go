@@ -52,6 +52,7 @@ type search struct {
 	qvec              []float32        // the query vector of a vector or hybrid search
 	avgTitle, avgBody float64          // average field lengths in tokens, for BM25
 	slots             []*slots.Table   // the text leg's, released when the search ends
+	tallies           []*rank.Tally    // the same
 	added             []feedbackTerm   // the terms feedback added to the text leg
 	// g, when set, holds the statistics of the whole collection, of which
 	// this index is a shard: the search scores with them (see collection.Stats).
@@ -100,11 +101,7 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	s := &search{ix: ix, ctx: ctx, req: req, plan: p, qvec: qvec}
-	defer func() {
-		for _, sl := range s.slots {
-			sl.Release()
-		}
-	}()
+	defer s.release()
 
 	var res *Result
 	err = ix.read(readsIndexes, func(textR, triR bleveindex.IndexReader, tx storage.Tx) (err error) {
@@ -519,4 +516,15 @@ func parse(req *Request) (*plan.Plan, error) {
 		return nil, fmt.Errorf("%w: %d terms, the limit is %d", ErrInvalidRequest, len(p.Leaves), MaxQueryTerms)
 	}
 	return p, nil
+}
+
+// release hands back what the search's text leg took from pools: its
+// slot tables and tallies.
+func (s *search) release() {
+	for _, sl := range s.slots {
+		sl.Release()
+	}
+	for _, t := range s.tallies {
+		t.Release()
+	}
 }

@@ -47,11 +47,7 @@ func (ix *Index) shardSearch(ctx context.Context, req Request, g *collection.Sta
 // readShard runs fn on a search's state of the index: the readers of the
 // legs its mode runs and the store.
 func (ix *Index) readShard(s *search, fn func() error) error {
-	defer func() {
-		for _, sl := range s.slots {
-			sl.Release()
-		}
-	}()
+	defer s.release()
 	err := ix.read(readsIndexes, func(textR, triR bleveindex.IndexReader, tx storage.Tx) (err error) {
 		defer ix.guard(&err)
 		s.tx, s.allTextR, s.allTriR = tx, textR, triR

@@ -86,8 +86,8 @@ func closeTextReaders(readers [][]termReader) {
 }
 
 // newTextTally returns an empty tally of the pass whose terms tp holds,
-// sized for hint documents, and its slot table, which the search
-// releases when it ends.
+// sized for hint documents, and its slot table; the search releases both
+// when it ends.
 func (s *search) newTextTally(tp *plan.Text, hint int) (*slots.Table, *rank.Tally) {
 	newSlots := slots.New
 	if s.ix.opts.Backend.docNumbers() {
@@ -99,7 +99,7 @@ func (s *search) newTextTally(tp *plan.Text, hint int) (*slots.Table, *rank.Tall
 	for i, t := range tp.Terms {
 		terms[i] = rank.Term{Weight: t.Weight, Positive: t.Positive, Tolerant: t.Tolerant, Leaves: t.Leaves, Part: t.Part}
 	}
-	return slot, rank.New(&rank.Config{
+	t := rank.New(&rank.Config{
 		Terms:      terms,
 		Fields:     s.ix.opts.textFields(),
 		Avg:        [2]float64{s.avgTitle, s.avgBody},
@@ -108,4 +108,6 @@ func (s *search) newTextTally(tp *plan.Text, hint int) (*slots.Table, *rank.Tall
 		Hint:       hint,
 		Split:      s.req.Explain,
 	})
+	s.tallies = append(s.tallies, t)
+	return slot, t
 }

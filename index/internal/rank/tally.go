@@ -1,6 +1,9 @@
 package rank
 
 import (
+	"slices"
+	"sync"
+
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/slots"
@@ -83,27 +86,54 @@ type Tally struct {
 	// (slot*len(terms)+term)*NumFields+field.
 	byField []float64
 	idfs    []float64 // the terms' idfs, as of the last Score
+	bufs    *tallyBufs
 }
 
-// New returns an empty tally. Cost: allocations for c.Hint documents.
+// tallyBufs are a Tally's arrays by slot, handed from a released tally to
+// the next: as a query is typed, each keystroke's search made them anew,
+// the largest part of what it allocated (BenchmarkKeystrokes).
+type tallyBufs struct {
+	docs      []Doc
+	tfw, lens []float64
+	pres      []uint64
+}
+
+var tallyPool = sync.Pool{New: func() any { return new(tallyBufs) }}
+
+// New returns an empty tally. Cost: allocations for c.Hint documents,
+// unless a released tally's arrays hold them.
 func New(c *Config) *Tally {
 	n := len(c.Terms)
 	nw := (n + 63) / 64
+	b := tallyPool.Get().(*tallyBufs)
 	t := &Tally{
 		terms: c.Terms, fields: c.Fields, avg: c.Avg, partW: c.PartWeight,
 		nw:   nw,
 		slot: c.Slots,
-		docs: make([]Doc, 0, c.Hint),
-		tfw:  make([]float64, 0, c.Hint*n),
-		lens: make([]float64, 0, c.Hint*3),
-		pres: make([]uint64, 0, c.Hint*2*nw),
+		docs: slices.Grow(b.docs[:0], c.Hint),
+		tfw:  slices.Grow(b.tfw[:0], c.Hint*n),
+		lens: slices.Grow(b.lens[:0], c.Hint*3),
+		pres: slices.Grow(b.pres[:0], c.Hint*2*nw),
 		df:   make([]float64, n),
 		sym:  map[int]float64{},
+		bufs: b,
 	}
 	if c.Split {
 		t.byField = make([]float64, 0, c.Hint*n*NumFields)
 	}
 	return t
+}
+
+// Release hands the tally's arrays to the next New. Neither the tally
+// nor what it returned (Docs, Present) may be used after.
+func (t *Tally) Release() {
+	if t.bufs == nil {
+		return
+	}
+	b := t.bufs
+	b.docs, b.tfw, b.lens, b.pres = t.docs[:0], t.tfw[:0], t.lens[:0], t.pres[:0]
+	*t = Tally{}
+	tallyPool.Put(b)
 }
 
 // Add gives the document with internal ID iid, which has none, a slot.
