@@ -158,11 +158,8 @@ func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc
 	if err != nil {
 		return err
 	}
-	var chunk []string
+	chunk := append([]string(nil), extra...)
 	docs := map[string]*Doc{}
-	for _, id := range extra {
-		chunk = append(chunk, id)
-	}
 	flush := func(seq uint64) error {
 		err := ix.applyOne(idx, mk, seq, chunk, docs)
 		chunk = chunk[:0]
