@@ -5,9 +5,7 @@
 package index
 
 import (
-	"errors"
 	"fmt"
-	"sync"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
@@ -96,32 +94,16 @@ func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, ju
 			return nil, nil, fmt.Errorf("document %q is in an index but not in the store", ids[k])
 		}
 	}
-	workers := max(1, min(s.ix.opts.Workers, len(todo)/parallelPhrases))
-	errs := make([]error, workers)
-	part := func(w int) {
-		lo, hi := w*len(todo)/workers, (w+1)*len(todo)/workers
-		for i := lo; i < hi; i++ {
-			if (i-lo)%64 == 0 {
-				if errs[w] = s.ctx.Err(); errs[w] != nil {
-					return
-				}
-			}
-			k := todo[i]
-			if held[k], errs[w] = s.phrasesIn(tp, posTerms, ids[k], recs[i], t.Present(k)); errs[w] != nil {
-				return
-			}
-		}
+	err = s.inParts(len(todo), s.workersFor(len(todo), parallelPhrases), func(_, i int) error {
+		k := todo[i]
+		var err error
+		held[k], err = s.phrasesIn(tp, posTerms, ids[k], recs[i], t.Present(k))
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	if workers == 1 {
-		part(0)
-	} else {
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Go(func() { part(w) })
-		}
-		wg.Wait()
-	}
-	return held, ids, errors.Join(errs...)
+	return held, ids, nil
 }
 
 // parallelPhrases is the fewest documents whose phrases are judged by

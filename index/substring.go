@@ -258,24 +258,55 @@ const parallelChecks = 512
 // checkAll checks every item, on up to Options.Workers goroutines, each
 // with its own check function, and returns the matches in no set order.
 func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record.Folded, *grams.Candidate) (rank.Scored, bool)) ([]rank.Scored, error) {
-	workers := max(1, min(s.ix.opts.Workers, len(todo)/parallelChecks))
+	workers := s.workersFor(len(todo), parallelChecks)
 	outs := make([][]rank.Scored, workers)
+	checks := make([]func(string, *record.Folded, *grams.Candidate) (rank.Scored, bool), workers)
+	for w := range checks {
+		checks[w] = newCheck()
+	}
+	err := s.inParts(len(todo), workers, func(w, i int) error {
+		it := &todo[i]
+		f, err := it.folded(s.ix.fold)
+		if err != nil {
+			return err
+		}
+		if m, ok := checks[w](it.id, f, it.cand); ok {
+			outs[w] = append(outs[w], m)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out := slices.Concat(outs...); out != nil {
+		return out, nil
+	}
+	return []rank.Scored{}, nil
+}
+
+// workersFor is the goroutines that share n items: up to
+// Options.Workers, each with at least minPer items, and at least one.
+func (s *search) workersFor(n, minPer int) int {
+	return max(1, min(s.ix.opts.Workers, n/minPer))
+}
+
+// inParts calls item(w, i) for every i in [0, n), the range cut into
+// workers consecutive parts, part w on goroutine w (the caller's own when
+// there is one part). A part stops at its first error or when the search
+// is cancelled (checked every 64 items); inParts returns the first part's
+// error in part order.
+func (s *search) inParts(n, workers int, item func(w, i int) error) error {
 	errs := make([]error, workers)
 	part := func(w int) {
-		check := newCheck()
-		for i, it := range todo[w*len(todo)/workers : (w+1)*len(todo)/workers] {
-			if i%256 == 0 {
+		lo, hi := w*n/workers, (w+1)*n/workers
+		for i := lo; i < hi; i++ {
+			if (i-lo)%64 == 0 {
 				if errs[w] = s.ctx.Err(); errs[w] != nil {
 					return
 				}
 			}
-			f, err := it.folded(s.ix.fold)
-			if err != nil {
-				errs[w] = err
+			if errs[w] = item(w, i); errs[w] != nil {
 				return
-			}
-			if m, ok := check(it.id, f, it.cand); ok {
-				outs[w] = append(outs[w], m)
 			}
 		}
 	}
@@ -290,13 +321,10 @@ func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record
 	}
 	for _, err := range errs {
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if out := slices.Concat(outs...); out != nil {
-		return out, nil
-	}
-	return []rank.Scored{}, nil
+	return nil
 }
 
 // substringIn judges one leaf in one document and returns its term
