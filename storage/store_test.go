@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/twindex/twindex/storage"
+	bolt "go.etcd.io/bbolt"
 )
 
 var bucket = []byte("b")
@@ -192,4 +193,61 @@ func TestUpdateWithoutWrites(t *testing.T) {
 	if after, _ := os.ReadFile(path); bytes.Equal(before, after) {
 		t.Error("an Update with a Delete left the file as it was")
 	}
+}
+
+// TestFileEndsNearItsPages checks that a store's file grows by
+// storage.GrowStep past the pages in use, not by bbolt's 16 MiB, before
+// and after Compact. bbolt grows to what a commit asks plus the step, and
+// a commit may ask a few pages past those it ends up using: the bound is
+// two steps.
+func TestFileEndsNearItsPages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.db")
+	s, err := storage.Open(path, &storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	val := bytes.Repeat([]byte("0123456789abcdef"), 4096) // 64 KiB
+	for tx := range 6 {
+		if err := s.Update(func(w storage.Tx) error {
+			for i := range 64 {
+				if err := w.Put(bucket, fmt.Appendf(nil, "k%d-%d", tx, i), val); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(when string) {
+		t.Helper()
+		db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		var inUse int64
+		db.View(func(tx *bolt.Tx) error { inUse = tx.Size(); return nil })
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if inUse < 24<<20 || fi.Size()-inUse > 2*storage.GrowStep {
+			t.Errorf("%s: file %d bytes, pages in use %d: the tail past them is over %d", when, fi.Size(), inUse, 2*storage.GrowStep)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	check("after writes")
+	if s, err = storage.Open(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	check("after Compact")
 }
