@@ -1,6 +1,15 @@
 package folder
 
-import "testing"
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+	"unicode/utf8"
+)
 
 func TestKindOf(t *testing.T) {
 	tests := map[string]string{
@@ -12,6 +21,108 @@ func TestKindOf(t *testing.T) {
 	for id, want := range tests {
 		if got := kindOf(id); got != want {
 			t.Errorf("kindOf(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+// TestWalkIsDepthFirst checks that the walk, whose stats run on several
+// goroutines, finds what a depth-first walk in name order finds, in that
+// order: filepath.WalkDir with Ignored deciding each path, on a tree of
+// 400 folders with ignore files at three depths, symbolic links, files
+// over the size limit, names that are not UTF-8 and an index folder.
+func TestWalkIsDepthFirst(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
+	root := t.TempDir()
+	indexDir := filepath.Join(root, IndexDirName)
+	writeFile(t, filepath.Join(root, ".gitignore"), "*.log\nbuild/\n")
+	writeFile(t, filepath.Join(indexDir, "store.db"), "x")
+	writeFile(t, filepath.Join(root, ".git", "HEAD"), "ref")
+	for a := range 8 {
+		for b := range 10 {
+			dir := filepath.Join(root, fmt.Sprintf("a%d", a), fmt.Sprintf("b%d", b))
+			if b == 3 {
+				writeFile(t, filepath.Join(dir, ".twindexignore"), "c1/\n!keep.log\n")
+			}
+			for c := range 4 {
+				sub := filepath.Join(dir, fmt.Sprintf("c%d", c))
+				writeFile(t, filepath.Join(sub, "f.go"), "package f")
+				writeFile(t, filepath.Join(sub, "x.log"), "log")
+				writeFile(t, filepath.Join(sub, "keep.log"), "kept")
+				if c == 2 {
+					writeFile(t, filepath.Join(sub, "build", "out.go"), "ignored")
+					writeFile(t, filepath.Join(sub, "big.txt"), string(make([]byte, 200)))
+					if err := os.Symlink(filepath.Join(sub, "f.go"), filepath.Join(sub, "link.go")); err != nil {
+						t.Fatal(err)
+					}
+					writeFile(t, filepath.Join(sub, "bad\xffname", "g.go"), "package g")
+				}
+			}
+			writeFile(t, filepath.Join(dir, "z.md"), "# z")
+		}
+	}
+
+	w := &walker{root: root, indexDir: indexDir, maxSize: 100}
+	if err := w.walk(root); err != nil {
+		t.Fatal(err)
+	}
+
+	var want walkResult
+	err := filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		id, _ := RelID(root, p)
+		switch {
+		case p == root || de.Type()&fs.ModeSymlink != 0:
+			return nil
+		case !utf8.ValidString(id):
+			want.badNames = append(want.badNames, p)
+			if de.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		case Ignored(root, indexDir, p, de.IsDir()):
+			if de.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		case de.IsDir():
+			want.dirs = append(want.dirs, id)
+			return nil
+		}
+		fi, err := de.Info()
+		if err != nil {
+			return err
+		}
+		if fi.Size() > 100 {
+			want.oversize = append(want.oversize, id)
+		} else {
+			want.files = append(want.files, fileEntry{id: id, abs: p, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.files) < 400 || len(want.dirs) < 400 || len(want.oversize) == 0 || len(want.badNames) == 0 {
+		t.Fatalf("the tree is not what the test means to walk: %d files, %d folders, %d over the limit, %d bad names",
+			len(want.files), len(want.dirs), len(want.oversize), len(want.badNames))
+	}
+	if !slices.Equal(w.res.files, want.files) {
+		t.Errorf("files differ: %d, want %d", len(w.res.files), len(want.files))
+		for i := range min(len(w.res.files), len(want.files)) {
+			if w.res.files[i] != want.files[i] {
+				t.Errorf("first difference at %d: %+v, want %+v", i, w.res.files[i], want.files[i])
+				break
+			}
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		got, want []string
+	}{{"folders", w.res.dirs, want.dirs}, {"over the limit", w.res.oversize, want.oversize}, {"bad names", w.res.badNames, want.badNames}} {
+		if !slices.Equal(c.got, c.want) {
+			t.Errorf("%s: %q, want %q", c.name, c.got, c.want)
 		}
 	}
 }
