@@ -202,10 +202,6 @@ func (a *appender) retry(ctx context.Context, msgs []*nats.Msg) (uint64, error) 
 	}
 }
 
-// errDuplicate is a batch whose message IDs the stream has: an earlier
-// attempt of it was stored.
-var errDuplicate = errors.New("duplicate batch")
-
 // batch sends one atomic batch: the messages, then a commit that the
 // stream's leader answers once every message is stored on a majority.
 func (a *appender) batch(ctx context.Context, msgs []*nats.Msg) (uint64, error) {

@@ -97,7 +97,6 @@ type Node struct {
 	held    map[int]*shard
 	changed chan struct{} // closed and replaced when held changes
 	subs    []*nats.Subscription
-	peers   map[string]*nodeState // the registered nodes, as last seen
 	closed  bool
 
 	applyErr atomic.Value // string: the last apply failure
@@ -119,7 +118,7 @@ func Open(ctx context.Context, o *Options) (*Node, error) {
 	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
 		return nil, err
 	}
-	n := &Node{opts: opts, log: opts.Log, held: map[int]*shard{}, changed: make(chan struct{}), peers: map[string]*nodeState{},
+	n := &Node{opts: opts, log: opts.Log, held: map[int]*shard{}, changed: make(chan struct{}),
 		work: make(chan struct{}, 4*runtime.GOMAXPROCS(0))}
 	n.ctx, n.cancel = context.WithCancel(context.Background())
 	n.handlers = n.shardHandlers()
@@ -299,15 +298,14 @@ func (n *Node) register(ctx context.Context) error {
 	return n.take(append(onDisk, p.of(n.opts.Name)...))
 }
 
-// registered lists the names of the registered nodes and records their
-// states.
+// registered lists the names of the registered nodes whose states
+// decode.
 func (n *Node) registered(ctx context.Context) ([]string, error) {
 	keys, err := n.kv.ListKeys(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var names []string
-	states := map[string]*nodeState{}
 	for k := range keys.Keys() {
 		e, err := n.kv.Get(ctx, k)
 		if err != nil {
@@ -315,13 +313,9 @@ func (n *Node) registered(ctx context.Context) ([]string, error) {
 		}
 		var st nodeState
 		if json.Unmarshal(e.Value(), &st) == nil {
-			states[k] = &st
 			names = append(names, k)
 		}
 	}
-	n.mu.Lock()
-	n.peers = states
-	n.mu.Unlock()
 	slices.Sort(names)
 	return names, nil
 }

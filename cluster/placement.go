@@ -22,10 +22,11 @@ const (
 	// registered nodes compute it.
 	placementBucket = "twindex_placement"
 	placementKey    = "shards"
-	// beat is how often a node rewrites its state; a node whose state is
-	// older than deadAfter is taken as down.
-	beat      = time.Second
-	deadAfter = 5 * time.Second
+	// beat is how often a node rewrites its state and looks for nodes
+	// that joined. Its Beat field says when a node last did, for those who
+	// read the bucket: the node itself decides nothing by it, since a
+	// search reaches a shard through whichever replica answers.
+	beat = time.Second
 )
 
 // nodeState is a node's entry in nodesBucket.
@@ -37,11 +38,6 @@ type nodeState struct {
 	HTTP    string    `json:"http,omitempty"`    // its HTTP API, if any
 	Beat    time.Time `json:"beat"`              // when it wrote this
 	Stopped bool      `json:"stopped,omitempty"` // it stopped cleanly
-}
-
-// alive reports whether the node beat recently and did not stop.
-func (s *nodeState) alive(now time.Time) bool {
-	return !s.Stopped && now.Sub(s.Beat) < deadAfter
 }
 
 // placement is the shards of every node: shard i is on Shards[i].

@@ -64,7 +64,9 @@ type ExpandOptions struct {
 	// may be added, e.g. because it exists and passes the search's
 	// filters. Expand still walks through documents it rejects. It is
 	// called on candidates best first, until MaxResults are admitted.
-	Admit func(id string) (bool, error)
+	// It is not encoded in JSON (a cluster's node sends requests to its
+	// shards as JSON; a function cannot travel).
+	Admit func(id string) (bool, error) `json:"-"`
 }
 
 // Via says how Expand reached a hit: the best path from a seed.

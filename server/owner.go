@@ -55,8 +55,7 @@ type Owner struct {
 	http     *http.Server // nil without OwnOptions.HTTP
 	httpAddr string
 
-	ready    chan struct{} // closed once the index is up to date
-	readyErr error         // ErrStarting until ready is closed
+	ready chan struct{} // closed once the index is up to date
 
 	stop   context.CancelFunc // stops the watcher
 	mu     sync.Mutex         // guards closed

@@ -25,7 +25,6 @@ import (
 // served is a 'twindex serve' process started by a test.
 type served struct {
 	cmd  *exec.Cmd
-	dir  string // the index directory
 	mu   sync.Mutex
 	logs []string // stderr lines so far
 	http string   // http://HOST:PORT once listening, with --http
