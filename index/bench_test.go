@@ -106,6 +106,23 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
+// BenchmarkSearchShort is BenchmarkSearch's index asked the tail of
+// twindex-bench tail: words of one and two characters, and such a word
+// beside a longer one, which match most documents and resolve them all.
+func BenchmarkSearchShort(b *testing.B) {
+	ix := benchIndex(b)
+	queries := []string{"fd", "io", "x", "ok", "fd close", "io reader", "x int", "err nil"}
+	for _, m := range []index.Mode{index.ModeAuto, index.ModeSubstring} {
+		b.Run(string(m), func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				if _, err := ix.Search(ctx, index.Request{Query: queries[i%len(queries)], Mode: m}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // memoryBackends are the backends of memory indexes, compared by the
 // benchmarks below.
 var memoryBackends = []index.Backend{index.Compact, index.UpsideDown, index.Scorch}

@@ -60,7 +60,7 @@ func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candi
 				return nil, err
 			}
 		}
-		id, err := s.triR.ExternalID(cands[i].ID)
+		id, err := s.triIDs.ExternalID(cands[i].ID)
 		if err != nil {
 			return nil, err
 		}

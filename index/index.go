@@ -217,6 +217,9 @@ type Index struct {
 	textA *tokenize.Text
 	triA  *tokenize.Trigram
 	fold  *record.FoldCache
+	// textIDs and triIDs remember the external IDs of the bleve indexes'
+	// latest snapshots.
+	textIDs, triIDs backend.IDs
 	// words remembers textA's analysis of the words that snippets look
 	// at; textA is set before the first search and never changes.
 	words snippet.Words

@@ -78,7 +78,7 @@ func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, ju
 		case plan.No:
 			continue
 		}
-		id, err := s.textR.ExternalID(bleveindex.IndexInternalID(slot.ID(int32(k))))
+		id, err := s.textIDs.ExternalID(bleveindex.IndexInternalID(slot.ID(int32(k))))
 		if err != nil {
 			return nil, nil, err
 		}

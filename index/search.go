@@ -12,6 +12,7 @@ import (
 
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index/collection"
+	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
@@ -34,7 +35,9 @@ type search struct {
 	allTriR  bleveindex.IndexReader
 	textR    bleveindex.IndexReader
 	triR     bleveindex.IndexReader
-	plan     *plan.Plan
+	// textIDs and triIDs resolve the internal IDs of allTextR and allTriR.
+	textIDs, triIDs backend.Resolver
+	plan            *plan.Plan
 	// The text leg's term tables of the exact and the tolerant pass, for
 	// snippets.
 	exactPlan, tolPlan *plan.Text
@@ -106,13 +109,7 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	var res *Result
 	err = ix.read(readsIndexes, func(textR, triR bleveindex.IndexReader, tx storage.Tx) (err error) {
 		defer ix.guard(&err)
-		s.tx, s.allTextR, s.allTriR = tx, textR, triR
-		if req.Mode.legs()&runsText != 0 {
-			s.textR = textR
-		}
-		if req.Mode.legs()&runsSubstring != 0 {
-			s.triR = triR
-		}
+		s.read(textR, triR, tx)
 		res, err = s.run()
 		return err
 	})
@@ -520,6 +517,19 @@ func parse(req *Request) (*plan.Plan, error) {
 
 // release hands back what the search's text leg took from pools: its
 // slot tables and tallies.
+// read sets the readers and the store transaction the search reads, and
+// the resolvers of the readers' IDs.
+func (s *search) read(textR, triR bleveindex.IndexReader, tx storage.Tx) {
+	s.tx, s.allTextR, s.allTriR = tx, textR, triR
+	s.textIDs, s.triIDs = s.ix.textIDs.Of(textR), s.ix.triIDs.Of(triR)
+	if s.req.Mode.legs()&runsText != 0 {
+		s.textR = textR
+	}
+	if s.req.Mode.legs()&runsSubstring != 0 {
+		s.triR = triR
+	}
+}
+
 func (s *search) release() {
 	for _, sl := range s.slots {
 		sl.Release()

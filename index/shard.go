@@ -50,13 +50,7 @@ func (ix *Index) readShard(s *search, fn func() error) error {
 	defer s.release()
 	err := ix.read(readsIndexes, func(textR, triR bleveindex.IndexReader, tx storage.Tx) (err error) {
 		defer ix.guard(&err)
-		s.tx, s.allTextR, s.allTriR = tx, textR, triR
-		if s.req.Mode.legs()&runsText != 0 {
-			s.textR = textR
-		}
-		if s.req.Mode.legs()&runsSubstring != 0 {
-			s.triR = triR
-		}
+		s.read(textR, triR, tx)
 		s.n = float64(s.counter(metaDocs))
 		s.avgTitle = float64(s.counter(metaTitleTokens)) / max(s.n, 1)
 		s.avgBody = float64(s.counter(metaBodyTokens)) / max(s.n, 1)

@@ -198,7 +198,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 				return nil, err
 			}
 		}
-		id, err := s.triR.ExternalID(cands[i].ID)
+		id, err := s.triIDs.ExternalID(cands[i].ID)
 		if err != nil {
 			return nil, err
 		}

@@ -181,7 +181,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		}
 		if id == "" && (s.filter.active || positional) {
 			var err error
-			if id, err = s.textR.ExternalID(bleveindex.IndexInternalID(slot.ID(int32(k)))); err != nil {
+			if id, err = s.textIDs.ExternalID(bleveindex.IndexInternalID(slot.ID(int32(k)))); err != nil {
 				return nil, err
 			}
 			if s.filter.active && !s.keep(id) {
@@ -231,7 +231,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		}
 		hits = append(hits, h)
 	}
-	list.List = rank.NewList(s.textR, slot, hits)
+	list.List = rank.NewList(s.textIDs, slot, hits)
 	return list, nil
 }
 

@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"weak"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
@@ -216,4 +217,16 @@ func ForceMerge(ctx context.Context, idx bleveindex.Index) error {
 		}
 	}
 	return nil
+}
+
+// snapshotRef identifies a scorch snapshot without keeping it alive.
+type snapshotRef = weak.Pointer[scorch.IndexSnapshot]
+
+// snapshotOf returns a weak reference to r when r is a scorch snapshot.
+func snapshotOf(r bleveindex.IndexReader) (snapshotRef, bool) {
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return snapshotRef{}, false
+	}
+	return weak.Make(snap), true
 }

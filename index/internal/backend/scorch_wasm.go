@@ -25,3 +25,9 @@ func PersistError(string) error { return nil }
 func PrefixCounts(bleveindex.IndexReader, string, []byte, func(string, uint64)) (bool, error) {
 	return false, nil
 }
+
+// snapshotRef identifies a scorch snapshot; there is none in this build.
+type snapshotRef struct{}
+
+// snapshotOf reports false: this build has no scorch.
+func snapshotOf(bleveindex.IndexReader) (snapshotRef, bool) { return snapshotRef{}, false }

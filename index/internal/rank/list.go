@@ -18,12 +18,17 @@ type List struct {
 	// Hits are as NewList got them until Sort or Top order them by score
 	// descending, ties by external ID.
 	Hits  []Hit
-	r     bleveindex.IndexReader
+	r     Resolver
 	total int // matches, when Top dropped hits beyond the first n; else 0
 	// slot maps internal IDs to slots, shared by the lists of one pass;
 	// byAcc maps slots to indexes in Hits, built on first use by Index.
 	slot  *slots.Table
 	byAcc []int32
+}
+
+// Resolver turns the internal IDs of a pass's reader into external IDs.
+type Resolver interface {
+	ExternalID(bleveindex.IndexInternalID) (string, error)
 }
 
 // Hit is one match of a List.
@@ -36,7 +41,7 @@ type Hit struct {
 
 // NewList returns the list of hits, whose slots are those of the frozen
 // table slot and whose external IDs r resolves.
-func NewList(r bleveindex.IndexReader, slot *slots.Table, hits []Hit) List {
+func NewList(r Resolver, slot *slots.Table, hits []Hit) List {
 	return List{Hits: hits, r: r, slot: slot}
 }
 
