@@ -122,46 +122,62 @@ func apiCorpus(n int) []index.Doc {
 
 // BenchmarkKeystrokes replays the browser demo's 100 keystrokes (search as
 // you type: Request.Prefix, 20 hits with their snippets) on 3,000
-// documents loaded from a snapshot of a compact memory index, as the page
-// loads them, with one worker, as the page's one thread has. An op is the
-// whole session, on an index loaded for it (untimed), so that what one
-// search leaves for the next is as in the page's one session, and the
-// heap holds little else, as the page's does (its collector's work grows
-// with the heap); p50-ns/key is the median keystroke. In js/wasm, run
-// with GOMEMLIMIT=28MiB for the page's memory limit.
+// documents, with one worker, as the page's one thread has, on each of the
+// page's two indexes: loaded from a snapshot of a compact memory index
+// (snapshot), and indexed from the documents in batches of 500, as the
+// page's add does (added). An op is the whole session, on an index made
+// for it (untimed), so that what one search leaves for the next is as in
+// the page's one session, and the heap holds little else, as the page's
+// does (its collector's work grows with the heap); p50-ns/key is the
+// median keystroke. In js/wasm, run with GOMEMLIMIT=28MiB for the page's
+// memory limit.
 func BenchmarkKeystrokes(b *testing.B) {
 	snap, err := apiSnapshot(3000)
 	if err != nil {
 		b.Fatal(err)
 	}
+	docs := apiCorpus(3000)
 	var session []index.Request
 	for _, w := range keystrokeWords {
 		for i := 1; i <= len(w.word) && len(session) < 100; i++ {
 			session = append(session, index.Request{Query: w.word[:i], Mode: w.mode, Prefix: true, Limit: 20})
 		}
 	}
-	var keys []time.Duration
-	for range b.N {
-		b.StopTimer()
-		ix, err := index.OpenSnapshot(bytes.NewReader(snap), &index.Options{Workers: 1})
-		if err != nil {
-			b.Fatal(err)
-		}
-		runtime.GC() // the load's garbage, not the session's
-		b.StartTimer()
-		for _, req := range session {
-			start := time.Now()
-			if _, err := ix.Search(ctx, req); err != nil {
-				b.Fatal(err)
+	for _, how := range []string{"snapshot", "added"} {
+		b.Run(how, func(b *testing.B) {
+			var keys []time.Duration
+			for range b.N {
+				b.StopTimer()
+				var ix *index.Index
+				var err error
+				if how == "snapshot" {
+					ix, err = index.OpenSnapshot(bytes.NewReader(snap), &index.Options{Workers: 1})
+				} else {
+					ix, err = index.OpenMemory(&index.Options{Workers: 1})
+					for i := 0; err == nil && i < len(docs); i += 500 {
+						err = ix.Upsert(ctx, docs[i:min(i+500, len(docs))]...)
+					}
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				runtime.GC() // the load's garbage, not the session's
+				b.StartTimer()
+				for _, req := range session {
+					start := time.Now()
+					if _, err := ix.Search(ctx, req); err != nil {
+						b.Fatal(err)
+					}
+					keys = append(keys, time.Since(start))
+				}
+				b.StopTimer()
+				ix.Close()
+				b.StartTimer()
 			}
-			keys = append(keys, time.Since(start))
-		}
-		b.StopTimer()
-		ix.Close()
-		b.StartTimer()
+			slices.Sort(keys)
+			b.ReportMetric(float64(keys[len(keys)/2].Nanoseconds()), "p50-ns/key")
+		})
 	}
-	slices.Sort(keys)
-	b.ReportMetric(float64(keys[len(keys)/2].Nanoseconds()), "p50-ns/key")
 }
 
 // apiSnapshot returns the snapshot of a compact memory index of
