@@ -25,35 +25,52 @@ func all(t *testing.T, ix *index.Index, req index.Request) []index.Hit {
 	return hits
 }
 
+// wordDocs returns n documents of up to maxWords words of vocab drawn by
+// rng: the first is the title, the rest the body; IDs are idFormat of the
+// document's number.
+func wordDocs(rng *rand.Rand, vocab []string, n, maxWords int, idFormat string) []index.Doc {
+	var docs []index.Doc
+	for i := range n {
+		var w []string
+		for range 1 + rng.IntN(maxWords) {
+			w = append(w, vocab[rng.IntN(len(vocab))])
+		}
+		docs = append(docs, index.Doc{ID: fmt.Sprintf(idFormat, i), Title: w[0], Body: strings.Join(w[1:], " ")})
+	}
+	return docs
+}
+
+// legsRRF returns fusion.RRF, ties within a leg sharing a rank, of the
+// complete rankings of q's substring and text legs.
+func legsRRF(t *testing.T, ix *index.Index, q string) []fusion.Hit {
+	t.Helper()
+	var lists []fusion.List
+	for _, leg := range []struct {
+		name string
+		mode index.Mode
+	}{{index.LegSubstring, index.ModeSubstring}, {index.LegText, index.ModeText}} {
+		l := fusion.List{Leg: leg.name}
+		for _, h := range all(t, ix, index.Request{Query: q, Mode: leg.mode}) {
+			l.IDs = append(l.IDs, h.ID)
+			l.Scores = append(l.Scores, h.Score)
+		}
+		lists = append(lists, l)
+	}
+	return fusion.RRF(lists, fusion.Options{TiesShareRank: true})
+}
+
 // TestAutoIsRRFOfLegs checks auto mode's paged, lazily fused ranking
 // against fusion.RRF over the complete rankings of the two legs (ties
 // within a leg sharing a rank): the order, and each hit's rank in each
 // leg, which auto mode computes for few of the matches.
 func TestAutoIsRRFOfLegs(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
 	vocab := strings.Fields("alpha beta gamma delta epsilon parser reader writer buffer stream token cache")
-	var docs []index.Doc
-	for i := range 150 {
-		var w []string
-		for range 1 + rng.IntN(8) {
-			w = append(w, vocab[rng.IntN(len(vocab))])
-		}
-		docs = append(docs, index.Doc{ID: fmt.Sprintf("d%03d", i), Title: w[0], Body: strings.Join(w[1:], " ")})
-	}
+	docs := wordDocs(rand.New(rand.NewPCG(3, 4)), vocab, 150, 8, "d%03d")
 	backends(t, func(t *testing.T, ix *index.Index) {
 		mustUpsert(t, ix, docs...)
 		for _, q := range []string{"alpha", "reader buffer", "ead", "tream cache", "gamma delta token", "zzz"} {
-			var lists []fusion.List
-			for _, m := range []index.Mode{index.ModeSubstring, index.ModeText} {
-				l := fusion.List{Leg: map[index.Mode]string{index.ModeSubstring: index.LegSubstring, index.ModeText: index.LegText}[m]}
-				for _, h := range all(t, ix, index.Request{Query: q, Mode: m}) {
-					l.IDs = append(l.IDs, h.ID)
-					l.Scores = append(l.Scores, h.Score)
-				}
-				lists = append(lists, l)
-			}
 			var want, wantLegs []string
-			for _, h := range fusion.RRF(lists, fusion.Options{TiesShareRank: true}) {
+			for _, h := range legsRRF(t, ix, q) {
 				want = append(want, h.ID)
 				wantLegs = append(wantLegs, fmt.Sprint(h.Legs))
 			}
@@ -86,16 +103,8 @@ func TestAutoIsRRFOfLegs(t *testing.T) {
 // substring leg's matches: words whose substrings are in other words
 // (reader, proofreader), so that the legs rank them apart.
 func TestAutoTopIsRRFOfLegs(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
 	vocab := strings.Fields("reader readers proofreader reading bread buffer buffered rebuffer cache cached stream mainstream token tokens")
-	var docs []index.Doc
-	for i := range 1200 {
-		var w []string
-		for range 1 + rng.IntN(12) {
-			w = append(w, vocab[rng.IntN(len(vocab))])
-		}
-		docs = append(docs, index.Doc{ID: fmt.Sprintf("d%04d", i), Title: w[0], Body: strings.Join(w[1:], " ")})
-	}
+	docs := wordDocs(rand.New(rand.NewPCG(5, 6)), vocab, 1200, 12, "d%04d")
 	ix, err := index.OpenMemory(nil)
 	if err != nil {
 		t.Fatal(err)
@@ -103,16 +112,7 @@ func TestAutoTopIsRRFOfLegs(t *testing.T) {
 	defer ix.Close()
 	mustUpsert(t, ix, docs...)
 	for _, q := range []string{"reader", "buffer cache", "stream token", "bread", "reading"} {
-		var lists []fusion.List
-		for _, m := range []index.Mode{index.ModeSubstring, index.ModeText} {
-			l := fusion.List{Leg: map[index.Mode]string{index.ModeSubstring: index.LegSubstring, index.ModeText: index.LegText}[m]}
-			for _, h := range all(t, ix, index.Request{Query: q, Mode: m}) {
-				l.IDs = append(l.IDs, h.ID)
-				l.Scores = append(l.Scores, h.Score)
-			}
-			lists = append(lists, l)
-		}
-		want := fusion.RRF(lists, fusion.Options{TiesShareRank: true})
+		want := legsRRF(t, ix, q)
 		for _, limit := range []int{1, 2, 5, 20} {
 			r := search(t, ix, index.Request{Query: q, Limit: limit, Explain: true})
 			if r.Total != len(want) {
