@@ -206,7 +206,47 @@ func FuzzText(f *testing.F) {
 		checkFrequencies(t, text, in)
 		checkWords(t, text, in)
 		checkPositions(t, text, in)
+		checkWindows(t, text, in)
 	})
+}
+
+// checkWindows checks, for the tokens of in (the first 64), that the
+// folded word of each starts with TermPrefix of its term where MayStart
+// allows a token, and that
+// RunWindow around a token's start, analyzed alone, holds the tokens
+// near it with the positions Analyze gives them less one constant.
+func checkWindows(t *testing.T, text *tokenize.Text, in []byte) {
+	t.Helper()
+	toks := text.Analyze(in)
+	for i, tok := range toks[:min(len(toks), 64)] {
+		if prefix, ok := text.TermPrefix(string(tok.Term)); ok && !strings.HasPrefix(tokenize.Fold(string(in[tok.Start:tok.End])), prefix) {
+			t.Fatalf("%q: the word %q of term %q does not start with its TermPrefix %q", in, in[tok.Start:tok.End], tok.Term, prefix)
+		}
+		if !tokenize.MayStart(in, tok.Start) {
+			t.Fatalf("%q: %q starts at %d, where MayStart says no token can", in, tok.Term, tok.Start)
+		}
+		before, after := i%3, i/3%3
+		lo, hi := tokenize.RunWindow(string(in), tok.Start, before, after)
+		shift := 0
+		for _, w := range text.Analyze(in[lo:hi]) {
+			if w.Start+lo == tok.Start && string(w.Term) == string(tok.Term) {
+				shift = tok.Position - w.Position
+			}
+		}
+		at := map[[2]int]string{}
+		for _, w := range text.Analyze(in[lo:hi]) {
+			at[[2]int{w.Start + lo, w.Position + shift}] += string(w.Term) + " "
+		}
+		for _, g := range toks {
+			inside := lo <= g.Start && g.End <= hi
+			if g.Position >= tok.Position-before && g.Position <= tok.Position+after && !inside {
+				t.Fatalf("%q: RunWindow(%d, %d, %d) = [%d, %d) leaves out %q at position %d, near %q at %d", in, tok.Start, before, after, lo, hi, g.Term, g.Position, tok.Term, tok.Position)
+			}
+			if inside && !strings.Contains(at[[2]int{g.Start, g.Position}], string(g.Term)+" ") {
+				t.Fatalf("%q: the window [%d, %d) does not read %q at offset %d as position %d", in, lo, hi, g.Term, g.Start, g.Position)
+			}
+		}
+	}
 }
 
 // checkPositions checks that Positions finds each term where Analyze
