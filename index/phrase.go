@@ -1,18 +1,24 @@
 // The text leg's judges of word positions: phrases, ^ and NEAR read a
 // document's positions from its stored text, since the text index keeps
-// none; a phrase found as written needs none (record.Folded.HasRun).
+// none; a phrase found as written needs none (record.Folded.HasRun), and
+// one that is not is looked for in windows of its text around the places
+// where one of its words can start (windowedRun), not in all of it.
 
 package index
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/index/internal/slots"
+	"github.com/twindex/twindex/tokenize"
 )
 
 // docText returns the stored title and body of a document, ok false when
@@ -35,18 +41,80 @@ func (s *search) docText(id string) (title, body []byte, ok bool, err error) {
 // textMatch judges one document against a strict plan, reading its
 // stored text only when a phrase, NEAR or ^ needs word positions.
 func (s *search) textMatch(tp *plan.Text, posTerms []string, id string, pres []uint64, nw int) (bool, error) {
-	var pos [2]map[string][]int
-	positions := func(f int) (map[string][]int, error) {
-		if pos[0] == nil {
-			var err error
-			if pos, err = s.positions(posTerms, id); err != nil {
-				return nil, err
+	d := docRuns{s: s, tp: tp, posTerms: posTerms, id: id}
+	v, err := tp.Judge(s.plan, func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }, d.held, d.positions)
+	return v == plan.Yes, err
+}
+
+// docRuns judges runs of words in one document: its record, folded text
+// and word positions are each read once, when first needed.
+type docRuns struct {
+	s        *search
+	tp       *plan.Text
+	posTerms []string
+	id       string
+	rec      []byte // the stored record; nil until read
+	fd       *record.Folded
+	pos      [2]map[string][]int
+}
+
+// held reports whether field f (0 title, 1 body) holds tl, a leaf that
+// needs positions, as a run of its words: found as written, else in
+// windows of the text (windowedRun), else by the positions of the
+// field's terms.
+func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
+	s := d.s
+	if !tl.Initial && !s.ix.analyzeRuns {
+		if d.fd == nil {
+			if err := d.read(); err != nil {
+				return false, err
+			}
+			seq, err := record.Seq(d.rec)
+			if err != nil {
+				return false, fmt.Errorf("document %q: %w", d.id, err)
+			}
+			it := checkItem{id: d.id, rec: d.rec, seq: seq}
+			if d.fd, err = it.folded(s.ix.fold); err != nil {
+				return false, err
 			}
 		}
-		return pos[f], nil
+		if d.fd.HasRun(f == 1, tl.Text, tl.Folded) {
+			return true, nil
+		}
+		if held, decided := s.windowedRun(d.tp, tl, d.posTerms, d.fd, f == 1); decided {
+			return held, nil
+		}
 	}
-	v, err := tp.Judge(s.plan, func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }, positions)
-	return v == plan.Yes, err
+	pos, err := d.positions(f)
+	if err != nil {
+		return false, err
+	}
+	return len(tl.Occurrences(d.tp, pos)) > 0, nil
+}
+
+// positions returns the positions of the terms of posTerms in field f.
+func (d *docRuns) positions(f int) (map[string][]int, error) {
+	if d.pos[0] == nil {
+		if err := d.read(); err != nil {
+			return nil, err
+		}
+		var err error
+		if d.pos, err = d.s.recordPositions(d.posTerms, d.id, d.rec); err != nil {
+			return nil, err
+		}
+	}
+	return d.pos[f], nil
+}
+
+// read reads the document's record, unless it was given.
+func (d *docRuns) read() error {
+	if d.rec != nil {
+		return nil
+	}
+	if d.rec = d.s.tx.Get(bucketDocs, []byte(d.id)); d.rec == nil {
+		return fmt.Errorf("document %q is in an index but not in the store", d.id)
+	}
+	return nil
 }
 
 // heldPhrases judges the quoted phrases of a simple query, which every
@@ -148,8 +216,7 @@ func phrasesPresent(tp *plan.Text, pres []uint64) plan.Verdict {
 func (s *search) phrasesIn(tp *plan.Text, posTerms []string, id string, rec []byte, pres []uint64) (bool, error) {
 	nw := len(pres) / 2
 	bits := func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }
-	var pos [2]map[string][]int
-	var fd *record.Folded
+	d := docRuns{s: s, tp: tp, posTerms: posTerms, id: id, rec: rec}
 	for _, tl := range tp.Required {
 		ok := false
 		for f := range 2 {
@@ -160,30 +227,11 @@ func (s *search) phrasesIn(tp *plan.Text, posTerms []string, id string, rec []by
 				ok = true
 				break
 			}
-			if !tl.Initial && !s.ix.analyzeRuns {
-				if fd == nil {
-					seq, err := record.Seq(rec)
-					if err != nil {
-						return false, fmt.Errorf("document %q: %w", id, err)
-					}
-					it := checkItem{id: id, rec: rec, seq: seq}
-					if fd, err = it.folded(s.ix.fold); err != nil {
-						return false, err
-					}
-				}
-				if fd.HasRun(f == 1, tl.Text, tl.Folded) {
-					ok = true
-					break
-				}
+			var err error
+			if ok, err = d.held(tl, f); err != nil {
+				return false, err
 			}
-			if pos[f] == nil {
-				var err error
-				if pos, err = s.recordPositions(posTerms, id, rec); err != nil {
-					return false, err
-				}
-			}
-			if len(tl.Occurrences(tp, pos[f])) > 0 {
-				ok = true
+			if ok {
 				break
 			}
 		}
@@ -194,17 +242,8 @@ func (s *search) phrasesIn(tp *plan.Text, posTerms []string, id string, rec []by
 	return true, nil
 }
 
-// positions returns the positions of terms (plan.Text.PositionTerms) in a
-// document's title and body, analyzed from the stored text.
-func (s *search) positions(terms []string, id string) ([2]map[string][]int, error) {
-	rec := s.tx.Get(bucketDocs, []byte(id))
-	if rec == nil {
-		return [2]map[string][]int{}, fmt.Errorf("document %q is in an index but not in the store", id)
-	}
-	return s.recordPositions(terms, id, rec)
-}
-
-// recordPositions is positions of the document's record.
+// recordPositions returns the positions of terms (plan.Text.PositionTerms)
+// in a document's title and body, analyzed from its stored record.
 func (s *search) recordPositions(terms []string, id string, rec []byte) ([2]map[string][]int, error) {
 	var pos [2]map[string][]int
 	_, rest, err := record.DecodeHeader(rec)
@@ -224,4 +263,110 @@ func (s *search) recordPositions(terms []string, id string, rec []byte) ([2]map[
 		}
 	}
 	return pos, nil
+}
+
+// Windows: a word's prefix shorter than minNeedle bytes, or a word with
+// more than maxNeedles prefixes (a prefix query's expansions), occurs too
+// often in text to be worth finding; so does one that starts a word more
+// than once in every needleEvery bytes. Two bytes that must start a word
+// are rare enough: the tail's "not int or" took 58 ms with them and 210 ms
+// without (analyzing its documents whole), on the yardstick's corpus.
+const (
+	minNeedle   = 2
+	maxNeedles  = 8
+	needleEvery = 16
+)
+
+// windowedRun judges a phrase of several words (a leaf that needs
+// positions) in one field of a document, from its folded text, without
+// analyzing the field whole: a token of one of the phrase's words starts
+// where the folded text holds the prefix of its term
+// (tokenize.Text.TermPrefix) and a token can start (tokenize.MayStart:
+// not inside a run of lower-case letters), so the phrase can only occur
+// in the windows around those places that reach as many words before and
+// after them as the phrase has (tokenize.RunWindow), and there the
+// positions are the field's, less a constant. The word read is the one whose prefixes are
+// the longest. decided is false when no word has prefixes long and few
+// enough, the field was not folded plainly (record.Folded.Plain), or the
+// windows would hold half the field: then the caller analyzes it whole.
+//
+// Cost: a scan of the folded field per prefix, and the analysis of the
+// windows (a few words around each place the prefix occurs).
+func (s *search) windowedRun(tp *plan.Text, tl *plan.TextLeaf, posTerms []string, fd *record.Folded, body bool) (held, decided bool) {
+	folded, ok := fd.Plain(body)
+	if !ok {
+		return false, false
+	}
+	var needles []string
+	best, longest := -1, minNeedle-1
+	for gi, g := range tl.Groups {
+		var ns []string
+		shortest := len(folded) + 1
+		for _, t := range g.Terms {
+			for _, term := range tp.Terms[t].Dict {
+				p, ok := s.ix.textA.TermPrefix(term)
+				if !ok {
+					return false, false
+				}
+				if !slices.Contains(ns, p) {
+					ns = append(ns, p)
+				}
+				shortest = min(shortest, len(p))
+			}
+		}
+		if len(ns) > 0 && len(ns) <= maxNeedles && shortest > longest {
+			best, longest, needles = gi, shortest, ns
+		}
+	}
+	if best < 0 {
+		return false, false
+	}
+	rel, last := tl.Groups[best].Rel, tl.Groups[len(tl.Groups)-1].Rel
+	orig := fd.Restored(body)
+	var spans [][2]int
+	for _, n := range needles {
+		fn := find.New(n)
+		for at := 0; ; {
+			i := fn.Index(folded[at:])
+			if i < 0 {
+				break
+			}
+			i += at
+			at = i + len(n)
+			if !tokenize.MayStart(orig, i) {
+				continue
+			}
+			if len(spans) >= len(folded)/needleEvery+1 {
+				return false, false
+			}
+			lo, hi := tokenize.RunWindow(folded, i, rel, last-rel)
+			spans = append(spans, [2]int{lo, hi})
+		}
+	}
+	if len(spans) == 0 {
+		return false, true
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+	merged, covered := spans[:1], 0
+	for _, sp := range spans[1:] {
+		if top := &merged[len(merged)-1]; sp[0] <= top[1] {
+			top[1] = max(top[1], sp[1])
+			continue
+		}
+		merged = append(merged, sp)
+	}
+	for _, sp := range merged {
+		covered += sp[1] - sp[0]
+	}
+	if 2*covered > len(folded) {
+		return false, false
+	}
+	lists := s.ix.textA.PositionsIn(orig, merged, posTerms)
+	pos := make(map[string][]int, len(posTerms))
+	for k, l := range lists {
+		if l != nil {
+			pos[posTerms[k]] = l
+		}
+	}
+	return len(tl.Occurrences(tp, pos)) > 0, true
 }

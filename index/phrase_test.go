@@ -87,28 +87,8 @@ func TestPhrasesMatchPositions(t *testing.T) {
 		}
 		docs = append(docs, index.Doc{ID: fmt.Sprint(i), Kind: []string{"a", "b"}[i%2], Title: vocab[rng.IntN(len(vocab))], Body: strings.Join(words, " ")})
 	}
-	text := tokenize.NewText()
 	holds := func(d index.Doc, phrase string, kinds []string) bool {
-		if kinds != nil && !slices.Contains(kinds, d.Kind) {
-			return false
-		}
-		want := text.Terms(phrase)
-		for _, field := range []string{d.Title, d.Body} {
-			at := map[int][]string{}
-			for _, tok := range text.Analyze([]byte(field)) {
-				at[tok.Position] = append(at[tok.Position], string(tok.Term))
-			}
-			for p := range at {
-				ok := true
-				for i, w := range want {
-					ok = ok && slices.Contains(at[p+i], w)
-				}
-				if ok {
-					return true
-				}
-			}
-		}
-		return false
+		return (kinds == nil || slices.Contains(kinds, d.Kind)) && holdsPhrase(d, phrase)
 	}
 	for _, backend := range []index.Backend{index.Compact, index.UpsideDown, index.Scorch} {
 		ix, err := index.OpenMemory(&index.Options{Backend: backend, Workers: 4})
@@ -144,6 +124,93 @@ func TestPhrasesMatchPositions(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestLongPhrasesMatchPositions is TestPhrasesMatchPositions on long
+// documents, whose phrases are judged in windows around the places where
+// a word's term prefix occurs (windowedRun) rather than by analyzing them
+// whole: stems (packaged, possibility, dying), identifiers that split
+// (packageMain, typeT, (t *T)), connectors, stop words between, and
+// fields that fold other than plainly (café); in the simple syntax and
+// in the raw one, whose strict plan judges phrases apart.
+func TestLongPhrasesMatchPositions(t *testing.T) {
+	// Each document is long runs of filler with a few of these forms in
+	// it, so that it holds a phrase in one form, or in none.
+	forms := []string{
+		"package main", "Packaged MAIN", "packages main", "packageMain", "package_main", "pkg.Package.main", "package the main", "XMLPackage main",
+		"main package", "main x package", "package p", "package, P", "package--p", "PackageP",
+		"type t", "types T", "typeT", "(t *T) type", "type, t", "type--t", "type_t", "t. Type",
+		"point p", "points P", "pointP", "p.point", "point of p", "IDPoint p",
+		"possibility dying", "possibly dying", "possible lie", "possibilities lying", "possible, die",
+		"main of possible", "main of the possible", "mains in possibility", "main possible",
+		"package main type", "package main types", "package main, Type", "package main x type",
+	}
+	var docs []index.Doc
+	rng := rand.New(rand.NewPCG(11, 13))
+	for i := range 400 {
+		words := make([]string, 60+rng.IntN(300))
+		for j := range words {
+			words[j] = fmt.Sprintf("w%dq", rng.IntN(500))
+		}
+		for range 1 + rng.IntN(4) {
+			words[rng.IntN(len(words))] = forms[rng.IntN(len(forms))]
+		}
+		if i%10 == 0 {
+			words[rng.IntN(len(words))] = "café" // not folded plainly: analyzed whole
+		}
+		docs = append(docs, index.Doc{ID: fmt.Sprint(i), Kind: []string{"a", "b"}[i%2], Title: forms[rng.IntN(len(forms))], Body: strings.Join(words, " ")})
+	}
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix, docs...)
+		for _, phrase := range []string{"package main", "main package", "package p", "type t", "t type", "point p", "p point",
+			"possibility dying", "possible lie", "packaged main", "package main type", "main of possible"} {
+			var want []string
+			for _, d := range docs {
+				if holdsPhrase(d, phrase) {
+					want = append(want, d.ID)
+				}
+			}
+			for _, syntax := range []index.Syntax{index.SyntaxSimple, index.SyntaxRaw} {
+				var got []string
+				total := 0
+				for offset := 0; offset == 0 || offset < total; offset += index.MaxLimit {
+					r := search(t, ix, index.Request{Query: `"` + phrase + `"`, Syntax: syntax, Mode: index.ModeText, Limit: index.MaxLimit, Offset: offset})
+					got, total = append(got, ids(r)...), r.Total
+				}
+				if total != len(want) || !slices.Equal(sorted(got), sorted(want)) {
+					t.Errorf("%s %q: %d hits, positions say %d; only in hits %v, only by positions %v",
+						syntax, phrase, total, len(want), minus(got, want), minus(want, got))
+				}
+			}
+			if len(want) < 10 || len(want) > len(docs)-10 {
+				t.Errorf("%q: %d of %d documents hold it: the test needs both kinds", phrase, len(want), len(docs))
+			}
+		}
+	})
+}
+
+// holdsPhrase reports whether the title or body of d holds the
+// phrase, by the positions of the text analyzer's tokens: its words' terms
+// at the positions they have in the phrase (a stop word leaves a gap).
+func holdsPhrase(d index.Doc, phrase string) bool {
+	text := tokenize.NewText()
+	want := text.Analyze([]byte(phrase))
+	for _, field := range []string{d.Title, d.Body} {
+		at := map[int][]string{}
+		for _, tok := range text.Analyze([]byte(field)) {
+			at[tok.Position] = append(at[tok.Position], string(tok.Term))
+		}
+		for p := range at {
+			ok := true
+			for _, w := range want {
+				ok = ok && slices.Contains(at[p+w.Position-want[0].Position], string(w.Term))
+			}
+			if ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // minus returns the elements of a that b lacks.

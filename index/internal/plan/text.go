@@ -169,10 +169,13 @@ func (tl *TextLeaf) Occurrences(tp *Text, pos map[string][]int) [][2]int {
 	return out
 }
 
-// textVerdict judges a document of the text leg under a strict
-// bits returns the presence bits of one field (0 title, 1 body), and
-// positions the field's term positions, read from the stored text.
-func (tp *Text) Judge(p *Plan, bits func(f int) []uint64, positions func(f int) (map[string][]int, error)) (Verdict, error) {
+// Judge judges a document of the text leg under a strict plan. bits
+// returns the presence bits of one field (0 title, 1 body); runs reports
+// whether a field holds a leaf that needs positions (a phrase, ^) where
+// its terms are present: by Occurrences, or by what tells sooner;
+// positions returns the field's term positions, read from the stored
+// text, for NEAR.
+func (tp *Text) Judge(p *Plan, bits func(f int) []uint64, runs func(tl *TextLeaf, f int) (bool, error), positions func(f int) (map[string][]int, error)) (Verdict, error) {
 	var err error
 	fieldsOf := func(fs Fields) []int {
 		var out []int
@@ -196,12 +199,12 @@ func (tp *Text) Judge(p *Plan, bits func(f int) []uint64, positions func(f int) 
 			if !tl.NeedsPositions() || (!tl.Initial && tl.Compound(bits(f))) {
 				return Yes
 			}
-			pos, perr := positions(f)
-			if perr != nil {
-				err = perr
+			held, herr := runs(tl, f)
+			if herr != nil {
+				err = herr
 				return No
 			}
-			if len(tl.Occurrences(tp, pos)) > 0 {
+			if held {
 				return Yes
 			}
 		}

@@ -66,7 +66,8 @@ func TestJudge(t *testing.T) {
 		{"the compound, no positions needed", 0b100, nil, plan.Yes},
 		{"absent", 0, nil, plan.No},
 	} {
-		v, err := tp.Judge(p, func(int) []uint64 { return []uint64{tc.bits} }, func(int) (map[string][]int, error) { return tc.pos, nil })
+		runs := func(tl *plan.TextLeaf, _ int) (bool, error) { return len(tl.Occurrences(tp, tc.pos)) > 0, nil }
+		v, err := tp.Judge(p, func(int) []uint64 { return []uint64{tc.bits} }, runs, func(int) (map[string][]int, error) { return tc.pos, nil })
 		if err != nil || v != tc.want {
 			t.Errorf("%s: %v, %v; want %v", tc.name, v, err, tc.want)
 		}

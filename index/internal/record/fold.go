@@ -38,21 +38,47 @@ func (f *Folded) Original() (title, body string, ok bool) {
 	return restoreCase(f.Title, f.TitleUpper), restoreCase(f.Body, f.BodyUpper), true
 }
 
+// Plain returns the body (else the title) folded, ok only when folding
+// did nothing but lower ASCII letters: the folded text then has the
+// original's offsets, and at each token's start the spelling that the
+// analyzer folds the token's word to. Restored gives the original back.
+func (f *Folded) Plain(body bool) (folded string, ok bool) {
+	if body {
+		return f.Body, f.BodyUpper != nil
+	}
+	return f.Title, f.TitleUpper != nil
+}
+
+// Restored returns the body (else the title) as written, for a field
+// that Plain reports ok. Cost: a copy of the field.
+func (f *Folded) Restored(body bool) []byte {
+	if body {
+		return restoreBytes(f.Body, f.BodyUpper)
+	}
+	return restoreBytes(f.Title, f.TitleUpper)
+}
+
 // restoreCase raises the letters of folded that mask marks. Cost: a copy
 // of folded.
 func restoreCase(folded string, mask []uint64) string {
 	if len(folded) == 0 {
 		return ""
 	}
+	b := restoreBytes(folded, mask)
+	// b is not written again: the string shares it instead of copying
+	// it, as strings.Builder does.
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// restoreBytes is restoreCase into a new slice.
+func restoreBytes(folded string, mask []uint64) []byte {
 	b := []byte(folded)
 	for w, bits := range mask {
 		for ; bits != 0; bits &= bits - 1 {
 			b[w*64+mathbits.TrailingZeros64(bits)] -= 'a' - 'A'
 		}
 	}
-	// b is not written again: the string shares it instead of copying
-	// it, as strings.Builder does.
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	return b
 }
 
 // WithMaps returns f, or for an entry the cache kept without its maps, the
