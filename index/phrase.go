@@ -2,22 +2,20 @@
 // document's positions from its stored text, since the text index keeps
 // none; a phrase found as written needs none (record.Folded.HasRun), and
 // one that is not is looked for in windows of its text around the places
-// where one of its words can start (windowedRun), not in all of it.
+// where one of its words can start (package window), not in all of it.
 
 package index
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
-	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/index/internal/slots"
+	"github.com/twindex/twindex/index/internal/window"
 	"github.com/twindex/twindex/tokenize"
 )
 
@@ -40,28 +38,60 @@ func (s *search) docText(id string) (title, body []byte, ok bool, err error) {
 
 // textMatch judges one document against a strict plan, reading its
 // stored text only when a phrase, NEAR or ^ needs word positions.
-func (s *search) textMatch(tp *plan.Text, posTerms []string, id string, pres []uint64, nw int) (bool, error) {
-	d := docRuns{s: s, tp: tp, posTerms: posTerms, id: id}
-	v, err := tp.Judge(s.plan, func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }, d.held, d.positions)
+func (s *search) textMatch(j *runJudge, id string, pres []uint64, nw int) (bool, error) {
+	d := docRuns{runJudge: j, id: id}
+	v, err := j.tp.Judge(s.plan, func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }, d.held, d.positions)
 	return v == plan.Yes, err
+}
+
+// runJudge is what the judges of a query's runs of words share: its
+// text plan, the terms whose positions they read, and where each leaf
+// that needs positions can occur (nil for a leaf whose text is
+// analyzed whole).
+type runJudge struct {
+	s        *search
+	tp       *plan.Text
+	posTerms []string
+	starts   map[*plan.TextLeaf]*window.Starts
+}
+
+// newRunJudge returns the judge of tp's runs of words.
+func (s *search) newRunJudge(tp *plan.Text) *runJudge {
+	j := &runJudge{s: s, tp: tp, posTerms: tp.PositionTerms(), starts: map[*plan.TextLeaf]*window.Starts{}}
+	for _, tl := range tp.Leaves {
+		if tl.NeedsPositions() {
+			j.starts[tl] = leafStarts(s.ix.textA, tp, tl)
+		}
+	}
+	return j
+}
+
+// leafStarts returns where a phrase's words start (window.New).
+func leafStarts(text *tokenize.Text, tp *plan.Text, tl *plan.TextLeaf) *window.Starts {
+	words := make([]window.Word, len(tl.Groups))
+	for i, g := range tl.Groups {
+		words[i].Rel = g.Rel
+		for _, t := range g.Terms {
+			words[i].Terms = append(words[i].Terms, tp.Terms[t].Dict...)
+		}
+	}
+	return window.New(text, words)
 }
 
 // docRuns judges runs of words in one document: its record, folded text
 // and word positions are each read once, when first needed.
 type docRuns struct {
-	s        *search
-	tp       *plan.Text
-	posTerms []string
-	id       string
-	rec      []byte // the stored record; nil until read
-	fd       *record.Folded
-	pos      [2]map[string][]int
+	*runJudge
+	id  string
+	rec []byte // the stored record; nil until read
+	fd  *record.Folded
+	pos [2]map[string][]int
 }
 
 // held reports whether field f (0 title, 1 body) holds tl, a leaf that
 // needs positions, as a run of its words: found as written, else in
-// windows of the text (windowedRun), else by the positions of the
-// field's terms.
+// windows of the text (inWindows), else by the positions of the field's
+// terms.
 func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 	s := d.s
 	if !tl.Initial && !s.ix.analyzeRuns {
@@ -81,7 +111,7 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 		if d.fd.HasRun(f == 1, tl.Text, tl.Folded) {
 			return true, nil
 		}
-		if held, decided := s.windowedRun(d.tp, tl, d.posTerms, d.fd, f == 1); decided {
+		if held, decided := d.inWindows(tl, f == 1); decided {
 			return held, nil
 		}
 	}
@@ -133,7 +163,7 @@ func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, ju
 	n := len(t.Docs())
 	held = make([]bool, n)
 	ids = make([]string, n)
-	posTerms := tp.PositionTerms()
+	j := s.newRunJudge(tp)
 	var todo []int
 	for k := range n {
 		if !judge(k) {
@@ -165,7 +195,7 @@ func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, ju
 	err = s.inParts(len(todo), s.workersFor(len(todo), parallelPhrases), func(_, i int) error {
 		k := todo[i]
 		var err error
-		held[k], err = s.phrasesIn(tp, posTerms, ids[k], recs[i], t.Present(k))
+		held[k], err = s.phrasesIn(j, ids[k], recs[i], t.Present(k))
 		return err
 	})
 	if err != nil {
@@ -213,11 +243,11 @@ func phrasesPresent(tp *plan.Text, pres []uint64) plan.Verdict {
 // present (pres), then, for a phrase of several words, as a run, found as
 // written or from the positions of its terms. It may run on any
 // goroutine.
-func (s *search) phrasesIn(tp *plan.Text, posTerms []string, id string, rec []byte, pres []uint64) (bool, error) {
+func (s *search) phrasesIn(j *runJudge, id string, rec []byte, pres []uint64) (bool, error) {
 	nw := len(pres) / 2
 	bits := func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }
-	d := docRuns{s: s, tp: tp, posTerms: posTerms, id: id, rec: rec}
-	for _, tl := range tp.Required {
+	d := docRuns{runJudge: j, id: id, rec: rec}
+	for _, tl := range j.tp.Required {
 		ok := false
 		for f := range 2 {
 			if tl.Fields&(1<<f) == 0 || !tl.Present(bits(f)) {
@@ -265,108 +295,43 @@ func (s *search) recordPositions(terms []string, id string, rec []byte) ([2]map[
 	return pos, nil
 }
 
-// Windows: a word's prefix shorter than minNeedle bytes, or a word with
-// more than maxNeedles prefixes (a prefix query's expansions), occurs too
-// often in text to be worth finding; so does one that starts a word more
-// than once in every needleEvery bytes. Two bytes that must start a word
-// are rare enough: the tail's "not int or" took 58 ms with them and 210 ms
-// without (analyzing its documents whole), on the yardstick's corpus.
-const (
-	minNeedle   = 2
-	maxNeedles  = 8
-	needleEvery = 16
-)
+// needleEvery: windows are not worth finding where a word can start
+// more than once in every needleEvery bytes.
+const needleEvery = 16
 
-// windowedRun judges a phrase of several words (a leaf that needs
-// positions) in one field of a document, from its folded text, without
-// analyzing the field whole: a token of one of the phrase's words starts
-// where the folded text holds the prefix of its term
-// (tokenize.Text.TermPrefix) and a token can start (tokenize.MayStart:
-// not inside a run of lower-case letters), so the phrase can only occur
-// in the windows around those places that reach as many words before and
-// after them as the phrase has (tokenize.RunWindow), and there the
-// positions are the field's, less a constant. The word read is the one whose prefixes are
-// the longest. decided is false when no word has prefixes long and few
-// enough, the field was not folded plainly (record.Folded.Plain), or the
-// windows would hold half the field: then the caller analyzes it whole.
+// inWindows judges a phrase of several words (a leaf that needs
+// positions) in the title or body of the document from its folded text,
+// without analyzing the field whole: only the windows where the phrase
+// can occur are (package window). decided is false when the phrase has
+// no starts, the field was not folded plainly (record.Folded.Plain), or
+// the windows would hold half the field: then the caller analyzes it
+// whole.
 //
 // Cost: a scan of the folded field per prefix, and the analysis of the
-// windows (a few words around each place the prefix occurs).
-func (s *search) windowedRun(tp *plan.Text, tl *plan.TextLeaf, posTerms []string, fd *record.Folded, body bool) (held, decided bool) {
-	folded, ok := fd.Plain(body)
+// windows (a few words around each place a prefix occurs).
+func (d *docRuns) inWindows(tl *plan.TextLeaf, body bool) (held, decided bool) {
+	st := d.starts[tl]
+	if st == nil {
+		return false, false
+	}
+	folded, ok := d.fd.Plain(body)
 	if !ok {
 		return false, false
 	}
-	var needles []string
-	best, longest := -1, minNeedle-1
-	for gi, g := range tl.Groups {
-		var ns []string
-		shortest := len(folded) + 1
-		for _, t := range g.Terms {
-			for _, term := range tp.Terms[t].Dict {
-				p, ok := s.ix.textA.TermPrefix(term)
-				if !ok {
-					return false, false
-				}
-				if !slices.Contains(ns, p) {
-					ns = append(ns, p)
-				}
-				shortest = min(shortest, len(p))
-			}
-		}
-		if len(ns) > 0 && len(ns) <= maxNeedles && shortest > longest {
-			best, longest, needles = gi, shortest, ns
-		}
-	}
-	if best < 0 {
+	orig := d.fd.Restored(body)
+	spans, ok := st.Find(orig, folded, nil, len(folded)/needleEvery+1)
+	if !ok || 2*window.Len(spans) > len(folded) {
 		return false, false
-	}
-	rel, last := tl.Groups[best].Rel, tl.Groups[len(tl.Groups)-1].Rel
-	orig := fd.Restored(body)
-	var spans [][2]int
-	for _, n := range needles {
-		fn := find.New(n)
-		for at := 0; ; {
-			i := fn.Index(folded[at:])
-			if i < 0 {
-				break
-			}
-			i += at
-			at = i + len(n)
-			if !tokenize.MayStart(orig, i) {
-				continue
-			}
-			if len(spans) >= len(folded)/needleEvery+1 {
-				return false, false
-			}
-			lo, hi := tokenize.RunWindow(folded, i, rel, last-rel)
-			spans = append(spans, [2]int{lo, hi})
-		}
 	}
 	if len(spans) == 0 {
 		return false, true
 	}
-	slices.SortFunc(spans, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
-	merged, covered := spans[:1], 0
-	for _, sp := range spans[1:] {
-		if top := &merged[len(merged)-1]; sp[0] <= top[1] {
-			top[1] = max(top[1], sp[1])
-			continue
-		}
-		merged = append(merged, sp)
-	}
-	for _, sp := range merged {
-		covered += sp[1] - sp[0]
-	}
-	if 2*covered > len(folded) {
-		return false, false
-	}
-	lists := s.ix.textA.PositionsIn(orig, merged, posTerms)
-	pos := make(map[string][]int, len(posTerms))
+	lists := d.s.ix.textA.PositionsIn(orig, spans, d.posTerms)
+	pos := make(map[string][]int, len(d.posTerms))
 	for k, l := range lists {
 		if l != nil {
-			pos[posTerms[k]] = l
+			pos[d.posTerms[k]] = l
 		}
 	}
-	return len(tl.Occurrences(tp, pos)) > 0, true
+	return len(tl.Occurrences(d.tp, pos)) > 0, true
 }

@@ -64,7 +64,7 @@ func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 			continue
 		}
 		if tl.Quoted && tl.NeedsPositions() {
-			q.AddRun(snippet.Run{Key: k, Occurrences: func(pos map[string][]int) [][2]int { return tl.Occurrences(tp, pos) }})
+			q.AddRun(snippet.Run{Key: k, Occurrences: func(pos map[string][]int) [][2]int { return tl.Occurrences(tp, pos) }, Starts: leafStarts(s.ix.textA, tp, tl)})
 			continue
 		}
 		for _, g := range tl.Groups {

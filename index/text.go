@@ -141,9 +141,9 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		coord[m] = math.Pow(float64(m)/float64(max(tp.Words, 1)), coordExponent)
 	}
 	positional := s.plan.Strict && tp.Positional()
-	var posTerms []string
-	if positional {
-		posTerms = tp.PositionTerms()
+	var runs *runJudge
+	if s.plan.Strict {
+		runs = s.newRunJudge(tp)
 	}
 	// The exact terms' bits, to judge a strict tree without expansions.
 	var mask []uint64
@@ -197,7 +197,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 				}
 				p = masked
 			}
-			ok, err := s.textMatch(tp, posTerms, id, p, nw)
+			ok, err := s.textMatch(runs, id, p, nw)
 			if err != nil {
 				return nil, err
 			}
@@ -217,7 +217,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 			ok := bits.OnesCount64(a.Leaves) >= min(tp.Words, 64)
 			if s.plan.Strict {
 				var err error
-				if ok, err = s.textMatch(tp, posTerms, id, t.Present(k), nw); err != nil {
+				if ok, err = s.textMatch(runs, id, t.Present(k), nw); err != nil {
 					return nil, err
 				}
 			}

@@ -16,7 +16,7 @@ import (
 // of every rule and exception of Porter2), so most words are passed over
 // after folding. In the other languages every word is stemmed.
 func (t *Text) Positions(input []byte, terms []string) [][]int {
-	return t.PositionsIn(input, [][2]int{{0, len(input)}}, terms)
+	return t.PositionsIn(bytesString(input), [][2]int{{0, len(input)}}, terms)
 }
 
 // SpanGap is how far apart PositionsIn numbers its spans: more than any
@@ -29,7 +29,7 @@ const SpanGap = 1 << 16
 // give the positions of the text's own tokens, less a constant per span.
 //
 // Cost: Positions' of the spans' bytes.
-func (t *Text) PositionsIn(input []byte, spans [][2]int, terms []string) [][]int {
+func (t *Text) PositionsIn(input string, spans [][2]int, terms []string) [][]int {
 	p := picker{index: make(map[string]int, len(terms))}
 	slot := make([]int, len(terms))
 	for i, term := range terms {
@@ -47,7 +47,7 @@ func (t *Text) PositionsIn(input []byte, spans [][2]int, terms []string) [][]int
 	s := textScanner{pick: &p, lang: t.language()}
 	for k, sp := range spans {
 		p.base = k * SpanGap
-		s.run(bytesString(input[sp[0]:sp[1]]))
+		s.run(input[sp[0]:sp[1]])
 	}
 	out := make([][]int, len(terms))
 	for i, k := range slot {
@@ -156,7 +156,7 @@ func RunWindow(text string, at, before, after int) (lo, hi int) {
 // MayStart reports whether a token can start at byte i of text (the
 // original, not folded): false only inside a run of ASCII lower-case
 // letters or of ASCII digits, where no part boundary falls.
-func MayStart(text []byte, i int) bool {
+func MayStart(text string, i int) bool {
 	if i == 0 || i >= len(text) {
 		return true
 	}

@@ -97,7 +97,7 @@ func TestRunWindow(t *testing.T) {
 // TestPositionsIn checks that spans are read each on its own and apart.
 func TestPositionsIn(t *testing.T) {
 	text := tokenize.NewText()
-	in := []byte("read file now. read the file")
+	in := "read file now. read the file"
 	got := text.PositionsIn(in, [][2]int{{0, 9}, {15, 28}}, []string{"read", "file"})
 	want := [][]int{{1, tokenize.SpanGap + 1}, {2, tokenize.SpanGap + 3}}
 	if !slices.EqualFunc(got, want, slices.Equal) {

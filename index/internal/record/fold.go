@@ -51,11 +51,11 @@ func (f *Folded) Plain(body bool) (folded string, ok bool) {
 
 // Restored returns the body (else the title) as written, for a field
 // that Plain reports ok. Cost: a copy of the field.
-func (f *Folded) Restored(body bool) []byte {
+func (f *Folded) Restored(body bool) string {
 	if body {
-		return restoreBytes(f.Body, f.BodyUpper)
+		return restoreCase(f.Body, f.BodyUpper)
 	}
-	return restoreBytes(f.Title, f.TitleUpper)
+	return restoreCase(f.Title, f.TitleUpper)
 }
 
 // restoreCase raises the letters of folded that mask marks. Cost: a copy
@@ -64,21 +64,15 @@ func restoreCase(folded string, mask []uint64) string {
 	if len(folded) == 0 {
 		return ""
 	}
-	b := restoreBytes(folded, mask)
-	// b is not written again: the string shares it instead of copying
-	// it, as strings.Builder does.
-	return unsafe.String(unsafe.SliceData(b), len(b))
-}
-
-// restoreBytes is restoreCase into a new slice.
-func restoreBytes(folded string, mask []uint64) []byte {
 	b := []byte(folded)
 	for w, bits := range mask {
 		for ; bits != 0; bits &= bits - 1 {
 			b[w*64+mathbits.TrailingZeros64(bits)] -= 'a' - 'A'
 		}
 	}
-	return b
+	// b is not written again: the string shares it instead of copying
+	// it, as strings.Builder does.
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // WithMaps returns f, or for an entry the cache kept without its maps, the

@@ -26,6 +26,8 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 
 	"github.com/twindex/twindex/index/internal/find"
+	"github.com/twindex/twindex/index/internal/window"
+	"github.com/twindex/twindex/tokenize"
 )
 
 // Snippet geometry: a window of about 32 words of prose.
@@ -72,10 +74,12 @@ type probe struct {
 
 // Run is a quoted phrase matched as a run of words. Occurrences returns
 // where it occurs in a field as [first, last] token positions, given the
-// positions of the field's terms.
+// positions of the field's terms. Starts, if set, is where it can occur:
+// when every run has them, only those windows of a field are analyzed.
 type Run struct {
 	Key         int
 	Occurrences func(pos map[string][]int) [][2]int
+	Starts      *window.Starts
 }
 
 // AddSub adds a folded substring to look for; its key is the number of
@@ -127,7 +131,7 @@ func (q *Query) Snippet(title, body Field, prefer, floor int) (snip string, at i
 	if snip, _ := q.render(title, -1, 0); snip != "" {
 		return snip, -1, true
 	}
-	lo, hi, _ := window(body.Text, nil, -1, 0)
+	lo, hi, _ := shown(body.Text, nil, -1, 0)
 	return q.mark(body.Text, lo, hi, nil), -1, false
 }
 
@@ -160,7 +164,7 @@ func (q *Query) matchSpans(f Field, limit int) (exact, guess []span) {
 		}
 	}
 	if len(q.runs) > 0 {
-		exact = append(exact, q.runSpans(q.Analyze([]byte(text[:orig(len(ftext))])))...)
+		exact = append(exact, q.runSpans(q.runTokens(text[:orig(len(ftext))], ftext, f.Map))...)
 	}
 	for _, p := range q.probes {
 		n := len(p.find.Needle())
@@ -178,6 +182,37 @@ func (q *Query) matchSpans(f Field, limit int) (exact, guess []span) {
 	}
 	return exact, guess
 }
+
+// runTokens returns the tokens of text (whose folding is folded, offsets
+// its map back) where the runs can occur: of the windows that their
+// Starts find (numbered apart, tokenize.SpanGap), or of all of text.
+func (q *Query) runTokens(text, folded string, offsets []int) analysis.TokenStream {
+	var spans [][2]int
+	for _, r := range q.runs {
+		if r.Starts == nil {
+			return q.Analyze([]byte(text))
+		}
+		found, ok := r.Starts.Find(text, folded, offsets, len(folded)/minGap+1)
+		if !ok {
+			return q.Analyze([]byte(text))
+		}
+		spans = append(spans, found...)
+	}
+	var toks analysis.TokenStream
+	for k, sp := range window.Merge(spans) {
+		for _, tok := range q.Analyze([]byte(text[sp[0]:sp[1]])) {
+			tok.Start += sp[0]
+			tok.End += sp[0]
+			tok.Position += k * tokenize.SpanGap
+			toks = append(toks, tok)
+		}
+	}
+	return toks
+}
+
+// minGap: a run's words starting more than once in every minGap bytes
+// of a field are cheaper to find by analyzing the field whole.
+const minGap = 16
 
 // runSpans returns where the quoted phrases run in a field, given its
 // tokens: from the first word's start to the last one's end.
@@ -216,7 +251,7 @@ func (q *Query) render(f Field, prefer, floor int) (string, int) {
 	} else {
 		floor = 0
 	}
-	lo, hi, at := window(f.Text, sortSpans(append(slices.Clone(exact), guess...)), prefer, floor)
+	lo, hi, at := shown(f.Text, sortSpans(append(slices.Clone(exact), guess...)), prefer, floor)
 	spans := exact
 	if len(guess) > 0 {
 		spans = append(spans, q.wordSpans(f.Text, lo, hi, guess)...)
@@ -277,12 +312,12 @@ func sortSpans(spans []span) []span {
 	return merged
 }
 
-// window picks the part of text to show: the window of about width bytes
+// shown picks the part of text to show: the window of about width bytes
 // holding the most distinct matched terms, or the one that starts at
 // prefer (a declaration) when prefer >= 0, starting a little before its
 // first match but not before floor, on word boundaries where possible.
 // at is the window's first match.
-func window(text string, spans []span, prefer, floor int) (lo, hi, at int) {
+func shown(text string, spans []span, prefer, floor int) (lo, hi, at int) {
 	lo, hi, at = floor, min(len(text), floor+width), -1
 	switch {
 	case prefer >= 0:

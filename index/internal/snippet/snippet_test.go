@@ -2,6 +2,7 @@ package snippet_test
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis"
 
 	"github.com/twindex/twindex/index/internal/snippet"
+	"github.com/twindex/twindex/index/internal/window"
 	"github.com/twindex/twindex/tokenize"
 )
 
@@ -129,4 +131,66 @@ func ExampleQuery_Snippet() {
 	fmt.Println(snip, line, col)
 	// Output: hay &amp; hay
 	// the <b>Needle</b> is here 2 5
+}
+
+// TestRunStarts checks that a phrase's runs, looked for in the windows
+// its Starts find, give the snippets and lines that analyzing each field
+// whole gives: long fields, forms written as the phrase and not (stems,
+// identifiers, accents that fold), and phrases whose words all start
+// often.
+func TestRunStarts(t *testing.T) {
+	a := tokenize.NewText()
+	forms := []string{"package main", "Packaged MAIN", "packageMain", "package_main", "main package", "Pâckage main",
+		"type t", "typeT", "(t *T) type", "type, t", "set up", "setUp", "sets the up", "ünïcode"}
+	rng := rand.New(rand.NewPCG(3, 5))
+	for _, phrase := range []string{"package main", "type t", "set up"} {
+		words := []window.Word{}
+		var terms []string
+		for _, tok := range a.Analyze([]byte(phrase)) {
+			words = append(words, window.Word{Rel: tok.Position - 1, Terms: []string{string(tok.Term)}})
+			terms = append(terms, string(tok.Term))
+		}
+		occurrences := func(pos map[string][]int) [][2]int {
+			var out [][2]int
+			for _, p := range pos[terms[0]] {
+				if slices.Contains(pos[terms[1]], p+1) {
+					out = append(out, [2]int{p, p + 1})
+				}
+			}
+			return out
+		}
+		starts := window.New(a, words)
+		if starts == nil {
+			t.Fatalf("%q: no starts", phrase)
+		}
+		mk := func(st *window.Starts) *snippet.Query {
+			q := &snippet.Query{Analyze: a.Analyze, MarkStart: "[", MarkEnd: "]", MaxLine: 512}
+			q.AddRun(snippet.Run{Key: 0, Occurrences: occurrences, Starts: st})
+			return q
+		}
+		whole, windowed := mk(nil), mk(starts)
+		for range 200 {
+			var b strings.Builder
+			for range 20 + rng.IntN(400) {
+				if rng.IntN(30) == 0 {
+					b.WriteString(forms[rng.IntN(len(forms))])
+				} else {
+					fmt.Fprintf(&b, "w%dq", rng.IntN(300))
+				}
+				b.WriteString([]string{" ", "\n", ". ", " "}[rng.IntN(4)])
+			}
+			body := field(b.String())
+			s1, at1, in1 := whole.Snippet(field("t"), body, -1, 0)
+			s2, at2, in2 := windowed.Snippet(field("t"), body, -1, 0)
+			if s1 != s2 || at1 != at2 || in1 != in2 {
+				t.Fatalf("%q in %q:\nwhole    %q %d %v\nwindowed %q %d %v", phrase, body.Text, s1, at1, in1, s2, at2, in2)
+			}
+			var l1, l2 []snippet.Line
+			n1 := whole.Lines(body, snippet.LineOptions{Before: 1, After: 1, Max: 50}, func(l snippet.Line) { l1 = append(l1, l) })
+			n2 := windowed.Lines(body, snippet.LineOptions{Before: 1, After: 1, Max: 50}, func(l snippet.Line) { l2 = append(l2, l) })
+			if !slices.Equal(l1, l2) || n1 != n2 {
+				t.Fatalf("%q in %q: lines whole %v %d, windowed %v %d", phrase, body.Text, l1, n1, l2, n2)
+			}
+		}
+	}
 }

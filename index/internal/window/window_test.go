@@ -1,0 +1,46 @@
+package window_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/twindex/twindex/index/internal/window"
+	"github.com/twindex/twindex/tokenize"
+)
+
+// TestFind pins the windows of a phrase: the word with the longest
+// prefixes is looked for, only where a token can start, with as many
+// words around it as the phrase has; overlapping windows join.
+func TestFind(t *testing.T) {
+	text := tokenize.NewText()
+	// "for range v": the prefixes of "rang" (ran) are the longest.
+	st := window.New(text, []window.Word{{0, []string{"for"}}, {1, []string{"rang"}}, {2, []string{"v"}}})
+	if st == nil {
+		t.Fatal("no starts")
+	}
+	const s = "x for range v y; errant w forRange z; for ranges a b c d for range"
+	folded, offsets := tokenize.FoldMap(s)
+	got, ok := st.Find(s, folded, offsets, 100)
+	// "errant" holds "ran" where no token starts.
+	want := [][2]int{{2, 13}, {24, 36}, {38, 50}, {57, 66}} // "for range v", "w forRange z", "for ranges a", "d for range"
+	if !ok || !slices.Equal(got, want) {
+		t.Fatalf("Find = %v %v, want %v", got, ok, want)
+	}
+	if _, ok := st.Find(s, folded, offsets, 3); ok {
+		t.Error("Find found more places than most")
+	}
+	if st := window.New(text, []window.Word{{0, []string{"t"}}, {1, []string{"x"}}}); st != nil {
+		t.Error("starts for words of one letter")
+	}
+	fr, _ := tokenize.NewTextLang("fr")
+	if st := window.New(fr, []window.Word{{0, []string{"maison"}}, {1, []string{"blanch"}}}); st != nil {
+		t.Error("starts in a language whose prefixes it cannot tell")
+	}
+}
+
+func TestMerge(t *testing.T) {
+	got := window.Merge([][2]int{{10, 20}, {0, 5}, {5, 8}, {15, 30}, {40, 41}})
+	if want := [][2]int{{0, 8}, {10, 30}, {40, 41}}; !slices.Equal(got, want) || window.Len(got) != 29 {
+		t.Fatalf("Merge = %v (%d bytes), want %v", got, window.Len(got), want)
+	}
+}
