@@ -314,19 +314,19 @@ func (d *docRuns) inWindows(tl *plan.TextLeaf, body bool) (held, decided bool) {
 	if st == nil {
 		return false, false
 	}
-	folded, ok := d.fd.Plain(body)
+	folded, upper, ok := d.fd.Plain(body)
 	if !ok {
 		return false, false
 	}
-	orig := d.fd.Restored(body)
-	spans, ok := st.Find(orig, folded, nil, len(folded)/needleEvery+1)
+	spans, ok := st.FindPlain(folded, upper, len(folded)/needleEvery+1)
 	if !ok || 2*window.Len(spans) > len(folded) {
 		return false, false
 	}
 	if len(spans) == 0 {
 		return false, true
 	}
-	lists := d.s.ix.textA.PositionsIn(orig, spans, d.posTerms)
+	text, at := d.fd.RestoredSpans(body, spans)
+	lists := d.s.ix.textA.PositionsIn(text, at, d.posTerms)
 	pos := make(map[string][]int, len(d.posTerms))
 	for k, l := range lists {
 		if l != nil {

@@ -153,15 +153,12 @@ func RunWindow(text string, at, before, after int) (lo, hi int) {
 	return lo, hi
 }
 
-// MayStart reports whether a token can start at byte i of text (the
-// original, not folded): false only inside a run of ASCII lower-case
-// letters or of ASCII digits, where no part boundary falls.
-func MayStart(text string, i int) bool {
-	if i == 0 || i >= len(text) {
-		return true
-	}
-	a, b := text[i-1], text[i]
-	return !('a' <= a && a <= 'z' && 'a' <= b && b <= 'z' || '0' <= a && a <= '9' && '0' <= b && b <= '9')
+// MayStart reports whether a token can start at a byte cur of a text
+// (the original, not folded) that follows the byte prev: false only
+// inside a run of ASCII lower-case letters or of ASCII digits, where no
+// part boundary falls. A token can start at a text's first byte.
+func MayStart(prev, cur byte) bool {
+	return !('a' <= prev && prev <= 'z' && 'a' <= cur && cur <= 'z' || '0' <= prev && prev <= '9' && '0' <= cur && cur <= '9')
 }
 
 // cut reports whether no word run holds c: an ASCII byte other than a

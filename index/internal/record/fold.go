@@ -38,24 +38,40 @@ func (f *Folded) Original() (title, body string, ok bool) {
 	return restoreCase(f.Title, f.TitleUpper), restoreCase(f.Body, f.BodyUpper), true
 }
 
-// Plain returns the body (else the title) folded, ok only when folding
-// did nothing but lower ASCII letters: the folded text then has the
-// original's offsets, and at each token's start the spelling that the
-// analyzer folds the token's word to. Restored gives the original back.
-func (f *Folded) Plain(body bool) (folded string, ok bool) {
+// Plain returns the body (else the title) folded, and its upper-case
+// letters (a bit per byte), ok only when folding did nothing but lower
+// ASCII letters: the folded text then has the original's offsets, and at
+// each token's start the spelling that the analyzer folds the token's
+// word to. RestoredSpans gives parts of the original back.
+func (f *Folded) Plain(body bool) (folded string, upper []uint64, ok bool) {
 	if body {
-		return f.Body, f.BodyUpper != nil
+		return f.Body, f.BodyUpper, f.BodyUpper != nil
 	}
-	return f.Title, f.TitleUpper != nil
+	return f.Title, f.TitleUpper, f.TitleUpper != nil
 }
 
-// Restored returns the body (else the title) as written, for a field
-// that Plain reports ok. Cost: a copy of the field.
-func (f *Folded) Restored(body bool) string {
-	if body {
-		return restoreCase(f.Body, f.BodyUpper)
+// RestoredSpans returns the spans of the body (else the title) as
+// written, one after another, and where each is in the text returned,
+// for a field that Plain reports ok. Cost: a copy of the spans.
+func (f *Folded) RestoredSpans(body bool, spans [][2]int) (text string, at [][2]int) {
+	folded, upper, _ := f.Plain(body)
+	n := 0
+	for _, sp := range spans {
+		n += sp[1] - sp[0]
 	}
-	return restoreCase(f.Title, f.TitleUpper)
+	b := make([]byte, 0, n)
+	at = make([][2]int, len(spans))
+	for k, sp := range spans {
+		base := len(b)
+		b = append(b, folded[sp[0]:sp[1]]...)
+		for i := sp[0]; i < sp[1]; i++ {
+			if upper[i/64]&(1<<(i%64)) != 0 {
+				b[base+i-sp[0]] -= 'a' - 'A'
+			}
+		}
+		at[k] = [2]int{base, len(b)}
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b)), at
 }
 
 // restoreCase raises the letters of folded that mask marks. Cost: a copy

@@ -91,6 +91,33 @@ func New(text *tokenize.Text, words []Word) *Starts {
 //
 // Cost: a scan of folded per prefix, and a pass over each window.
 func (st *Starts) Find(text, folded string, offsets []int, most int) (spans [][2]int, ok bool) {
+	return st.find(folded, most, func(i int) (int, bool) {
+		if offsets != nil {
+			i = offsets[i]
+		}
+		return i, i == 0 || tokenize.MayStart(text[i-1], text[i])
+	}, func(i int) (int, int) { return tokenize.RunWindow(text, i, st.before, st.after) })
+}
+
+// FindPlain is Find for a text that folding only lowered: folded is
+// the text's folding and upper marks its upper-case letters, a bit per
+// byte (tokenize.FoldCase); the text itself is not needed.
+func (st *Starts) FindPlain(folded string, upper []uint64, most int) (spans [][2]int, ok bool) {
+	orig := func(i int) byte {
+		if upper[i/64]&(1<<(i%64)) != 0 {
+			return folded[i] - ('a' - 'A')
+		}
+		return folded[i]
+	}
+	return st.find(folded, most, func(i int) (int, bool) {
+		return i, i == 0 || tokenize.MayStart(orig(i-1), orig(i))
+	}, func(i int) (int, int) { return tokenize.RunWindow(folded, i, st.before, st.after) })
+}
+
+// find finds the prefixes in folded; start maps a place to the text's
+// offset and says whether a token can start there, window gives the
+// window around it.
+func (st *Starts) find(folded string, most int, start func(i int) (int, bool), window func(i int) (lo, hi int)) (spans [][2]int, ok bool) {
 	for _, p := range st.prefixes {
 		n := len(p.Needle())
 		for at := 0; ; {
@@ -100,16 +127,14 @@ func (st *Starts) Find(text, folded string, offsets []int, most int) (spans [][2
 			}
 			i += at
 			at = i + n
-			if offsets != nil {
-				i = offsets[i]
-			}
-			if !tokenize.MayStart(text, i) {
+			o, can := start(i)
+			if !can {
 				continue
 			}
 			if len(spans) == most {
 				return nil, false
 			}
-			lo, hi := tokenize.RunWindow(text, i, st.before, st.after)
+			lo, hi := window(o)
 			spans = append(spans, [2]int{lo, hi})
 		}
 	}

@@ -26,6 +26,10 @@ func TestFind(t *testing.T) {
 	if !ok || !slices.Equal(got, want) {
 		t.Fatalf("Find = %v %v, want %v", got, ok, want)
 	}
+	folded, _, upper := tokenize.FoldCase([]byte(s))
+	if plain, ok := st.FindPlain(folded, upper, 100); !ok || !slices.Equal(plain, want) {
+		t.Fatalf("FindPlain = %v %v, want %v", plain, ok, want)
+	}
 	if _, ok := st.Find(s, folded, offsets, 3); ok {
 		t.Error("Find found more places than most")
 	}
