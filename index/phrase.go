@@ -82,10 +82,12 @@ func leafStarts(text *tokenize.Text, tp *plan.Text, tl *plan.TextLeaf) *window.S
 // and word positions are each read once, when first needed.
 type docRuns struct {
 	*runJudge
-	id  string
-	rec []byte // the stored record; nil until read
-	fd  *record.Folded
-	pos [2]map[string][]int
+	id      string
+	rec     []byte // the stored record; nil until read
+	text    [2]string
+	decoded bool // text holds the record's title and body
+	fd      *record.Folded
+	pos     [2]map[string][]int
 }
 
 // held reports whether field f (0 title, 1 body) holds tl, a leaf that
@@ -111,8 +113,9 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 		if d.fd.HasRun(f == 1, tl.Text, tl.Folded) {
 			return true, nil
 		}
-		if held, decided := d.inWindows(tl, f == 1); decided {
-			return held, nil
+		held, decided, err := d.inWindows(tl, f)
+		if err != nil || decided {
+			return held, err
 		}
 	}
 	pos, err := d.positions(f)
@@ -122,18 +125,51 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 	return len(tl.Occurrences(d.tp, pos)) > 0, nil
 }
 
-// positions returns the positions of the terms of posTerms in field f.
+// positions returns the positions of the terms of posTerms in field f,
+// analyzed from the stored text.
 func (d *docRuns) positions(f int) (map[string][]int, error) {
 	if d.pos[0] == nil {
-		if err := d.read(); err != nil {
+		if err := d.decode(); err != nil {
 			return nil, err
 		}
-		var err error
-		if d.pos, err = d.s.recordPositions(d.posTerms, d.id, d.rec); err != nil {
-			return nil, err
+		for i, text := range d.text {
+			d.pos[i] = d.termPositions(text, [][2]int{{0, len(text)}})
 		}
 	}
 	return d.pos[f], nil
+}
+
+// termPositions returns the positions of the terms of posTerms in the
+// spans of text (tokenize.Text.PositionsIn).
+func (d *docRuns) termPositions(text string, spans [][2]int) map[string][]int {
+	pos := make(map[string][]int, len(d.posTerms))
+	for k, l := range d.s.ix.textA.PositionsIn(text, spans, d.posTerms) {
+		if l != nil {
+			pos[d.posTerms[k]] = l
+		}
+	}
+	return pos
+}
+
+// decode decodes the document's title and body from its record.
+func (d *docRuns) decode() error {
+	if d.decoded {
+		return nil
+	}
+	if err := d.read(); err != nil {
+		return err
+	}
+	_, rest, err := record.DecodeHeader(d.rec)
+	if err == nil {
+		var title, body []byte
+		if title, body, err = record.DecodeText(rest); err == nil {
+			d.text, d.decoded = [2]string{string(title), string(body)}, true
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("document %q: %w", d.id, err)
+	}
+	return nil
 }
 
 // read reads the document's record, unless it was given.
@@ -272,66 +308,52 @@ func (s *search) phrasesIn(j *runJudge, id string, rec []byte, pres []uint64) (b
 	return true, nil
 }
 
-// recordPositions returns the positions of terms (plan.Text.PositionTerms)
-// in a document's title and body, analyzed from its stored record.
-func (s *search) recordPositions(terms []string, id string, rec []byte) ([2]map[string][]int, error) {
-	var pos [2]map[string][]int
-	_, rest, err := record.DecodeHeader(rec)
-	if err != nil {
-		return pos, fmt.Errorf("document %q: %w", id, err)
-	}
-	title, body, err := record.DecodeText(rest)
-	if err != nil {
-		return pos, fmt.Errorf("document %q: %w", id, err)
-	}
-	for i, text := range [][]byte{title, body} {
-		pos[i] = make(map[string][]int, len(terms))
-		for k, p := range s.ix.textA.Positions(text, terms) {
-			if p != nil {
-				pos[i][terms[k]] = p
-			}
-		}
-	}
-	return pos, nil
-}
-
 // needleEvery: windows are not worth finding where a word can start
 // more than once in every needleEvery bytes.
 const needleEvery = 16
 
 // inWindows judges a phrase of several words (a leaf that needs
-// positions) in the title or body of the document from its folded text,
-// without analyzing the field whole: only the windows where the phrase
-// can occur are (package window). decided is false when the phrase has
-// no starts, the field was not folded plainly (record.Folded.Plain), or
-// the windows would hold half the field: then the caller analyzes it
-// whole.
+// positions) in field f (0 title, 1 body) of the document from its
+// folded text, without analyzing the field whole: only the windows where
+// the phrase can occur are (package window). A field that folding did
+// more to than lower its letters (record.Folded.Plain) is decoded from
+// the record and folded again with its map back. decided is false when
+// the phrase has no starts or the windows would hold half the field:
+// then the caller analyzes it whole.
 //
 // Cost: a scan of the folded field per prefix, and the analysis of the
-// windows (a few words around each place a prefix occurs).
-func (d *docRuns) inWindows(tl *plan.TextLeaf, body bool) (held, decided bool) {
+// windows (a few words around each place a prefix occurs); for a field
+// not folded plainly, a decoding of the record and a folding of the
+// field.
+func (d *docRuns) inWindows(tl *plan.TextLeaf, f int) (held, decided bool, err error) {
 	st := d.starts[tl]
 	if st == nil {
-		return false, false
+		return false, false, nil
 	}
-	folded, upper, ok := d.fd.Plain(body)
-	if !ok {
-		return false, false
+	var spans [][2]int
+	var text string
+	folded, upper, ok := d.fd.Plain(f == 1)
+	if ok {
+		if spans, ok = st.FindPlain(folded, upper, len(folded)/needleEvery+1); ok && 2*window.Len(spans) <= len(folded) && len(spans) > 0 {
+			text, spans = d.fd.RestoredSpans(f == 1, spans)
+		}
+	} else {
+		if err := d.decode(); err != nil {
+			return false, false, err
+		}
+		text = d.text[f]
+		fd := d.fd.WithMaps(d.text[0], d.text[1])
+		folded, offsets := fd.Title, fd.TitleMap
+		if f == 1 {
+			folded, offsets = fd.Body, fd.BodyMap
+		}
+		spans, ok = st.Find(text, folded, offsets, len(folded)/needleEvery+1)
 	}
-	spans, ok := st.FindPlain(folded, upper, len(folded)/needleEvery+1)
 	if !ok || 2*window.Len(spans) > len(folded) {
-		return false, false
+		return false, false, nil
 	}
 	if len(spans) == 0 {
-		return false, true
+		return false, true, nil
 	}
-	text, at := d.fd.RestoredSpans(body, spans)
-	lists := d.s.ix.textA.PositionsIn(text, at, d.posTerms)
-	pos := make(map[string][]int, len(d.posTerms))
-	for k, l := range lists {
-		if l != nil {
-			pos[d.posTerms[k]] = l
-		}
-	}
-	return len(tl.Occurrences(d.tp, pos)) > 0, true
+	return len(tl.Occurrences(d.tp, d.termPositions(text, spans))) > 0, true, nil
 }

@@ -137,9 +137,9 @@ func TestLongPhrasesMatchPositions(t *testing.T) {
 	// Each document is long runs of filler with a few of these forms in
 	// it, so that it holds a phrase in one form, or in none.
 	forms := []string{
-		"package main", "Packaged MAIN", "packages main", "packageMain", "package_main", "pkg.Package.main", "package the main", "XMLPackage main",
+		"package main", "Packaged MAIN", "packages main", "packageMain", "package_main", "pkg.Package.main", "package the main", "XMLPackage main", "Pâckage main", "Ünïcode pâckages main",
 		"main package", "main x package", "package p", "package, P", "package--p", "PackageP",
-		"type t", "types T", "typeT", "(t *T) type", "type, t", "type--t", "type_t", "t. Type",
+		"type t", "types T", "typeT", "(t *T) type", "type, t", "type--t", "type_t", "t. Type", "ÉTÉ type t",
 		"point p", "points P", "pointP", "p.point", "point of p", "IDPoint p",
 		"possibility dying", "possibly dying", "possible lie", "possibilities lying", "possible, die",
 		"main of possible", "main of the possible", "mains in possibility", "main possible",
