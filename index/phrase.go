@@ -308,18 +308,14 @@ func (s *search) phrasesIn(j *runJudge, id string, rec []byte, pres []uint64) (b
 	return true, nil
 }
 
-// needleEvery: windows are not worth finding where a word can start
-// more than once in every needleEvery bytes.
-const needleEvery = 16
-
 // inWindows judges a phrase of several words (a leaf that needs
 // positions) in field f (0 title, 1 body) of the document from its
 // folded text, without analyzing the field whole: only the windows where
 // the phrase can occur are (package window). A field that folding did
 // more to than lower its letters (record.Folded.Plain) is decoded from
 // the record and folded again with its map back. decided is false when
-// the phrase has no starts or the windows would hold half the field:
-// then the caller analyzes it whole.
+// the phrase has no starts or the field is better analyzed whole
+// (window.Starts.Find): then the caller does.
 //
 // Cost: a scan of the folded field per prefix, and the analysis of the
 // windows (a few words around each place a prefix occurs); for a field
@@ -334,7 +330,7 @@ func (d *docRuns) inWindows(tl *plan.TextLeaf, f int) (held, decided bool, err e
 	var text string
 	folded, upper, ok := d.fd.Plain(f == 1)
 	if ok {
-		if spans, ok = st.FindPlain(folded, upper, len(folded)/needleEvery+1); ok && 2*window.Len(spans) <= len(folded) && len(spans) > 0 {
+		if spans, ok = st.FindPlain(folded, upper); ok && len(spans) > 0 {
 			text, spans = d.fd.RestoredSpans(f == 1, spans)
 		}
 	} else {
@@ -347,9 +343,9 @@ func (d *docRuns) inWindows(tl *plan.TextLeaf, f int) (held, decided bool, err e
 		if f == 1 {
 			folded, offsets = fd.Body, fd.BodyMap
 		}
-		spans, ok = st.Find(text, folded, offsets, len(folded)/needleEvery+1)
+		spans, ok = st.Find(text, folded, offsets)
 	}
-	if !ok || 2*window.Len(spans) > len(folded) {
+	if !ok {
 		return false, false, nil
 	}
 	if len(spans) == 0 {

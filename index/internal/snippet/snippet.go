@@ -192,7 +192,7 @@ func (q *Query) runTokens(text, folded string, offsets []int) analysis.TokenStre
 		if r.Starts == nil {
 			return q.Analyze([]byte(text))
 		}
-		found, ok := r.Starts.Find(text, folded, offsets, len(folded)/minGap+1)
+		found, ok := r.Starts.Find(text, folded, offsets)
 		if !ok {
 			return q.Analyze([]byte(text))
 		}
@@ -209,10 +209,6 @@ func (q *Query) runTokens(text, folded string, offsets []int) analysis.TokenStre
 	}
 	return toks
 }
-
-// minGap: a run's words starting more than once in every minGap bytes
-// of a field are cheaper to find by analyzing the field whole.
-const minGap = 16
 
 // runSpans returns where the quoted phrases run in a field, given its
 // tokens: from the first word's start to the last one's end.

@@ -20,14 +20,18 @@ import (
 	"github.com/twindex/twindex/tokenize"
 )
 
-// A prefix shorter than MinPrefix bytes, or a word with more than
-// MaxPrefixes of them (a prefix query's expansions), occurs too often to
+// A prefix shorter than minPrefix bytes, or a word with more than
+// maxPrefixes of them (a prefix query's expansions), occurs too often to
 // be worth finding. Two bytes that must start a word are rare enough:
 // on the yardstick's corpus the quoted phrase "not int or" took 58 ms
-// with them and 210 ms analyzing its documents whole.
+// with them and 210 ms analyzing its documents whole. Nor are windows
+// worth finding where a prefix starts a word more than once in every
+// sparse bytes, or where they would hold half the text: analyzing the
+// text whole costs no more.
 const (
-	MinPrefix   = 2
-	MaxPrefixes = 8
+	minPrefix   = 2
+	maxPrefixes = 8
+	sparse      = 16
 )
 
 // Word is one word of a phrase: its position in the phrase (0 for the
@@ -53,7 +57,7 @@ func New(text *tokenize.Text, words []Word) *Starts {
 		return nil
 	}
 	var best []string
-	bestRel, longest := 0, MinPrefix-1
+	bestRel, longest := 0, minPrefix-1
 	for _, w := range words {
 		var prefixes []string
 		shortest := -1
@@ -69,7 +73,7 @@ func New(text *tokenize.Text, words []Word) *Starts {
 				shortest = len(p)
 			}
 		}
-		if len(prefixes) > 0 && len(prefixes) <= MaxPrefixes && shortest > longest {
+		if len(prefixes) > 0 && len(prefixes) <= maxPrefixes && shortest > longest {
 			best, bestRel, longest = prefixes, w.Rel, shortest
 		}
 	}
@@ -86,12 +90,12 @@ func New(text *tokenize.Text, words []Word) *Starts {
 // Find returns the windows of text where the phrase can occur, in
 // order, apart: folded is text folded by tokenize.FoldCase, and offsets
 // its map back to text (nil when they have the same offsets). ok is false
-// when a prefix starts more than most places: the caller then analyzes
-// the text whole.
+// when the prefixes start words too often or the windows would hold half
+// of folded: the caller then analyzes the text whole.
 //
 // Cost: a scan of folded per prefix, and a pass over each window.
-func (st *Starts) Find(text, folded string, offsets []int, most int) (spans [][2]int, ok bool) {
-	return st.find(folded, most, func(i int) (int, bool) {
+func (st *Starts) Find(text, folded string, offsets []int) (spans [][2]int, ok bool) {
+	return st.find(folded, func(i int) (int, bool) {
 		if offsets != nil {
 			i = offsets[i]
 		}
@@ -102,14 +106,14 @@ func (st *Starts) Find(text, folded string, offsets []int, most int) (spans [][2
 // FindPlain is Find for a text that folding only lowered: folded is
 // the text's folding and upper marks its upper-case letters, a bit per
 // byte (tokenize.FoldCase); the text itself is not needed.
-func (st *Starts) FindPlain(folded string, upper []uint64, most int) (spans [][2]int, ok bool) {
+func (st *Starts) FindPlain(folded string, upper []uint64) (spans [][2]int, ok bool) {
 	orig := func(i int) byte {
 		if upper[i/64]&(1<<(i%64)) != 0 {
 			return folded[i] - ('a' - 'A')
 		}
 		return folded[i]
 	}
-	return st.find(folded, most, func(i int) (int, bool) {
+	return st.find(folded, func(i int) (int, bool) {
 		return i, i == 0 || tokenize.MayStart(orig(i-1), orig(i))
 	}, func(i int) (int, int) { return tokenize.RunWindow(folded, i, st.before, st.after) })
 }
@@ -117,7 +121,8 @@ func (st *Starts) FindPlain(folded string, upper []uint64, most int) (spans [][2
 // find finds the prefixes in folded; start maps a place to the text's
 // offset and says whether a token can start there, window gives the
 // window around it.
-func (st *Starts) find(folded string, most int, start func(i int) (int, bool), window func(i int) (lo, hi int)) (spans [][2]int, ok bool) {
+func (st *Starts) find(folded string, start func(i int) (int, bool), window func(i int) (lo, hi int)) (spans [][2]int, ok bool) {
+	most := len(folded)/sparse + 1
 	for _, p := range st.prefixes {
 		n := len(p.Needle())
 		for at := 0; ; {
@@ -138,7 +143,11 @@ func (st *Starts) find(folded string, most int, start func(i int) (int, bool), w
 			spans = append(spans, [2]int{lo, hi})
 		}
 	}
-	return Merge(spans), true
+	spans = Merge(spans)
+	if 2*covered(spans) > len(folded) {
+		return nil, false
+	}
+	return spans, true
 }
 
 // Merge sorts spans and joins those that overlap or touch.
@@ -158,8 +167,8 @@ func Merge(spans [][2]int) [][2]int {
 	return merged
 }
 
-// Len returns how many bytes spans cover.
-func Len(spans [][2]int) int {
+// covered returns how many bytes spans cover.
+func covered(spans [][2]int) int {
 	n := 0
 	for _, sp := range spans {
 		n += sp[1] - sp[0]
