@@ -55,3 +55,61 @@ func TestMerge(t *testing.T) {
 		t.Fatalf("Merge = %v, want %v", got, want)
 	}
 }
+
+// FuzzFind checks the claim the package rests on: a phrase occurs in a
+// text as often in its windows, analyzed alone, as in the whole text
+// analyzed, and FindPlain finds what Find finds where folding only
+// lowered letters.
+func FuzzFind(f *testing.F) {
+	f.Add("x package main y; packageMain, Package_main", "package main")
+	f.Add("the typeT type t (t *T) type, t", "type t")
+	f.Add("for ranges v. for-range V forRangeV", "for range v")
+	f.Add("Pâckage main; ÉTÉ type t; possibility dying", "possibility dying")
+	f.Add("a\u0301b main x; XMLPackage main", "package main")
+	text := tokenize.NewText()
+	f.Fuzz(func(t *testing.T, s, phrase string) {
+		toks := text.Analyze([]byte(phrase))
+		if len(toks) < 2 || len(toks) > 4 {
+			return
+		}
+		var words []window.Word
+		var terms []string
+		for _, tok := range toks {
+			words = append(words, window.Word{Rel: tok.Position - toks[0].Position, Terms: []string{string(tok.Term)}})
+			terms = append(terms, string(tok.Term))
+		}
+		st := window.New(text, words)
+		if st == nil {
+			return
+		}
+		folded, offsets := tokenize.FoldMap(s)
+		spans, ok := st.Find(s, folded, offsets)
+		if !ok {
+			return
+		}
+		occurrences := func(lists [][]int) int {
+			n := 0
+			for _, p := range lists[0] {
+				all := true
+				for i, w := range words[1:] {
+					all = all && slices.Contains(lists[i+1], p+w.Rel)
+				}
+				if all {
+					n++
+				}
+			}
+			return n
+		}
+		whole := occurrences(text.Positions([]byte(s), terms))
+		inWindows := occurrences(text.PositionsIn(s, spans, terms))
+		if whole != inWindows {
+			t.Fatalf("%q in %q: %d occurrences, %d in the windows %v", phrase, s, whole, inWindows, spans)
+		}
+		if plainFolded, _, upper := tokenize.FoldCase([]byte(s)); upper != nil {
+			plain, ok := st.FindPlain(plainFolded, upper)
+			if !ok || !slices.Equal(plain, spans) {
+				t.Fatalf("%q in %q: FindPlain %v %v, Find %v", phrase, s, plain, ok, spans)
+			}
+		}
+	})
+}
