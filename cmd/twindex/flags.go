@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -49,6 +50,38 @@ func (fs *flagSet) alias(s, long string) {
 	f := fs.Lookup(long)
 	fs.Var(f.Value, s, f.Usage)
 	fs.short[long] = s
+}
+
+// choice is a setting that a pair of flags turns on and off (-n and -N,
+// --heading and --no-heading): the last one given wins, as in ripgrep;
+// when neither is, set is false and the caller's default holds.
+type choice struct{ set, on bool }
+
+// choice defines the pair of boolean flags that set c on and off.
+func (fs *flagSet) choice(c *choice, on, onUsage, off, offUsage string) {
+	fs.Var(choiceFlag{c, true}, on, onUsage)
+	fs.Var(choiceFlag{c, false}, off, offUsage)
+}
+
+// choiceFlag is one flag of a choice's pair: given (or given true), it
+// sets the choice to its side.
+type choiceFlag struct {
+	c  *choice
+	on bool
+}
+
+func (f choiceFlag) String() string   { return "false" }
+func (f choiceFlag) IsBoolFlag() bool { return true }
+
+func (f choiceFlag) Set(v string) error {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return err
+	}
+	if b {
+		*f.c = choice{set: true, on: f.on}
+	}
+	return nil
 }
 
 // oneOf says which values flag name takes, for shell completion.

@@ -81,17 +81,11 @@ func (f *searchFlags) lineOptions() *index.LineOptions {
 func (f *searchFlags) grepOptions(terminal bool, root, abs, arg string) *grepOptions {
 	g := &grepOptions{filesOnly: f.filesOnly, count: f.count, heading: terminal, lineNumbers: terminal,
 		context: f.context > 0 || f.after > 0 || f.before > 0, root: root, abs: abs, arg: arg}
-	switch {
-	case f.heading:
-		g.heading = true
-	case f.noHeading:
-		g.heading = false
+	if f.heading.set {
+		g.heading = f.heading.on
 	}
-	switch {
-	case f.noLineNumber:
-		g.lineNumbers = false
-	case f.lineNumber:
-		g.lineNumbers = true
+	if f.lineNumbers.set {
+		g.lineNumbers = f.lineNumbers.on
 	}
 	return g
 }

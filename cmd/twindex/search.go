@@ -25,12 +25,13 @@ type searchFlags struct {
 	explain, json, noSync, quiet, prefix                           bool
 	maxSize                                                        int64
 	// ripgrep's
-	filesOnly, count, lineNumber, noLineNumber, heading, noHeading bool
-	context, after, before, maxCount                               int
-	color                                                          string
-	emb                                                            *embedFlags
-	rr                                                             *rerankFlags
-	lang                                                           *string
+	filesOnly, count                 bool
+	lineNumbers, heading             choice // -n/-N, --heading/--no-heading
+	context, after, before, maxCount int
+	color                            string
+	emb                              *embedFlags
+	rr                               *rerankFlags
+	lang                             *string
 }
 
 const searchHelp = `  twindex search "open file"                    search the current folder (indexed on first use)
@@ -133,9 +134,8 @@ func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error
 	fs.alias("l", "files-with-matches")
 	fs.BoolVar(&f.count, "count", false, "print each hit's path and how many of its lines hold a match (path:N)")
 	fs.alias("c", "count")
-	fs.BoolVar(&f.lineNumber, "line-number", false, "print line numbers (the default on a terminal)")
+	fs.choice(&f.lineNumbers, "line-number", "print line numbers (the default on a terminal)", "no-line-number", "no line numbers")
 	fs.alias("n", "line-number")
-	fs.BoolVar(&f.noLineNumber, "no-line-number", false, "no line numbers")
 	fs.alias("N", "no-line-number")
 	fs.IntVar(&f.context, "context", 0, fmt.Sprintf("show `N` lines before and after each matching line (at most %d)", index.MaxContext))
 	fs.alias("C", "context")
@@ -145,8 +145,7 @@ func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error
 	fs.alias("B", "before-context")
 	fs.IntVar(&f.maxCount, "max-count", 0, fmt.Sprintf("show at most `N` matching lines of each hit (default %d)", index.DefaultMaxLines))
 	fs.alias("m", "max-count")
-	fs.BoolVar(&f.heading, "heading", false, "print each hit's path above its lines (the default on a terminal)")
-	fs.BoolVar(&f.noHeading, "no-heading", false, "start every line with its path (the default in a pipe)")
+	fs.choice(&f.heading, "heading", "print each hit's path above its lines (the default on a terminal)", "no-heading", "start every line with its path (the default in a pipe)")
 	fs.StringVar(&f.color, "color", "auto", "auto (on a terminal, without NO_COLOR), always or never")
 	fs.oneOf("color", "auto", "always", "never")
 	fs.BoolVar(&f.json, "json", false, "short for --format json")
