@@ -45,6 +45,10 @@ func SetSchema(ix *Index, n uint64) error {
 // text, never from the index alone (indexScores).
 func ScoreFromText(ix *Index) { ix.textScores = true }
 
+// ReadLengths makes the substring leg of ix read each candidate's
+// fieldLength posting, never the snapshot's list held whole (backend.Whole).
+func ReadLengths(ix *Index) { ix.lengths = nil }
+
 // AnalyzeRuns makes the text leg of ix judge quoted phrases by their
 // words' positions only, never by their text as written (record.Folded.HasRun).
 func AnalyzeRuns(ix *Index) { ix.analyzeRuns = true }

@@ -33,7 +33,7 @@ func (s *search) decidedByGrams(leaves []*sleaf) bool {
 // come in no set order, as substringLeg's.
 func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candidate, avgTitle, avgAll float64) ([]rank.Scored, error) {
 	dl := make([]float64, len(cands))
-	err := s.eachPosting(fieldLength, lengthTerm, cands, func(i int, d *bleveindex.TermFieldDoc) { dl[i] = lengthOf(d.Norm) })
+	err := s.eachLength(cands, func(i int, _ uint64, norm float64) { dl[i] = lengthOf(norm) })
 	if err != nil {
 		return nil, err
 	}
@@ -70,6 +70,26 @@ func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candi
 		out = append(out, rank.Scored{ID: id, Score: score[i]})
 	}
 	return out, nil
+}
+
+// eachLength calls fn with the index of each candidate and its posting
+// of fieldLength (the write that stored it, and its length's norm): from
+// the list the trigram index's snapshot holds whole when there is one
+// (backend.Whole), else read for the candidates.
+func (s *search) eachLength(cands []grams.Candidate, fn func(i int, seq uint64, norm float64)) error {
+	list, err := s.ix.lengths.Of(s.ctx, s.triR, len(cands))
+	if err != nil {
+		return err
+	}
+	if list == nil {
+		return s.eachPosting(fieldLength, lengthTerm, cands, func(i int, d *bleveindex.TermFieldDoc) { fn(i, d.Freq, d.Norm) })
+	}
+	for i := range cands {
+		if seq, norm, ok := list.At(cands[i].ID); ok {
+			fn(i, seq, norm)
+		}
+	}
+	return nil
 }
 
 // eachPosting calls fn with the index of each candidate that holds term

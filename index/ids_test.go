@@ -3,6 +3,7 @@ package index_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/twindex/twindex/index"
@@ -78,4 +79,81 @@ func TestIDsAfterRenumbering(t *testing.T) {
 		}
 		check("after Optimize")
 	})
+}
+
+// TestLengthsAfterRenumbering checks the scorch backends' fieldLength
+// list, held whole per snapshot (backend.Whole), across the same rounds
+// of writes as TestIDsAfterRenumbering: broad substring searches, which
+// read it for a length of every match, score and rank every hit as on a
+// twin index that reads each match's posting instead.
+func TestLengthsAfterRenumbering(t *testing.T) {
+	opens := map[string]func() *index.Index{
+		"scorch": func() *index.Index {
+			ix, err := index.OpenMemory(&index.Options{Backend: index.Scorch})
+			if err != nil {
+				t.Skip(err) // the js/wasm build has compact only
+			}
+			t.Cleanup(func() { ix.Close() })
+			return ix
+		},
+	}
+	if openDisk != nil {
+		opens["disk"] = func() *index.Index { return openDisk(t, nil) }
+	}
+	for name, open := range opens {
+		t.Run(name, func(t *testing.T) {
+			held, read := open(), open()
+			index.ReadLengths(read)
+			add := func(prefix string, n int) {
+				var docs []index.Doc
+				for i := range n {
+					id := fmt.Sprintf("%s%03d", prefix, i)
+					docs = append(docs, index.Doc{ID: id, Title: id, Body: "common word " + strings.Repeat("filler ", i%17) + id})
+				}
+				for len(docs) > 0 { // several segments
+					k := min(len(docs), 40)
+					mustUpsert(t, held, docs[:k]...)
+					mustUpsert(t, read, docs[:k]...)
+					docs = docs[k:]
+				}
+			}
+			check := func(when string) {
+				t.Helper()
+				for _, q := range []string{"common", "co", "word a0", "fill"} {
+					for range 2 { // the second search reads what the first held
+						req := index.Request{Query: q, Mode: index.ModeSubstring, Limit: index.MaxLimit}
+						a, b := search(t, held, req), search(t, read, req)
+						if a.Total != b.Total || len(a.Hits) != len(b.Hits) {
+							t.Fatalf("%s, %q: %d hits, %d reading each posting", when, q, a.Total, b.Total)
+						}
+						for i := range a.Hits {
+							if a.Hits[i].ID != b.Hits[i].ID || a.Hits[i].Score != b.Hits[i].Score {
+								t.Fatalf("%s, %q: hit %d is %s %v, reading each posting %s %v", when, q, i, a.Hits[i].ID, a.Hits[i].Score, b.Hits[i].ID, b.Hits[i].Score)
+							}
+						}
+					}
+				}
+			}
+			add("a", 120)
+			check("first load")
+			var gone []string
+			for i := 0; i < 120; i += 2 {
+				gone = append(gone, fmt.Sprintf("a%03d", i))
+			}
+			for _, ix := range []*index.Index{held, read} {
+				if _, err := ix.Remove(ctx, gone...); err != nil {
+					t.Fatal(err)
+				}
+			}
+			check("after removals")
+			add("b", 90)
+			check("after new documents")
+			for _, ix := range []*index.Index{held, read} {
+				if err := ix.Optimize(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			check("after Optimize")
+		})
+	}
 }

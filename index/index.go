@@ -220,6 +220,9 @@ type Index struct {
 	// textIDs and triIDs remember the external IDs of the bleve indexes'
 	// latest snapshots.
 	textIDs, triIDs backend.IDs
+	// lengths remembers the trigram index's fieldLength postings of its
+	// latest snapshot, read whole.
+	lengths *backend.Whole
 	// words remembers textA's analysis of the words that snippets look
 	// at; textA is set before the first search and never changes.
 	words snippet.Words
@@ -293,9 +296,10 @@ func OpenMemory(opts *Options) (*Index, error) {
 func open(dir string, st storage.Store, o Options) (*Index, error) {
 	ix := &Index{
 		opts: o, dir: dir, store: st,
-		queue: bleveindex.NewAnalysisQueue(o.Workers),
-		triA:  tokenize.NewTrigram(),
-		fold:  record.NewFoldCache(o.CacheBytes),
+		queue:   bleveindex.NewAnalysisQueue(o.Workers),
+		triA:    tokenize.NewTrigram(),
+		fold:    record.NewFoldCache(o.CacheBytes),
+		lengths: backend.NewWhole(fieldLength, lengthTerm),
 	}
 	fail := func(err error) (*Index, error) {
 		ix.closeBackends()

@@ -6,8 +6,6 @@ import (
 	"slices"
 	"sync"
 
-	bleveindex "github.com/blevesearch/bleve_index_api"
-
 	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/index/internal/grams"
 	"github.com/twindex/twindex/index/internal/plan"
@@ -176,7 +174,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 	var seqs []uint64
 	if !s.filter.byHeader && len(cands) > 0 {
 		seqs = make([]uint64, len(cands))
-		err := s.eachPosting(fieldLength, lengthTerm, cands, func(i int, d *bleveindex.TermFieldDoc) { seqs[i] = d.Freq })
+		err := s.eachLength(cands, func(i int, seq uint64, _ float64) { seqs[i] = seq })
 		if err != nil {
 			return nil, err
 		}
