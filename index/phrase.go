@@ -26,11 +26,7 @@ func (s *search) docText(id string) (title, body []byte, ok bool, err error) {
 	if rec == nil {
 		return nil, nil, false, nil
 	}
-	_, rest, err := record.DecodeHeader(rec)
-	if err == nil {
-		title, body, err = record.DecodeText(rest)
-	}
-	if err != nil {
+	if title, body, err = record.DecodeRecordText(rec); err != nil {
 		return nil, nil, false, fmt.Errorf("document %q: %w", id, err)
 	}
 	return title, body, true, nil
@@ -87,6 +83,7 @@ type docRuns struct {
 	text    [2]string
 	decoded bool // text holds the record's title and body
 	fd      *record.Folded
+	mapped  *record.Folded // fd with its maps back to text, once needed
 	pos     [2]map[string][]int
 }
 
@@ -159,16 +156,11 @@ func (d *docRuns) decode() error {
 	if err := d.read(); err != nil {
 		return err
 	}
-	_, rest, err := record.DecodeHeader(d.rec)
-	if err == nil {
-		var title, body []byte
-		if title, body, err = record.DecodeText(rest); err == nil {
-			d.text, d.decoded = [2]string{string(title), string(body)}, true
-		}
-	}
+	title, body, err := record.DecodeRecordText(d.rec)
 	if err != nil {
 		return fmt.Errorf("document %q: %w", d.id, err)
 	}
+	d.text, d.decoded = [2]string{string(title), string(body)}, true
 	return nil
 }
 
@@ -338,10 +330,12 @@ func (d *docRuns) inWindows(tl *plan.TextLeaf, f int) (held, decided bool, err e
 			return false, false, err
 		}
 		text = d.text[f]
-		fd := d.fd.WithMaps(d.text[0], d.text[1])
-		folded, offsets := fd.Title, fd.TitleMap
+		if d.mapped == nil {
+			d.mapped = d.fd.WithMaps(d.text[0], d.text[1])
+		}
+		folded, offsets := d.mapped.Title, d.mapped.TitleMap
 		if f == 1 {
-			folded, offsets = fd.Body, fd.BodyMap
+			folded, offsets = d.mapped.Body, d.mapped.BodyMap
 		}
 		spans, ok = st.Find(text, folded, offsets)
 	}

@@ -237,13 +237,7 @@ func (it *checkItem) folded(c *record.FoldCache) (*record.Folded, error) {
 	if it.f != nil {
 		return it.f, nil
 	}
-	f, err := c.Get(it.id, it.seq, func() ([]byte, []byte, error) {
-		_, rest, err := record.DecodeHeader(it.rec)
-		if err != nil {
-			return nil, nil, err
-		}
-		return record.DecodeText(rest)
-	})
+	f, err := c.Get(it.id, it.seq, func() ([]byte, []byte, error) { return record.DecodeRecordText(it.rec) })
 	if err != nil {
 		return nil, fmt.Errorf("document %q: %w", it.id, err)
 	}

@@ -64,11 +64,7 @@ func (f *Folded) RestoredSpans(body bool, spans [][2]int) (text string, at [][2]
 	for k, sp := range spans {
 		base := len(b)
 		b = append(b, folded[sp[0]:sp[1]]...)
-		for i := sp[0]; i < sp[1]; i++ {
-			if upper[i/64]&(1<<(i%64)) != 0 {
-				b[base+i-sp[0]] -= 'a' - 'A'
-			}
-		}
+		raiseCase(b[base:], upper, sp[0])
 		at[k] = [2]int{base, len(b)}
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b)), at
@@ -81,14 +77,24 @@ func restoreCase(folded string, mask []uint64) string {
 		return ""
 	}
 	b := []byte(folded)
-	for w, bits := range mask {
-		for ; bits != 0; bits &= bits - 1 {
-			b[w*64+mathbits.TrailingZeros64(bits)] -= 'a' - 'A'
-		}
-	}
+	raiseCase(b, mask, 0)
 	// b is not written again: the string shares it instead of copying
 	// it, as strings.Builder does.
 	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// raiseCase raises the letters of b, which holds the folded bytes from
+// off on, that mask (a bit per folded byte) marks.
+func raiseCase(b []byte, mask []uint64, off int) {
+	end := off + len(b)
+	for w := off / 64; w < len(mask) && w*64 < end; w++ {
+		bits := mask[w]
+		for ; bits != 0; bits &= bits - 1 {
+			if i := w*64 + mathbits.TrailingZeros64(bits); i >= off && i < end {
+				b[i-off] -= 'a' - 'A'
+			}
+		}
+	}
 }
 
 // WithMaps returns f, or for an entry the cache kept without its maps, the

@@ -235,6 +235,16 @@ func DecodeHeader(b []byte) (Header, []byte, error) {
 	return h, r.b, r.err
 }
 
+// DecodeRecordText returns the title and body of a whole record
+// (DecodeHeader, then DecodeText). Cost: DecodeText's.
+func DecodeRecordText(b []byte) (title, body []byte, err error) {
+	_, rest, err := DecodeHeader(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return DecodeText(rest)
+}
+
 // DecodeText returns the title and body of a record's rest: slices of it
 // (valid as long as the record is) for raw text, new slices for
 // compressed text. Cost: O(size of the text), a decompression when it
