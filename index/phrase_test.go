@@ -128,7 +128,7 @@ func TestPhrasesMatchPositions(t *testing.T) {
 
 // TestLongPhrasesMatchPositions is TestPhrasesMatchPositions on long
 // documents, whose phrases are judged in windows around the places where
-// a word's term prefix occurs (windowedRun) rather than by analyzing them
+// a word's term prefix occurs (docRuns.inWindows) rather than by analyzing them
 // whole: stems (packaged, possibility, dying), identifiers that split
 // (packageMain, typeT, (t *T)), connectors, stop words between, and
 // fields that fold other than plainly (café); in the simple syntax and
