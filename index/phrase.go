@@ -66,10 +66,7 @@ func (s *search) newRunJudge(tp *plan.Text) *runJudge {
 func leafStarts(text *tokenize.Text, tp *plan.Text, tl *plan.TextLeaf) *window.Starts {
 	words := make([]window.Word, len(tl.Groups))
 	for i, g := range tl.Groups {
-		words[i].Rel = g.Rel
-		for _, t := range g.Terms {
-			words[i].Terms = append(words[i].Terms, tp.Terms[t].Dict...)
-		}
+		words[i] = window.Word{Rel: g.Rel, Terms: tp.GroupTerms(g)}
 	}
 	return window.New(text, words)
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2/analysis"
+
 	"github.com/twindex/twindex/index"
 	"github.com/twindex/twindex/tokenize"
 )
@@ -163,7 +165,8 @@ func TestLongPhrasesMatchPositions(t *testing.T) {
 	backends(t, func(t *testing.T, ix *index.Index) {
 		mustUpsert(t, ix, docs...)
 		for _, phrase := range []string{"package main", "main package", "package p", "type t", "t type", "point p", "p point",
-			"possibility dying", "possible lie", "packaged main", "package main type", "main of possible"} {
+			"possibility dying", "possible lie", "packaged main", "package main type", "main of possible",
+			"main of the possible", "of possible", "package the"} {
 			var want []string
 			for _, d := range docs {
 				if holdsPhrase(d, phrase) {
@@ -190,14 +193,21 @@ func TestLongPhrasesMatchPositions(t *testing.T) {
 }
 
 // holdsPhrase reports whether the title or body of d holds the
-// phrase, by the positions of the text analyzer's tokens: its words' terms
-// at the positions they have in the phrase (a stop word leaves a gap).
+// phrase, by the positions of the text analyzer's tokens and of the stop
+// words it drops: its words' terms, and its stop words where no term is,
+// at the positions they have in the phrase.
 func holdsPhrase(d index.Doc, phrase string) bool {
 	text := tokenize.NewText()
 	want := text.Analyze([]byte(phrase))
+	for _, st := range text.Stops([]byte(phrase)) {
+		if !slices.ContainsFunc(want, func(tok *analysis.Token) bool { return tok.Position == st.Position }) {
+			want = append(want, st)
+		}
+	}
+	slices.SortStableFunc(want, func(a, b *analysis.Token) int { return a.Position - b.Position })
 	for _, field := range []string{d.Title, d.Body} {
 		at := map[int][]string{}
-		for _, tok := range text.Analyze([]byte(field)) {
+		for _, tok := range append(text.Analyze([]byte(field)), text.Stops([]byte(field))...) {
 			at[tok.Position] = append(at[tok.Position], string(tok.Term))
 		}
 		for p := range at {
@@ -222,4 +232,54 @@ func minus(a, b []string) []string {
 		}
 	}
 	return out
+}
+
+// TestPhraseStopWords checks that a quoted phrase's stop words, which the
+// text index does not hold, are required where the phrase has them ("of
+// the file" is not "file", "to be or not to be" is not "not"), in both
+// syntaxes and on every backend, and that the snippet marks the phrase
+// with them.
+func TestPhraseStopWords(t *testing.T) {
+	docs := []index.Doc{
+		{ID: "a", Body: "close of the file now; a file"},
+		{ID: "b", Body: "close the file"},
+		{ID: "c", Body: "file of a file"},
+		{ID: "d", Body: "whether to be or not to be"},
+		{ID: "e", Body: "not to see or not to be"},
+		{ID: "f", Body: "the_file is kept whole"},
+	}
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix, docs...)
+		for _, c := range []struct {
+			phrase string
+			want   []string
+		}{
+			{"of the file", []string{"a"}},
+			{"the file", []string{"a", "b", "f"}},
+			{"of a file", []string{"c"}},
+			{"file of", []string{"c"}},
+			{"to be or not to be", []string{"d"}},
+			{"not to be", []string{"d", "e"}},
+			{"or not to", []string{"d", "e"}},
+			{"see or not", []string{"e"}},
+		} {
+			for _, syntax := range []index.Syntax{index.SyntaxSimple, index.SyntaxRaw} {
+				r := search(t, ix, index.Request{Query: `"` + c.phrase + `"`, Syntax: syntax, Mode: index.ModeText, MarkStart: "[", MarkEnd: "]"})
+				if got := sorted(ids(r)); !slices.Equal(got, c.want) {
+					t.Errorf("%s %q: %v, want %v", syntax, c.phrase, got, c.want)
+				}
+			}
+		}
+		// ^ holds the phrase's first word, a stop word, to the field's start.
+		for q, want := range map[string][]string{`^"the file"`: {"f"}, `^"close the"`: {"b"}, `^"file of"`: {"c"}} {
+			r := search(t, ix, index.Request{Query: q, Syntax: index.SyntaxRaw, Mode: index.ModeText})
+			if got := sorted(ids(r)); !slices.Equal(got, want) {
+				t.Errorf("raw %s: %v, want %v", q, got, want)
+			}
+		}
+		r := search(t, ix, index.Request{Query: `"of the file"`, Mode: index.ModeText, MarkStart: "[", MarkEnd: "]"})
+		if len(r.Hits) != 1 || !strings.Contains(r.Hits[0].Snippet, "close [of the file] now") {
+			t.Errorf(`"of the file": hits %+v, want one whose snippet marks the phrase whole`, r.Hits)
+		}
+	})
 }

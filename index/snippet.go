@@ -1,6 +1,8 @@
 package index
 
 import (
+	"slices"
+
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/index/internal/snippet"
@@ -64,6 +66,9 @@ func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 			continue
 		}
 		if tl.Quoted && tl.NeedsPositions() {
+			if slices.ContainsFunc(tl.Groups, func(g plan.Group) bool { return g.Stop != "" }) {
+				q.Stops = s.ix.textA.Stops
+			}
 			q.AddRun(snippet.Run{Key: k, Occurrences: func(pos map[string][]int) [][2]int { return tl.Occurrences(tp, pos) }, Starts: leafStarts(s.ix.textA, tp, tl)})
 			continue
 		}

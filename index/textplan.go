@@ -91,15 +91,37 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 			first = toks[0].Position
 		}
 		groupAt := map[int]int{}
-		ids := make([][]int, len(toks))
-		for i, tok := range toks {
-			rel := tok.Position - first
+		group := func(rel int) int {
 			g, ok := groupAt[rel]
 			if !ok {
 				g = len(tl.Groups)
 				groupAt[rel] = g
 				tl.Groups = append(tl.Groups, plan.Group{Rel: rel})
 			}
+			return g
+		}
+		// A phrase's stop words are groups of their own where no token
+		// is, so that "of the file" is not "file"; groups are made in the
+		// order of their positions.
+		if l.Phrase && !l.Prefix && len(toks) > 0 {
+			if stops := s.ix.textA.Stops([]byte(l.Text)); len(stops) > 0 {
+				first = min(first, stops[0].Position)
+				i := 0
+				for _, st := range stops {
+					for ; i < len(toks) && toks[i].Position <= st.Position; i++ {
+						group(toks[i].Position - first)
+					}
+					if i == 0 || toks[i-1].Position != st.Position {
+						g := group(st.Position - first)
+						tl.Groups[g].Stop = string(st.Term)
+					}
+				}
+			}
+		}
+		ids := make([][]int, len(toks))
+		for i, tok := range toks {
+			rel := tok.Position - first
+			g := group(rel)
 			term := string(tok.Term)
 			// CJK text is already indexed by its characters and pairs:
 			// no completions for it.

@@ -250,19 +250,22 @@ func checkWindows(t *testing.T, text *tokenize.Text, in []byte) {
 }
 
 // checkPositions checks that Positions finds each term where Analyze
-// puts it: asked for every other term of the text (so that words whose
-// stems could match are passed over as well as read) and for terms the
-// text lacks.
+// puts it, and each stop word where Stops puts it: asked for every other
+// term of the text (so that words whose stems could match are passed
+// over as well as read) and for terms the text lacks.
 func checkPositions(t *testing.T, text *tokenize.Text, in []byte) {
 	t.Helper()
 	all := map[string][]int{}
 	var order []string
-	for _, tok := range text.Analyze(in) {
+	for _, tok := range append(text.Analyze(in), text.Stops(in)...) {
 		term := string(tok.Term)
 		if _, ok := all[term]; !ok {
 			order = append(order, term)
 		}
 		all[term] = append(all[term], tok.Position)
+	}
+	for _, l := range all {
+		slices.Sort(l)
 	}
 	var terms []string
 	for i, term := range order {

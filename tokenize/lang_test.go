@@ -167,6 +167,7 @@ func FuzzTextLangs(f *testing.F) {
 			}
 			checkFrequencies(t, text, in)
 			checkWords(t, text, in)
+			checkPositions(t, text, in)
 		}
 	})
 }

@@ -7,8 +7,9 @@ import (
 
 // Positions returns where Analyze(input) emits each of terms: out[i]
 // holds the positions of terms[i], ascending, and may be nil (a term
-// asked for twice gets the same list). The
-// judges of phrases and NEAR need no other term.
+// asked for twice gets the same list). A term that is a stop word's
+// folded spelling also gets the positions where Analyze drops that word
+// (Stops). The judges of phrases and NEAR need no other term.
 //
 // Cost: one scan of input like Analyze's, without its tokens, and in
 // English the stemmer runs only on words that could stem to one of

@@ -66,6 +66,17 @@ func (t *Text) Analyze(input []byte) analysis.TokenStream {
 	return s.stream()
 }
 
+// Stops returns the stop words that Analyze(input) drops, as tokens
+// whose Term is the word folded, at the positions they keep: what a
+// quoted phrase's stop words must be found at ("of the file" is not
+// "file"). A word is a stop word in its language's list, and only as a
+// plain word or a part: a compound is kept whole.
+func (t *Text) Stops(input []byte) analysis.TokenStream {
+	s := textScanner{lang: t.language(), stops: true}
+	s.run(bytesString(input))
+	return s.stream()
+}
+
 // Frequencies returns what bleve's analysis.TokenFrequency makes of
 // Analyze(input) for a field indexed without term vectors, and the number
 // of tokens: each distinct term once, with its count. It counts the terms
@@ -178,6 +189,7 @@ type textScanner struct {
 	lang  *language
 	count *termCounter
 	pick  *picker // Positions: only the positions of its terms
+	stops bool    // Stops: only the stop words dropped
 	pos   int
 	n     int
 
@@ -192,7 +204,7 @@ type textScanner struct {
 func (s *textScanner) run(in string) {
 	s.in = in
 	s.pos = 1
-	if s.count == nil && s.pick == nil {
+	if s.count == nil && s.pick == nil && !s.stops {
 		s.tokens = make([]analysis.Token, 0, min(len(in)/6+1, 1<<12))
 		s.ends = make([]int, 0, cap(s.tokens))
 		s.arena = make([]byte, 0, min(len(in)/2+16, 1<<15))
@@ -445,6 +457,10 @@ func (s *textScanner) emit(start, end, pos int, kind tokenKind) {
 			return
 		}
 		if kind == kindWord && isStopWord(folded) {
+			s.dropped(start, end, pos, folded)
+			return
+		}
+		if s.stops {
 			return
 		}
 		term = bytesString(folded)
@@ -453,7 +469,10 @@ func (s *textScanner) emit(start, end, pos int, kind tokenKind) {
 		}
 	} else {
 		s.lower = appendLower(s.lower[:0], s.in[start:end])
-		if term, stemmed = s.lang.term(folded, bytesString(s.lower), kind); term == "" {
+		if term, stemmed = s.lang.term(folded, bytesString(s.lower), kind); term == "" || s.stops {
+			if term == "" {
+				s.dropped(start, end, pos, folded) // a stop word
+			}
 			return
 		}
 	}
@@ -479,6 +498,20 @@ func (s *textScanner) emit(start, end, pos int, kind tokenKind) {
 	s.arena = append(s.arena, term...)
 	s.tokens = append(s.tokens, analysis.Token{Start: start, End: end, Position: pos, Type: typ})
 	s.ends = append(s.ends, len(s.arena))
+}
+
+// dropped notes a stop word the scanner drops, folded: Stops keeps its
+// token, and Positions its position when it is one of the terms asked
+// for.
+func (s *textScanner) dropped(start, end, pos int, folded []byte) {
+	switch {
+	case s.pick != nil:
+		s.pick.add(bytesString(folded), pos)
+	case s.stops:
+		s.arena = append(s.arena, folded...)
+		s.tokens = append(s.tokens, analysis.Token{Start: start, End: end, Position: pos, Type: analysis.AlphaNumeric})
+		s.ends = append(s.ends, len(s.arena))
+	}
 }
 
 // addWritten adds to words the spelling of a word whose term is not its

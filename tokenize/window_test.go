@@ -3,6 +3,7 @@ package tokenize_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -102,5 +103,36 @@ func TestPositionsIn(t *testing.T) {
 	want := [][]int{{1, tokenize.SpanGap + 1}, {2, tokenize.SpanGap + 3}}
 	if !slices.EqualFunc(got, want, slices.Equal) {
 		t.Fatalf("PositionsIn = %v, want %v", got, want)
+	}
+}
+
+// Stops are the words Analyze drops, where it drops them, and Positions
+// finds them there: the phrase "of the file" holds its stop words.
+func TestStops(t *testing.T) {
+	text := tokenize.NewText()
+	in := "Of THE file: to be or not to be, the_file"
+	var got []string
+	for _, tok := range text.Stops([]byte(in)) {
+		got = append(got, fmt.Sprintf("%s@%d:%s", tok.Term, tok.Position, in[tok.Start:tok.End]))
+	}
+	// "the_file" is kept whole as a compound; its part "the" is dropped.
+	want := []string{"of@1:Of", "the@2:THE", "to@4:to", "be@5:be", "or@6:or", "to@8:to", "be@9:be", "the@10:the"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Stops = %q, want %q", got, want)
+	}
+	pos := text.Positions([]byte(in), []string{"the", "file", "not"})
+	if wantPos := [][]int{{2, 10}, {3, 11}, {7}}; !slices.EqualFunc(pos, wantPos, slices.Equal) {
+		t.Fatalf("Positions = %v, want %v", pos, wantPos)
+	}
+	fr, ok := tokenize.NewTextLang("fr")
+	if !ok {
+		t.Fatal("no French analyzer")
+	}
+	var fgot []string
+	for _, tok := range fr.Stops([]byte("Le chat à la maison")) {
+		fgot = append(fgot, fmt.Sprintf("%s@%d", tok.Term, tok.Position))
+	}
+	if fwant := []string{"le@1", "a@3", "la@4"}; !slices.Equal(fgot, fwant) {
+		t.Fatalf("French Stops = %q, want %q", fgot, fwant)
 	}
 }

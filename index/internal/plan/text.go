@@ -31,10 +31,13 @@ type TextLeaf struct {
 	Covers []Cover
 }
 
-// Group is the terms of one position of a leaf, any of which satisfies it.
+// Group is the terms of one position of a leaf, any of which satisfies
+// it, or a stop word of a phrase, which the text index does not hold: it
+// is judged by positions alone.
 type Group struct {
-	Rel   int   // position relative to the leaf's first
-	Terms []int // entries of the term table
+	Rel   int    // position relative to the leaf's first
+	Terms []int  // entries of the term table
+	Stop  string // the stop word, folded (tokenize.Text.Stops); Terms is empty
 }
 
 // Cover says that a compound's term (getuserbyid), when present,
@@ -83,12 +86,10 @@ func (tp *Text) PositionTerms() []string {
 			continue
 		}
 		for _, g := range tl.Groups {
-			for _, t := range g.Terms {
-				for _, term := range tp.Terms[t].Dict {
-					if !seen[term] {
-						seen[term] = true
-						out = append(out, term)
-					}
+			for _, term := range tp.GroupTerms(g) {
+				if !seen[term] {
+					seen[term] = true
+					out = append(out, term)
 				}
 			}
 		}
@@ -96,11 +97,28 @@ func (tp *Text) PositionTerms() []string {
 	return out
 }
 
+// GroupTerms returns the terms whose positions satisfy g: its terms'
+// dictionaries, or its stop word.
+func (tp *Text) GroupTerms(g Group) []string {
+	if g.Stop != "" {
+		return []string{g.Stop}
+	}
+	var out []string
+	for _, t := range g.Terms {
+		out = append(out, tp.Terms[t].Dict...)
+	}
+	return out
+}
+
 // Present reports whether the terms present in one field (bits of the
-// term table) satisfy every group of the leaf, ignoring positions.
+// term table) satisfy every group of the leaf, ignoring positions and
+// stop words, which the text index does not hold.
 func (tl *TextLeaf) Present(bits []uint64) bool {
 	has := func(t int) bool { return bits[t/64]&(1<<(t%64)) != 0 }
 	for gi, g := range tl.Groups {
+		if g.Stop != "" {
+			continue
+		}
 		ok := slices.ContainsFunc(g.Terms, has)
 		for _, c := range tl.Covers {
 			if ok {
@@ -133,20 +151,16 @@ func (tl *TextLeaf) Compound(bits []uint64) bool {
 func (tl *TextLeaf) Occurrences(tp *Text, pos map[string][]int) [][2]int {
 	var out [][2]int
 	at := func(g Group, p int) bool {
-		for _, t := range g.Terms {
-			for _, term := range tp.Terms[t].Dict {
-				if _, ok := slices.BinarySearch(pos[term], p); ok {
-					return true
-				}
+		for _, term := range tp.GroupTerms(g) {
+			if _, ok := slices.BinarySearch(pos[term], p); ok {
+				return true
 			}
 		}
 		return false
 	}
 	var starts []int
-	for _, t := range tl.Groups[0].Terms {
-		for _, term := range tp.Terms[t].Dict {
-			starts = append(starts, pos[term]...)
-		}
+	for _, term := range tp.GroupTerms(tl.Groups[0]) {
+		starts = append(starts, pos[term]...)
 	}
 	slices.Sort(starts)
 	starts = slices.Compact(starts)

@@ -53,6 +53,9 @@ type Query struct {
 	// Analyze returns the analyzed terms of text, with their positions and
 	// byte offsets; the terms of AddTerm and Run are of its making.
 	Analyze func(text []byte) analysis.TokenStream
+	// Stops, if set, returns the stop words Analyze drops, folded, at
+	// their positions: runs hold them too.
+	Stops func(text []byte) analysis.TokenStream
 	// MarkStart and MarkEnd wrap each match; they are written unescaped.
 	MarkStart, MarkEnd string
 	// MaxLine is the longest line Lines shows whole.
@@ -190,22 +193,32 @@ func (q *Query) runTokens(text, folded string, offsets []int) analysis.TokenStre
 	var spans [][2]int
 	for _, r := range q.runs {
 		if r.Starts == nil {
-			return q.Analyze([]byte(text))
+			return q.analyze(text)
 		}
 		found, ok := r.Starts.Find(text, folded, offsets)
 		if !ok {
-			return q.Analyze([]byte(text))
+			return q.analyze(text)
 		}
 		spans = append(spans, found...)
 	}
 	var toks analysis.TokenStream
 	for k, sp := range window.Merge(spans) {
-		for _, tok := range q.Analyze([]byte(text[sp[0]:sp[1]])) {
+		for _, tok := range q.analyze(text[sp[0]:sp[1]]) {
 			tok.Start += sp[0]
 			tok.End += sp[0]
 			tok.Position += k * tokenize.SpanGap
 			toks = append(toks, tok)
 		}
+	}
+	return toks
+}
+
+// analyze returns the tokens of text that runs are made of: Analyze's,
+// and the stop words when Stops is set.
+func (q *Query) analyze(text string) analysis.TokenStream {
+	toks := q.Analyze([]byte(text))
+	if q.Stops != nil {
+		toks = append(toks, q.Stops([]byte(text))...)
 	}
 	return toks
 }
