@@ -83,13 +83,17 @@ func (p *picker) add(term string, pos int) {
 // token of that term starts), ok false in a language that cannot tell.
 // In English a term is the folded word itself, or, for a word of a-z
 // longer than three letters, its Porter2 stem, which keeps all but its
-// last letter as the word's first letters: every rule rewrites a suffix
-// into a suffix of at most one letter that the word lacks there (an e
-// added, y to i, ational to ate), but for two, which leave the stem
-// ending in le (biliti to ble, possibility to possible) or ie (the
-// exceptions dying, lying and tying: die, lie, tie); of those all but
-// the last two letters are kept. A stem has only the letters a-z, so a
-// term with any other byte is a word as written.
+// last letter as the word's first letters: every rule deletes a suffix
+// or rewrites it into a suffix whose last letter is one the word lacks
+// there, and that letter is an e (added: hope from hoping, ate from
+// ational, ble from bli), an i (y to i: happi) or, in the exception
+// skies, a y (sky); or the e of ble from biliti is deleted after (bl:
+// possibility to possibl). A stem ending otherwise keeps its last letter
+// from the word, so it is all a prefix. Two rewrites leave the stem ending in le
+// (biliti to ble, possibility to possible) or ie (the exceptions dying,
+// lying and tying: die, lie, tie); of those all but the last two letters
+// are kept. A stem has only the letters a-z, so a term with any other
+// byte is a word as written.
 func (t *Text) TermPrefix(term string) (prefix string, ok bool) {
 	if t.language().memo != nil {
 		return "", false
@@ -99,11 +103,13 @@ func (t *Text) TermPrefix(term string) (prefix string, ok bool) {
 			return term, true
 		}
 	}
-	keep := len(term) - 1
-	if strings.HasSuffix(term, "le") || strings.HasSuffix(term, "ie") {
-		keep--
+	switch {
+	case strings.HasSuffix(term, "le") || strings.HasSuffix(term, "ie"):
+		return term[:len(term)-2], true
+	case strings.HasSuffix(term, "e") || strings.HasSuffix(term, "i") || strings.HasSuffix(term, "y") || strings.HasSuffix(term, "bl"):
+		return term[:len(term)-1], true
 	}
-	return term[:max(0, keep)], true
+	return term, true
 }
 
 // RunWindow returns the bounds of a part of text around offset at that
