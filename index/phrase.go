@@ -211,11 +211,13 @@ func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, ju
 		ids[k] = id
 		todo = append(todo, k)
 	}
-	recs := make([][]byte, len(todo))
+	want := make([]string, len(todo))
 	for i, k := range todo {
-		if recs[i] = s.tx.Get(bucketDocs, []byte(ids[k])); recs[i] == nil {
-			return nil, nil, fmt.Errorf("document %q is in an index but not in the store", ids[k])
-		}
+		want[i] = ids[k]
+	}
+	recs, err := s.records(want)
+	if err != nil {
+		return nil, nil, err
 	}
 	err = s.inParts(len(todo), s.workersFor(len(todo), parallelPhrases), func(_, i int) error {
 		k := todo[i]
@@ -227,6 +229,45 @@ func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, ju
 		return nil, nil, err
 	}
 	return held, ids, nil
+}
+
+// records returns the stored records of the documents ids, distinct, in
+// their order. A phrase of common words ("all rights") reads most of the
+// store: for a quarter of the documents or more, one scan of the store in
+// key order replaces a lookup from its root for each.
+func (s *search) records(ids []string) ([][]byte, error) {
+	recs := make([][]byte, len(ids))
+	if len(ids) < 64 || uint64(len(ids)) < getUint(s.tx, metaDocs)/4 {
+		for i, id := range ids {
+			if recs[i] = s.tx.Get(bucketDocs, []byte(id)); recs[i] == nil {
+				return nil, fmt.Errorf("document %q is in an index but not in the store", id)
+			}
+		}
+		return recs, nil
+	}
+	at := make(map[string]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	found := 0
+	err := s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
+		if i, ok := at[string(k)]; ok {
+			recs[i] = v
+			found++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if found < len(ids) {
+		for i, rec := range recs {
+			if rec == nil {
+				return nil, fmt.Errorf("document %q is in an index but not in the store", ids[i])
+			}
+		}
+	}
+	return recs, nil
 }
 
 // parallelPhrases is the fewest documents whose phrases are judged by
