@@ -270,6 +270,20 @@ func TestPhraseStopWords(t *testing.T) {
 				}
 			}
 		}
+		// A phrase of stop words alone restricts what the other words
+		// match; alone, it matches nothing in text mode.
+		for q, want := range map[string][]string{`"of the" file`: {"a"}, `"the" file`: {"a", "b", "f"}, `"in the"`: {}, `file "to be"`: {}} {
+			r := search(t, ix, index.Request{Query: q, Mode: index.ModeText})
+			if got := sorted(ids(r)); !slices.Equal(got, want) {
+				t.Errorf("%s: %v, want %v", q, got, want)
+			}
+		}
+		for q, want := range map[string][]string{`"of the" AND file`: {"a"}, `"to be" AND "not"`: {"d", "e"}, `"to be" AND close`: {}} {
+			r := search(t, ix, index.Request{Query: q, Syntax: index.SyntaxRaw, Mode: index.ModeText})
+			if got := sorted(ids(r)); !slices.Equal(got, want) {
+				t.Errorf("raw %s: %v, want %v", q, got, want)
+			}
+		}
 		// ^ holds the phrase's first word, a stop word, to the field's start.
 		for q, want := range map[string][]string{`^"the file"`: {"f"}, `^"close the"`: {"b"}, `^"file of"`: {"c"}} {
 			r := search(t, ix, index.Request{Query: q, Syntax: index.SyntaxRaw, Mode: index.ModeText})

@@ -79,7 +79,15 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 				tail = w
 			}
 		}
-		if len(toks) == 0 && tail == "" {
+		// A phrase's stop words must stand where they stand in it, though
+		// the text index holds none ("of the file" is not "file"); a
+		// phrase of stop words alone restricts the matches that other
+		// words make.
+		var stops analysis.TokenStream
+		if l.Phrase && !l.Prefix {
+			stops = s.ix.textA.Stops([]byte(l.Text))
+		}
+		if len(toks) == 0 && tail == "" && len(stops) == 0 {
 			continue
 		}
 		tl := &plan.TextLeaf{Leaf: l}
@@ -89,6 +97,9 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 		}
 		if len(toks) > 0 {
 			first = toks[0].Position
+		}
+		if len(stops) > 0 && (len(toks) == 0 || stops[0].Position < first) {
+			first = stops[0].Position
 		}
 		groupAt := map[int]int{}
 		group := func(rel int) int {
@@ -100,22 +111,16 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 			}
 			return g
 		}
-		// A phrase's stop words are groups of their own where no token
-		// is, so that "of the file" is not "file"; groups are made in the
-		// order of their positions.
-		if l.Phrase && !l.Prefix && len(toks) > 0 {
-			if stops := s.ix.textA.Stops([]byte(l.Text)); len(stops) > 0 {
-				first = min(first, stops[0].Position)
-				i := 0
-				for _, st := range stops {
-					for ; i < len(toks) && toks[i].Position <= st.Position; i++ {
-						group(toks[i].Position - first)
-					}
-					if i == 0 || toks[i-1].Position != st.Position {
-						g := group(st.Position - first)
-						tl.Groups[g].Stop = string(st.Term)
-					}
-				}
+		// The stop words are groups of their own where no token is, made
+		// in the order of their positions with the tokens'.
+		i := 0
+		for _, st := range stops {
+			for ; i < len(toks) && toks[i].Position <= st.Position; i++ {
+				group(toks[i].Position - first)
+			}
+			if i == 0 || toks[i-1].Position != st.Position {
+				g := group(st.Position - first)
+				tl.Groups[g].Stop = string(st.Term)
 			}
 		}
 		ids := make([][]int, len(toks))
@@ -234,7 +239,7 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 		if l.Quoted {
 			tp.Required = append(tp.Required, tl)
 		}
-		if !l.Negated {
+		if !l.Negated && (len(toks) > 0 || tail != "") {
 			tp.Words++
 			if li < 64 {
 				tp.WordLeaves |= 1 << li

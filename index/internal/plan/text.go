@@ -60,9 +60,11 @@ type Text struct {
 	Required []*TextLeaf
 }
 
-// NeedsPositions reports whether matching l takes its words' positions.
+// NeedsPositions reports whether matching l takes its words' positions:
+// ^, a phrase of several words, or one of a stop word, which no presence
+// bit stands for.
 func (tl *TextLeaf) NeedsPositions() bool {
-	return tl.Initial || (tl.Phrase && len(tl.Groups) > 1)
+	return tl.Initial || (tl.Phrase && (len(tl.Groups) > 1 || len(tl.Groups) == 1 && tl.Groups[0].Stop != ""))
 }
 
 // Positional reports whether judging a document under a strict plan may
