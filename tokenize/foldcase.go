@@ -6,23 +6,27 @@ import (
 	"unsafe"
 )
 
-// FoldCase returns what FoldMap returns for text, and upper, a bit per
-// byte of text marking its upper-case ASCII letters, when folding did
-// nothing but lower them (folded and upper then restore text); nil
-// otherwise. A search process folds every document it
-// verifies once, so this is the hot path of a cold search: runs of ASCII
-// are folded eight bytes at a time, in the one pass that also makes the
-// mask. text is read, never kept.
+// FoldCase returns what FoldMap returns for text, and two masks of a bit
+// per folded byte: upper marks those that are upper-case ASCII letters in
+// text, lowered; changed marks those that a rune folding changed made,
+// and those on either side of a rune it dropped (the last byte before it,
+// the first after). changed is nil when
+// folding did nothing but lower ASCII letters: folded and upper then
+// restore text. Where changed has no bit, folded is text lowered, byte
+// for byte. A search process folds every document it verifies once, so
+// this is the hot path of a cold search: runs of ASCII are folded eight
+// bytes at a time, in the one pass that also makes the mask. text is
+// read, never kept.
 //
 // Cost: one pass over text; two allocations for ASCII text.
-func FoldCase(text []byte) (folded string, offsets []int, upper []uint64) {
+func FoldCase(text []byte) (folded string, offsets []int, upper, changed []uint64) {
 	b := make([]byte, 0, len(text))
 	upper = make([]uint64, (len(text)+63)/64)
-	restorable := true
 	for i := 0; i < len(text); {
 		if i+8 <= len(text) {
 			w := binary.LittleEndian.Uint64(text[i:])
 			if w&highBits == 0 {
+				o := len(b)
 				// Bytes under 0x80 never carry into their neighbours:
 				// a high bit of w+0x3f.. is a byte >= 'A', of
 				// w+0x25.. a byte > 'Z'.
@@ -32,9 +36,9 @@ func FoldCase(text []byte) (folded string, offsets []int, upper []uint64) {
 					// Gathers byte k's high bit into bit k; after a
 					// multi-byte rune the eight bits may span two words.
 					m := (up >> 7) * 0x0102040810204080 >> 56
-					upper[i/64] |= m << (i % 64)
-					if i%64 > 56 {
-						upper[i/64+1] |= m >> (64 - i%64)
+					upper[o/64] |= m << (o % 64)
+					if o%64 > 56 {
+						upper[o/64+1] |= m >> (64 - o%64)
 					}
 				}
 				if offsets != nil {
@@ -47,9 +51,10 @@ func FoldCase(text []byte) (folded string, offsets []int, upper []uint64) {
 			}
 		}
 		if c := text[i]; c < utf8.RuneSelf {
+			o := len(b)
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
-				upper[i/64] |= 1 << (i % 64)
+				upper[o/64] |= 1 << (o % 64)
 			}
 			b = append(b, c)
 			if offsets != nil {
@@ -66,8 +71,19 @@ func FoldCase(text []byte) (folded string, offsets []int, upper []uint64) {
 		if f := foldRune(r); f != dropRune {
 			b = utf8.AppendRune(b, f)
 		}
-		if restorable && string(b[start:]) != string(text[i:i+size]) {
-			restorable = false
+		switch {
+		case len(b) == start:
+			// The bytes before and after it; the one after, if none
+			// comes, is cleared below (a text of dropped runes alone has
+			// a changed mask with no bits).
+			if start > 0 {
+				changed = setBit(changed, start-1)
+			}
+			changed = setBit(changed, start)
+		case string(b[start:]) != string(text[i:i+size]):
+			for k := start; k < len(b); k++ {
+				changed = setBit(changed, k)
+			}
 		}
 		if offsets == nil && len(b)-start != size {
 			offsets = identityRuneOffsets(unsafe.String(unsafe.SliceData(text), i), len(b)+len(text)-i+1)
@@ -78,14 +94,44 @@ func FoldCase(text []byte) (folded string, offsets []int, upper []uint64) {
 			}
 		}
 		i += size
+		// A rune folded longer: the rest of text, ASCII byte for byte,
+		// must still find its bits.
+		if len(b) > i {
+			upper = grow(upper, (len(b)+len(text)-i+63)/64)
+		}
 	}
 	if offsets != nil {
 		offsets = append(offsets, len(text))
 	}
-	if !restorable {
-		upper = nil
+	words := (len(b) + 63) / 64
+	upper = upper[:words]
+	if changed != nil {
+		changed = append(changed, make([]uint64, max(0, words-len(changed)))...)[:words]
+		if n := len(b) % 64; n != 0 {
+			changed[words-1] &= 1<<n - 1
+		}
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b)), offsets, upper
+	return unsafe.String(unsafe.SliceData(b), len(b)), offsets, upper, changed
+}
+
+// setBit sets bit k of mask, which it grows as needed. Kept out of line,
+// as grow is, so that FoldCase's ASCII loop keeps its registers.
+//
+//go:noinline
+func setBit(mask []uint64, k int) []uint64 {
+	mask = grow(mask, k/64+1)
+	mask[k/64] |= 1 << (k % 64)
+	return mask
+}
+
+// grow returns mask with at least n words.
+//
+//go:noinline
+func grow(mask []uint64, n int) []uint64 {
+	if n > len(mask) {
+		mask = append(mask, make([]uint64, n-len(mask))...)
+	}
+	return mask
 }
 
 // highBits is the high bit of each byte of a word.

@@ -2,41 +2,68 @@ package tokenize_test
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/twindex/twindex/tokenize"
 )
 
-// refMask is the case mask FoldCase must return, byte by byte: nil unless
-// folded is text with upper-case ASCII letters lowered.
-func refMask(text, folded string) []uint64 {
-	if len(text) != len(folded) {
-		return nil
-	}
-	m := make([]uint64, (len(text)+63)/64)
-	for i := range len(text) {
-		c := text[i]
-		switch {
-		case c == folded[i]:
-		case 'A' <= c && c <= 'Z' && folded[i] == c+('a'-'A'):
-			m[i/64] |= 1 << (i % 64)
-		default:
-			return nil
+// refMasks are the masks FoldCase must return, rune by rune: upper
+// marks the folded bytes that are upper-case ASCII letters lowered;
+// changed (nil when no rune changed) the bytes of runes that folding
+// changed, and the bytes on either side of a rune it dropped (the first
+// byte of the rune after it).
+func refMasks(text string) (upper, changed []uint64) {
+	folded, _ := tokenize.FoldMap(text)
+	words := (len(folded) + 63) / 64
+	upper = make([]uint64, words)
+	set := func(m []uint64, k int) {
+		if k >= 0 && k < len(folded) {
+			m[k/64] |= 1 << (k % 64)
 		}
 	}
-	return m
+	var ch []uint64
+	mark := func(k int) {
+		if ch == nil {
+			ch = make([]uint64, words)
+		}
+		set(ch, k)
+	}
+	o := 0
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		orig := text[i : i+size]
+		f, _ := tokenize.FoldMap(orig)
+		switch {
+		case f == "":
+			mark(o - 1)
+			mark(o)
+		case f != orig && !(size == 1 && 'A' <= r && r <= 'Z' && f[0] == byte(r)+'a'-'A'):
+			for k := range len(f) {
+				mark(o + k)
+			}
+		}
+		if size == 1 && 'A' <= r && r <= 'Z' {
+			set(upper, o)
+		}
+		o += len(f)
+		i += size
+	}
+	return upper, ch
 }
 
 func checkFoldCase(t *testing.T, text string) {
 	t.Helper()
-	folded, offsets, upper := tokenize.FoldCase([]byte(text))
+	folded, offsets, upper, changed := tokenize.FoldCase([]byte(text))
 	wantFolded, wantOffsets := tokenize.FoldMap(text)
 	if folded != wantFolded || !reflect.DeepEqual(offsets, wantOffsets) {
 		t.Fatalf("FoldCase(%q) = %q, %v; FoldMap = %q, %v", text, folded, offsets, wantFolded, wantOffsets)
 	}
-	if want := refMask(text, folded); !reflect.DeepEqual(upper, want) {
-		t.Fatalf("FoldCase(%q) mask = %x, want %x", text, upper, want)
+	wantUpper, wantChanged := refMasks(text)
+	if !reflect.DeepEqual(upper, wantUpper) || (changed == nil) != (wantChanged == nil) || changed != nil && !slices.Equal(changed, wantChanged) {
+		t.Fatalf("FoldCase(%q) masks = %x, %x; want %x, %x", text, upper, changed, wantUpper, wantChanged)
 	}
 }
 
@@ -55,6 +82,11 @@ func TestFoldCase(t *testing.T) {
 		{"invalid byte", long + "\xff" + long},
 		{"Kelvin sign", "ABCDEFGH\u212aIJKLMNOP"},
 		{"Cyrillic", "ПРИВЕТ, World of Words"},
+		{"a combining mark dropped", "ABCDEFGHIe\u0301 all rights"},
+		{"dropped at the start", "\u0301All"},
+		{"dropped alone", "\u0301"},
+		{"dropped before a wide rune", "ABCDEFGHe\u0301世界 and more text"},
+		{"folded longer", "ABCDEFGH\u023aIJKLMNOPQRSTUVWXYZ"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { checkFoldCase(t, tc.text) })
 	}

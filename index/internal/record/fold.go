@@ -16,23 +16,26 @@ type Folded struct {
 	seq               uint64 // the write that stored the record folded here
 	Title, Body       string
 	TitleMap, BodyMap []int
-	// TitleUpper and BodyUpper restore the original text of a field whose
-	// folding only lowercased ASCII letters (most text, and code): a bit
-	// per byte marks the upper-case letters. nil for other fields.
-	TitleUpper, BodyUpper []uint64
+	// TitleUpper and BodyUpper mark, a bit per folded byte, the ASCII
+	// letters that folding lowered; TitleChanged and BodyChanged the bytes
+	// that it did more to (tokenize.FoldCase), nil for a field whose
+	// folding only lowered ASCII letters (most text, and code): the upper
+	// bits then restore it.
+	TitleUpper, BodyUpper     []uint64
+	TitleChanged, BodyChanged []uint64
 	// mapless marks an entry of the cache whose maps it left out (see
 	// FoldCache.Get); WithMaps restores them.
 	mapless bool
 }
 
 func (f *Folded) size() int {
-	return len(f.Title) + len(f.Body) + 8*(len(f.TitleMap)+len(f.BodyMap)+len(f.TitleUpper)+len(f.BodyUpper)) + 64
+	return len(f.Title) + len(f.Body) + 8*(len(f.TitleMap)+len(f.BodyMap)+len(f.TitleUpper)+len(f.BodyUpper)+len(f.TitleChanged)+len(f.BodyChanged)) + 64
 }
 
 // Original returns the title and body as stored, when both can be
 // restored from their folded text: a snippet then needs no decoding.
 func (f *Folded) Original() (title, body string, ok bool) {
-	if f.TitleUpper == nil || f.BodyUpper == nil {
+	if f.TitleChanged != nil || f.BodyChanged != nil {
 		return "", "", false
 	}
 	return restoreCase(f.Title, f.TitleUpper), restoreCase(f.Body, f.BodyUpper), true
@@ -45,9 +48,9 @@ func (f *Folded) Original() (title, body string, ok bool) {
 // word to. RestoredSpans gives parts of the original back.
 func (f *Folded) Plain(body bool) (folded string, upper []uint64, ok bool) {
 	if body {
-		return f.Body, f.BodyUpper, f.BodyUpper != nil
+		return f.Body, f.BodyUpper, f.BodyChanged == nil
 	}
-	return f.Title, f.TitleUpper, f.TitleUpper != nil
+	return f.Title, f.TitleUpper, f.TitleChanged == nil
 }
 
 // RestoredSpans returns the spans of the body (else the title) as
@@ -110,8 +113,8 @@ func (f *Folded) WithMaps(title, body string) *Folded {
 // offsets and the case masks.
 func fold(seq uint64, title, body []byte) *Folded {
 	f := &Folded{seq: seq}
-	f.Title, f.TitleMap, f.TitleUpper = tokenize.FoldCase(title)
-	f.Body, f.BodyMap, f.BodyUpper = tokenize.FoldCase(body)
+	f.Title, f.TitleMap, f.TitleUpper, f.TitleChanged = tokenize.FoldCase(title)
+	f.Body, f.BodyMap, f.BodyUpper, f.BodyChanged = tokenize.FoldCase(body)
 	return f
 }
 
@@ -210,12 +213,15 @@ func (c *FoldCache) Get(id string, seq uint64, load func() (title, body []byte, 
 // The same text, bounded by separators, is the same words; case changes
 // words only inside one (camelCase and acronyms split), so every word of
 // both the query's text and the document's must have no inner capital
-// (lower, Title or UPPER case). Cost: a scan of the folded field, cached
-// between searches.
+// (lower, Title or UPPER case). In a field that folding did more to than
+// lower ASCII letters, an occurrence counts where it did nothing more in
+// the occurrence and the bytes on either side: there the folded text is
+// the field's, lowered. Cost: a scan of the folded field, cached between
+// searches.
 func (fd *Folded) HasRun(body bool, written, folded string) bool {
-	text, upper := fd.Title, fd.TitleUpper
+	text, upper, changed := fd.Title, fd.TitleUpper, fd.TitleChanged
 	if body {
-		text, upper = fd.Body, fd.BodyUpper
+		text, upper, changed = fd.Body, fd.BodyUpper, fd.BodyChanged
 	}
 	q := folded
 	if upper == nil || len(q) == 0 || len(written) != len(q) || !wordByte(q[0]) || !wordByte(q[len(q)-1]) || !plainCase(written) {
@@ -230,6 +236,7 @@ func (fd *Folded) HasRun(body bool, written, folded string) bool {
 		i += at
 		end := i + len(q)
 		if (i == 0 || separator(text[i-1])) && (end == len(text) || separator(text[end])) &&
+			(changed == nil || !anyBit(changed, max(i-1, 0), min(end+1, len(text)))) &&
 			plainCase(restoreCase(text[i:end], shiftMask(upper, i, end-i))) {
 			return true
 		}
@@ -279,6 +286,16 @@ func plainCase(s string) bool {
 		i = max(j, i+1)
 	}
 	return true
+}
+
+// anyBit reports whether mask has a bit in [lo, hi).
+func anyBit(mask []uint64, lo, hi int) bool {
+	for k := lo; k < hi; k++ {
+		if mask[k/64]&(1<<(k%64)) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // shiftMask returns the bits of mask for bytes [off, off+n), from bit 0.

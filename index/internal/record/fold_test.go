@@ -21,11 +21,11 @@ func TestCaseMask(t *testing.T) {
 		{"Kelvin sign", "\u212a", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			folded, _, m := tokenize.FoldCase([]byte(tc.text))
-			if got := m != nil; got != tc.restorable {
+			folded, _, m, changed := tokenize.FoldCase([]byte(tc.text))
+			if got := changed == nil; got != tc.restorable {
 				t.Fatalf("FoldCase(%q) restorable = %v, want %v", tc.text, got, tc.restorable)
 			}
-			if m != nil {
+			if changed == nil {
 				if got := restoreCase(folded, m); got != tc.text {
 					t.Fatalf("restoreCase = %q, want %q", got, tc.text)
 				}
@@ -41,7 +41,7 @@ func FuzzCaseMask(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		if folded, _, m := tokenize.FoldCase([]byte(text)); m != nil {
+		if folded, _, m, changed := tokenize.FoldCase([]byte(text)); changed == nil {
 			if got := restoreCase(folded, m); got != text {
 				t.Fatalf("restoreCase(Fold(%q)) = %q", text, got)
 			}
@@ -99,6 +99,12 @@ func TestHasRun(t *testing.T) {
 		{"punctuation at the ends", "(source code)", "source code", true},
 		{"not at a separator", "source code_gen", "source code", false},
 		{"absent", "nothing here", "all rights", false},
+		{"an accent elsewhere", "café: All Rights Reserved", "all rights", true},
+		{"an accent after", "all rights, naïve", "All Rights", true},
+		{"an accent against it", "éall rights", "all rights", false},
+		{"folding makes it", "café au lait", "cafe au", false},
+		{"a dropped mark in it", "e\u0301 all rights", "e all", false},
+		{"lowered Cyrillic elsewhere", "ДОМ all rights", "all rights", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fd := fold(1, nil, []byte(tc.body))

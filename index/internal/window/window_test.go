@@ -28,7 +28,7 @@ func TestFind(t *testing.T) {
 	if !ok || !slices.Equal(got, want) {
 		t.Fatalf("Find = %v %v, want %v", got, ok, want)
 	}
-	folded, _, upper := tokenize.FoldCase([]byte(s))
+	folded, _, upper, _ := tokenize.FoldCase([]byte(s))
 	if plain, ok := st.FindPlain(folded, upper); !ok || !slices.Equal(plain, want) {
 		t.Fatalf("FindPlain = %v %v, want %v", plain, ok, want)
 	}
@@ -105,7 +105,7 @@ func FuzzFind(f *testing.F) {
 		if whole != inWindows {
 			t.Fatalf("%q in %q: %d occurrences, %d in the windows %v", phrase, s, whole, inWindows, spans)
 		}
-		if plainFolded, _, upper := tokenize.FoldCase([]byte(s)); upper != nil {
+		if plainFolded, _, upper, changed := tokenize.FoldCase([]byte(s)); changed == nil {
 			plain, ok := st.FindPlain(plainFolded, upper)
 			if !ok || !slices.Equal(plain, spans) {
 				t.Fatalf("%q in %q: FindPlain %v %v, Find %v", phrase, s, plain, ok, spans)
