@@ -82,17 +82,16 @@ func (p *picker) add(term string, pos int) {
 // is term starts with (the prefix of the text that Fold gives, where a
 // token of that term starts), ok false in a language that cannot tell.
 // In English a term is the folded word itself, or, for a word of a-z
-// longer than three letters, its Porter2 stem, which keeps all but its
-// last letter as the word's first letters: every rule deletes a suffix
-// or rewrites it into a suffix whose last letter is one the word lacks
-// there, and that letter is an e (added: hope from hoping, ate from
-// ational, ble from bli), an i (y to i: happi) or, in the exception
-// skies, a y (sky); or the e of ble from biliti is deleted after (bl:
-// possibility to possibl). A stem ending otherwise keeps its last letter
-// from the word, so it is all a prefix. Two rewrites leave the stem ending in le
-// (biliti to ble, possibility to possible) or ie (the exceptions dying,
-// lying and tying: die, lie, tie); of those all but the last two letters
-// are kept. A stem has only the letters a-z, so a term with any other
+// longer than three letters, its Porter2 stem. Every rule deletes a
+// suffix or rewrites it into one whose last letter the word may lack
+// there: an e (added: hope from hoping, ate from ational, ble from bli),
+// an i (y to i: happi) or, in the exception skies, a y (sky); step 5 may
+// then delete that e, leaving bl where the word has bil (possibility:
+// possibl). So a stem ending in e, i, y or bl keeps all but its last
+// letter as the word's first letters; one ending in le (biliti to ble)
+// or ie (the exceptions dying, lying and tying: die, lie, tie) all but
+// its last two; and any other stem is a prefix of its words whole ("int",
+// "found"). A stem has only the letters a-z, so a term with any other
 // byte is a word as written.
 func (t *Text) TermPrefix(term string) (prefix string, ok bool) {
 	if t.language().memo != nil {
