@@ -224,7 +224,7 @@ func (fd *Folded) HasRun(body bool, written, folded string) bool {
 		text, upper, changed = fd.Body, fd.BodyUpper, fd.BodyChanged
 	}
 	q := folded
-	if upper == nil || len(q) == 0 || len(written) != len(q) || !wordByte(q[0]) || !wordByte(q[len(q)-1]) || !plainCase(written) {
+	if len(q) == 0 || len(written) != len(q) || !wordByte(q[0]) || !wordByte(q[len(q)-1]) || !plainCase(written) {
 		return false
 	}
 	fn := find.New(q)
