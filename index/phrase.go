@@ -66,7 +66,7 @@ func (s *search) newRunJudge(tp *plan.Text) *runJudge {
 func leafStarts(text *tokenize.Text, tp *plan.Text, tl *plan.TextLeaf) *window.Starts {
 	words := make([]window.Word, len(tl.Groups))
 	for i, g := range tl.Groups {
-		words[i] = window.Word{Rel: g.Rel, Terms: tp.GroupTerms(g)}
+		words[i] = window.Word{Rel: g.Rel, Terms: tp.GroupTerms(g), Stop: g.Stop != ""}
 	}
 	return window.New(text, words)
 }

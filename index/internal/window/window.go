@@ -15,6 +15,7 @@ package window
 import (
 	"cmp"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/tokenize"
@@ -35,18 +36,24 @@ const (
 )
 
 // Word is one word of a phrase: its position in the phrase (0 for the
-// first) and the terms, any of which it stands for.
+// first) and the terms, any of which it stands for. A stop word
+// (tokenize.Text.Stops) has its folded spelling for its one term.
 type Word struct {
 	Rel   int
 	Terms []string
+	Stop  bool
 }
 
 // Starts is where a phrase is looked for: the prefixes of the terms of
 // its word whose shortest prefix is the longest, and how many positions
-// of the phrase come before that word and after it.
+// of the phrase come before that word and after it. When the word just
+// before it is a stop word of ASCII letters, stopBefore is that word: a
+// place where the text before does not end with it holds no occurrence
+// ("a int" is looked for only where "a" comes before "int").
 type Starts struct {
 	prefixes      []find.Finder
 	before, after int
+	stopBefore    string
 }
 
 // New returns the Starts of a phrase of words (in order), analyzed by
@@ -84,7 +91,59 @@ func New(text *tokenize.Text, words []Word) *Starts {
 	for _, p := range best {
 		st.prefixes = append(st.prefixes, find.New(p))
 	}
+	for _, w := range words {
+		if w.Rel == bestRel-1 && w.Stop && len(w.Terms) == 1 && lettersAZ(w.Terms[0]) {
+			st.stopBefore = w.Terms[0]
+		}
+	}
 	return st
+}
+
+// lettersAZ reports whether s is one or more letters a-z.
+func lettersAZ(s string) bool {
+	for i := range len(s) {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// mayFollow reports whether the text before offset o (orig gives its
+// bytes) can end with the stop word s, folded, of letters a-z: past the
+// ASCII bytes before o that are not letters or digits (separators and
+// connectors, which make no token), the bytes before are s up to case. A
+// byte outside ASCII on the way cannot be told from a word's or a
+// separator's here: then it may. The stop word's token, which takes the
+// position before the token at o, ends where those bytes begin: an
+// occurrence at o needs s there.
+func mayFollow(orig func(k int) byte, o int, s string) bool {
+	j := o
+	for ; j > 0; j-- {
+		c := orig(j - 1)
+		if c >= utf8.RuneSelf {
+			return true
+		}
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			break
+		}
+	}
+	if j < len(s) {
+		return false
+	}
+	for k := range len(s) {
+		c := orig(j - len(s) + k)
+		if c >= utf8.RuneSelf {
+			return true
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // Find returns the windows of text where the phrase can occur, in
@@ -99,7 +158,8 @@ func (st *Starts) Find(text, folded string, offsets []int) (spans [][2]int, ok b
 		if offsets != nil {
 			i = offsets[i]
 		}
-		return i, i == 0 || tokenize.MayStart(text[i-1], text[i])
+		return i, (i == 0 || tokenize.MayStart(text[i-1], text[i])) &&
+			(st.stopBefore == "" || mayFollow(func(k int) byte { return text[k] }, i, st.stopBefore))
 	}, func(i int) (int, int) { return tokenize.RunWindow(text, i, st.before, st.after) })
 }
 
@@ -114,7 +174,8 @@ func (st *Starts) FindPlain(folded string, upper []uint64) (spans [][2]int, ok b
 		return folded[i]
 	}
 	return st.find(folded, func(i int) (int, bool) {
-		return i, i == 0 || tokenize.MayStart(orig(i-1), orig(i))
+		return i, (i == 0 || tokenize.MayStart(orig(i-1), orig(i))) &&
+			(st.stopBefore == "" || mayFollow(orig, i, st.stopBefore))
 	}, func(i int) (int, int) { return tokenize.RunWindow(folded, i, st.before, st.after) })
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2/analysis"
+
 	"github.com/twindex/twindex/index/internal/window"
 	"github.com/twindex/twindex/tokenize"
 )
@@ -15,7 +17,7 @@ import (
 func TestFind(t *testing.T) {
 	text := tokenize.NewText()
 	// "for range v": the prefixes of "rang" (ran) are the longest.
-	st := window.New(text, []window.Word{{0, []string{"for"}}, {1, []string{"rang"}}, {2, []string{"v"}}})
+	st := window.New(text, []window.Word{{Rel: 0, Terms: []string{"for"}}, {Rel: 1, Terms: []string{"rang"}}, {Rel: 2, Terms: []string{"v"}}})
 	if st == nil {
 		t.Fatal("no starts")
 	}
@@ -40,11 +42,11 @@ func TestFind(t *testing.T) {
 	if _, ok := st.Find(dense, strings.ToLower(dense), nil); ok {
 		t.Error("Find found windows where the prefix starts every six bytes")
 	}
-	if st := window.New(text, []window.Word{{0, []string{"t"}}, {1, []string{"x"}}}); st != nil {
+	if st := window.New(text, []window.Word{{Rel: 0, Terms: []string{"t"}}, {Rel: 1, Terms: []string{"x"}}}); st != nil {
 		t.Error("starts for words of one letter")
 	}
 	fr, _ := tokenize.NewTextLang("fr")
-	if st := window.New(fr, []window.Word{{0, []string{"maison"}}, {1, []string{"blanch"}}}); st != nil {
+	if st := window.New(fr, []window.Word{{Rel: 0, Terms: []string{"maison"}}, {Rel: 1, Terms: []string{"blanch"}}}); st != nil {
 		t.Error("starts in a language whose prefixes it cannot tell")
 	}
 }
@@ -66,16 +68,36 @@ func FuzzFind(f *testing.F) {
 	f.Add("for ranges v. for-range V forRangeV", "for range v")
 	f.Add("Pâckage main; ÉTÉ type t; possibility dying", "possibility dying")
 	f.Add("a\u0301b main x; XMLPackage main", "package main")
+	f.Add("a int; A  Int, aInt x_int a_int; a→int", "a int")
+	filler := strings.Repeat("w1q w2q w3q w4q w5q w6q w7q w8q ", 8)
+	f.Add(filler+"a→int "+filler+"x_int "+filler+"A_Int "+filler+"ba int", "a int")
+	f.Add("but not; butNot; But, not; nbut not", "but not")
+	f.Add("of the file; Of The File; ofthe file", "of the file")
 	text := tokenize.NewText()
 	f.Fuzz(func(t *testing.T, s, phrase string) {
+		// The phrase's tokens and, where no token is, its stop words.
 		toks := text.Analyze([]byte(phrase))
+		for _, st := range text.Stops([]byte(phrase)) {
+			if !slices.ContainsFunc(toks, func(tok *analysis.Token) bool { return tok.Position == st.Position }) {
+				toks = append(toks, st)
+			}
+		}
+		slices.SortStableFunc(toks, func(a, b *analysis.Token) int { return a.Position - b.Position })
 		if len(toks) < 2 || len(toks) > 4 {
 			return
+		}
+		stop := map[*analysis.Token]bool{}
+		for _, st := range text.Stops([]byte(phrase)) {
+			for _, tok := range toks {
+				if tok.Position == st.Position && string(tok.Term) == string(st.Term) && tok.Start == st.Start {
+					stop[tok] = true
+				}
+			}
 		}
 		var words []window.Word
 		var terms []string
 		for _, tok := range toks {
-			words = append(words, window.Word{Rel: tok.Position - toks[0].Position, Terms: []string{string(tok.Term)}})
+			words = append(words, window.Word{Rel: tok.Position - toks[0].Position, Terms: []string{string(tok.Term)}, Stop: stop[tok]})
 			terms = append(terms, string(tok.Term))
 		}
 		st := window.New(text, words)
