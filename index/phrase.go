@@ -87,10 +87,13 @@ type docRuns struct {
 // held reports whether field f (0 title, 1 body) holds tl, a leaf that
 // needs positions, as a run of its words: found as written, else in
 // windows of the text (inWindows), else by the positions of the field's
-// terms.
+// terms. A leaf under ^ is looked for in the field's first words alone.
 func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 	s := d.s
-	if !tl.Initial && !s.ix.analyzeRuns {
+	if tl.Initial && !s.ix.analyzeRuns {
+		return d.atStart(tl, f)
+	}
+	if !s.ix.analyzeRuns {
 		if d.fd == nil {
 			if err := d.read(); err != nil {
 				return false, err
@@ -117,6 +120,20 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 		return false, err
 	}
 	return len(tl.Occurrences(d.tp, pos)) > 0, nil
+}
+
+// atStart reports whether field f starts with tl (^): its first word at
+// the field's first position. Only the first runs of the field are
+// analyzed, as many as the leaf has positions and one more
+// (tokenize.RunWindow from the field's start; each run takes a position
+// at least), not the whole field.
+func (d *docRuns) atStart(tl *plan.TextLeaf, f int) (bool, error) {
+	if err := d.decode(); err != nil {
+		return false, err
+	}
+	text := d.text[f]
+	_, hi := tokenize.RunWindow(text, 0, 0, tl.Groups[len(tl.Groups)-1].Rel+1)
+	return len(tl.Occurrences(d.tp, d.termPositions(text, [][2]int{{0, hi}}))) > 0, nil
 }
 
 // positions returns the positions of the terms of posTerms in field f,

@@ -73,6 +73,42 @@ func TestExactRunsAgreeWithPositions(t *testing.T) {
 	}
 }
 
+// TestInitialAgreesWithPositions checks that ^, judged in the first
+// words of a field (docRuns.atStart), gives the hits, order and scores
+// that the positions of the whole field give: fields that open with
+// separators, a symbol, a number, an identifier that splits, a stop word,
+// or hold the phrase later than their start, long after.
+func TestInitialAgreesWithPositions(t *testing.T) {
+	filler := strings.Repeat(" w1q w2q w3q w4q w5q", 200)
+	bodies := []string{
+		"package main" + filler, "\n\n  // Package main" + filler, "packageMain x" + filler, "Package_main" + filler,
+		filler + " package main", "the file is here" + filler, "(the) file" + filler, "...   The   FILE", "é package main" + filler,
+		"→ package main" + filler, "12 package main", "main package" + filler, "package" + filler + " main", "Copyright 2024" + filler,
+		"copyright", "the" + filler + " file",
+	}
+	queries := []string{`^package`, `^"package main"`, `^"the file"`, `^main`, `^copyright`, `^"w1q w2q"`, `title:^doc`, `^"12 package"`, `^file`}
+	backends(t, func(t *testing.T, fast *index.Index) {
+		slow, err := index.OpenMemory(&index.Options{Backend: index.Compact})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer slow.Close()
+		index.AnalyzeRuns(slow)
+		for i, b := range bodies {
+			d := index.Doc{ID: fmt.Sprint(i), Title: fmt.Sprintf("doc %d", i), Body: b}
+			mustUpsert(t, fast, d)
+			mustUpsert(t, slow, d)
+		}
+		for _, q := range queries {
+			req := index.Request{Query: q, Syntax: index.SyntaxRaw, Mode: index.ModeText, Limit: 100}
+			a, b := search(t, fast, req), search(t, slow, req)
+			if a.Total != b.Total || !slices.Equal(ids(a), ids(b)) {
+				t.Errorf("%s: %d %v, by positions %d %v", q, a.Total, ids(a), b.Total, ids(b))
+			}
+		}
+	})
+}
+
 // TestPhrasesMatchPositions checks the quoted phrases of many documents,
 // judged on several goroutines, against positions read from the text
 // analyzer's tokens: words split from identifiers (forRange), stems
