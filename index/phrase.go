@@ -90,10 +90,10 @@ type docRuns struct {
 // terms. A leaf under ^ is looked for in the field's first words alone.
 func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 	s := d.s
-	if tl.Initial && !s.ix.analyzeRuns {
-		return d.atStart(tl, f)
-	}
 	if !s.ix.analyzeRuns {
+		if tl.Initial {
+			return d.atStart(tl, f)
+		}
 		if d.fd == nil {
 			if err := d.read(); err != nil {
 				return false, err
@@ -266,22 +266,18 @@ func (s *search) records(ids []string) ([][]byte, error) {
 	for i, id := range ids {
 		at[id] = i
 	}
-	found := 0
 	err := s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
 		if i, ok := at[string(k)]; ok {
 			recs[i] = v
-			found++
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	if found < len(ids) {
-		for i, rec := range recs {
-			if rec == nil {
-				return nil, fmt.Errorf("document %q is in an index but not in the store", ids[i])
-			}
+	for i, rec := range recs {
+		if rec == nil {
+			return nil, fmt.Errorf("document %q is in an index but not in the store", ids[i])
 		}
 	}
 	return recs, nil

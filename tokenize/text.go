@@ -469,10 +469,11 @@ func (s *textScanner) emit(start, end, pos int, kind tokenKind) {
 		}
 	} else {
 		s.lower = appendLower(s.lower[:0], s.in[start:end])
-		if term, stemmed = s.lang.term(folded, bytesString(s.lower), kind); term == "" || s.stops {
-			if term == "" {
-				s.dropped(start, end, pos, folded) // a stop word
-			}
+		if term, stemmed = s.lang.term(folded, bytesString(s.lower), kind); term == "" {
+			s.dropped(start, end, pos, folded) // a stop word
+			return
+		}
+		if s.stops {
 			return
 		}
 	}
