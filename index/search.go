@@ -12,7 +12,6 @@ import (
 
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index/collection"
-	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
@@ -36,7 +35,7 @@ type search struct {
 	textR    bleveindex.IndexReader
 	triR     bleveindex.IndexReader
 	// textIDs and triIDs resolve the internal IDs of allTextR and allTriR.
-	textIDs, triIDs backend.Resolver
+	textIDs, triIDs rank.Resolver
 	plan            *plan.Plan
 	// The text leg's term tables of the exact and the tolerant pass, for
 	// snippets.

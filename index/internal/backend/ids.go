@@ -6,12 +6,9 @@ import (
 	"sync/atomic"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
-)
 
-// Resolver turns a reader's internal IDs into external ones.
-type Resolver interface {
-	ExternalID(bleveindex.IndexInternalID) (string, error)
-}
+	"github.com/twindex/twindex/index/internal/rank"
+)
 
 // maxRemembered bounds the IDs one snapshot's cache keeps (about 80 bytes
 // each): past it, lookups are scorch's own.
@@ -41,7 +38,7 @@ type idCache struct {
 // Of returns the resolver of r's IDs: r itself unless it is a scorch
 // snapshot, else the cache of that snapshot. The resolver may be used
 // only while r is open.
-func (x *IDs) Of(r bleveindex.IndexReader) Resolver {
+func (x *IDs) Of(r bleveindex.IndexReader) rank.Resolver {
 	ref, ok := snapshotOf(r)
 	if !ok {
 		return r
@@ -62,7 +59,7 @@ type readerIDs struct {
 	r bleveindex.IndexReader
 }
 
-// ExternalID implements Resolver. Cost: a map lookup under a read lock
+// ExternalID implements rank.Resolver. Cost: a map lookup under a read lock
 // for an ID resolved before, scorch's lookup and a write lock otherwise.
 func (x *readerIDs) ExternalID(iid bleveindex.IndexInternalID) (string, error) {
 	if len(iid) != 8 {
