@@ -82,13 +82,21 @@ func TestIDsAfterRenumbering(t *testing.T) {
 	})
 }
 
-// TestLengthsAfterRenumbering checks the scorch backends' fieldLength
-// list, held whole per snapshot (backend.Whole), across the same rounds
-// of writes as TestIDsAfterRenumbering: broad substring searches, which
-// read it for a length of every match, score and rank every hit as on a
+// TestLengthsAfterRenumbering checks the fieldLength list held whole per
+// index state (backend.Whole), across the same rounds of writes as
+// TestIDsAfterRenumbering: broad substring searches, which read it for a
+// length of every match, score and rank every hit as on a
 // twin index that reads each match's posting instead.
 func TestLengthsAfterRenumbering(t *testing.T) {
 	opens := map[string]func(t *testing.T) *index.Index{
+		"compact": func(t *testing.T) *index.Index {
+			ix, err := index.OpenMemory(&index.Options{Backend: index.Compact})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ix.Close() })
+			return ix
+		},
 		"scorch": func(t *testing.T) *index.Index {
 			ix, err := index.OpenMemory(&index.Options{Backend: index.Scorch})
 			if errors.Is(err, index.ErrBackend) {

@@ -7,18 +7,21 @@ import (
 	"sync/atomic"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/compact"
 )
 
-// Whole remembers, for the latest scorch snapshot searches read, one
-// posting list read whole: a field with one term that every document
-// holds (the engine's length field, whose frequency and norm carry a
-// document's write and length). A broad substring search reads it for
-// thousands of candidates, by Next or Advance through the list (a third
-// of a one- or two-character search on the yardstick's corpus); held by
-// doc number, it costs an array lookup. It belongs to one snapshot, like
-// IDs, and is read when a search asks for it with enough candidates to
-// read most of the list anyway. A nil Whole keeps nothing. Safe for
-// concurrent use.
+// Whole remembers, for the latest index state searches read (a scorch
+// snapshot, or a compact index's version), one posting list read whole:
+// a field with one term that every document holds (the engine's length
+// field, whose frequency and norm carry a document's write and length).
+// A broad substring search reads it for thousands of candidates, by Next
+// or Advance through the list (a third of a one- or two-character search
+// on the yardstick's corpus; 7% of the browser demo's keystrokes, on the
+// compact backend in wasm); held by doc number, it costs an array
+// lookup. It belongs to one state, like IDs, and is read when a search
+// asks for it with enough candidates to read most of the list anyway. A
+// nil Whole keeps nothing. Safe for concurrent use.
 type Whole struct {
 	field, term string
 	latest      atomic.Pointer[wholeCache]
@@ -27,12 +30,12 @@ type Whole struct {
 // NewWhole returns the cache of term's postings in field.
 func NewWhole(field, term string) *Whole { return &Whole{field: field, term: term} }
 
-// wholeCache is one snapshot's list, read once.
+// wholeCache is one state's list, read once.
 type wholeCache struct {
-	snap snapshotRef
-	mu   sync.Mutex
-	read bool
-	list *Postings // nil when read but not held (no doc numbers)
+	state stateRef
+	mu    sync.Mutex
+	read  bool
+	list  *Postings // nil when read but not held (no doc numbers)
 }
 
 // Postings is a posting list by doc number.
@@ -55,22 +58,22 @@ func (p *Postings) At(iid bleveindex.IndexInternalID) (freq uint64, norm float64
 	return p.freq[n], p.norm[n], true
 }
 
-// Of returns r's list by doc number when r is a scorch snapshot and the
-// list was read for it, or when want (the postings about to be read
+// Of returns r's list by doc number when r reads a state that stateOf
+// knows and the list was read for it, or when want (the postings about to be read
 // through it) is at least an eighth of its documents, and it is then
 // read; nil otherwise, and the caller reads the postings it needs. A read
 // that fails is not kept.
 func (w *Whole) Of(ctx context.Context, r bleveindex.IndexReader, want int) (*Postings, error) {
-	ref, ok := snapshotOf(r)
+	ref, ok := stateOf(r)
 	if !ok || w == nil {
 		return nil, nil
 	}
 	c := w.latest.Load()
-	if c == nil || c.snap != ref {
-		fresh := &wholeCache{snap: ref}
+	if c == nil || c.state != ref {
+		fresh := &wholeCache{state: ref}
 		if w.latest.CompareAndSwap(c, fresh) {
 			c = fresh
-		} else if c = w.latest.Load(); c == nil || c.snap != ref {
+		} else if c = w.latest.Load(); c == nil || c.state != ref {
 			return nil, nil // a search of another snapshot has the cache
 		}
 	}
@@ -89,6 +92,23 @@ func (w *Whole) Of(ctx context.Context, r bleveindex.IndexReader, want int) (*Po
 	}
 	c.list, c.read = list, true
 	return list, nil
+}
+
+// stateRef identifies the state a reader reads without keeping it
+// alive: a scorch snapshot or a compact index's version.
+type stateRef struct {
+	snap    snapshotRef
+	version compact.Version
+}
+
+// stateOf returns the state r reads, ok false when r is neither a scorch
+// snapshot nor a compact reader.
+func stateOf(r bleveindex.IndexReader) (stateRef, bool) {
+	if v, ok := compact.VersionOf(r); ok {
+		return stateRef{version: v}, true
+	}
+	snap, ok := snapshotOf(r)
+	return stateRef{snap: snap}, ok
 }
 
 // readAll reads the whole list through r, which holds count documents.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"weak"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 )
@@ -18,6 +19,22 @@ type reader struct {
 }
 
 var _ bleveindex.IndexReader = (*reader)(nil)
+
+// Version identifies the state of an index that a reader reads, without
+// keeping it alive: the readers of one state have the same Version, and
+// a write makes a state of its own. A cache of what one state holds
+// (backend.Whole) keys on it.
+type Version = weak.Pointer[state]
+
+// VersionOf returns the Version r reads, ok false when r is not a reader
+// of this package.
+func VersionOf(r bleveindex.IndexReader) (v Version, ok bool) {
+	cr, ok := r.(*reader)
+	if !ok {
+		return Version{}, false
+	}
+	return weak.Make(cr.st), true
+}
 
 // iid returns internal document number n as an internal ID, in buf.
 func iid(buf []byte, n uint64) bleveindex.IndexInternalID {
