@@ -200,11 +200,12 @@ func (b *fieldBuilder) build(n int) field {
 	}
 	next := slices.Clone(f.start[:len(b.terms)])
 	f.docs = make([]uint32, b.tids.n)
-	f.freqs = make([]uint32, b.tids.n)
+	f.freqs = freqList{small: make([]uint8, b.tids.n)}
 	for d := range n {
 		for p := b.starts[d]; p < b.starts[d+1]; p++ {
 			r := rank[b.tids.at(p)]
-			f.docs[next[r]], f.freqs[next[r]] = uint32(d), b.freqs.at(p)
+			f.docs[next[r]] = uint32(d)
+			f.freqs.set(next[r], b.freqs.at(p))
 			next[r]++
 		}
 	}

@@ -108,7 +108,11 @@ func randomDoc(r *rand.Rand, id string) (*doc, *mdoc) {
 		}
 		terms := map[string]int{}
 		for range 1 + r.IntN(6) {
-			terms[vocabulary[r.IntN(len(vocabulary))]] += 1 + r.IntN(3)
+			n := 1 + r.IntN(3)
+			if r.IntN(8) == 0 { // past a byte: freqList keeps it apart
+				n = 250 + r.IntN(600)
+			}
+			terms[vocabulary[r.IntN(len(vocabulary))]] += n
 		}
 		length := 0
 		for _, n := range terms {

@@ -208,14 +208,14 @@ func (d *decoder) field(n int) field {
 			next = doc + 1
 		}
 	}
-	f.freqs = make([]uint32, total)
-	for p := range f.freqs {
+	f.freqs = freqList{small: make([]uint8, total)}
+	for p := range total {
 		fr := d.uvarint()
 		if fr >= math.MaxUint32 {
 			d.fail("frequency %d out of range", fr)
 			return f
 		}
-		f.freqs[p] = uint32(fr) + 1
+		f.freqs.set(uint32(p), uint32(fr)+1)
 	}
 	return f
 }

@@ -96,8 +96,8 @@ func (sn *Snapshot) Encode(w io.Writer) error {
 				prev = f.docs[p]
 			}
 		}
-		for _, fr := range f.freqs {
-			e.uvarint(uint64(fr) - 1)
+		for p := range len(f.freqs.small) {
+			e.uvarint(uint64(f.freqs.at(uint32(p))) - 1)
 		}
 	}
 	return e.flush()

@@ -117,7 +117,7 @@ func (t *termReader) Next(pre *bleveindex.TermFieldDoc) (*bleveindex.TermFieldDo
 			pre.Term = t.term
 			pre.ID = iid(pre.ID, t.st.base[sp.seg]+uint64(d))
 			if t.freq {
-				pre.Freq = uint64(sp.f.freqs[p])
+				pre.Freq = uint64(sp.f.freqs.at(p))
 			}
 			if t.norm {
 				pre.Norm = norm(sp.f.lens[d])

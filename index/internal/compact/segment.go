@@ -62,7 +62,7 @@ type field struct {
 	terms blob
 	start []uint32 // len(terms)+1
 	docs  []uint32
-	freqs []uint32
+	freqs freqList // by posting, as docs
 	lens  []uint32 // by document: the field's analyzed length, 0 without it
 }
 
@@ -237,7 +237,7 @@ func mergeField(name string, segs []*segment, offset []int32, remap [][]int32, n
 		}
 	}
 	out.docs = make([]uint32, 0, total)
-	out.freqs = make([]uint32, 0, total)
+	out.freqs = freqList{small: make([]uint8, 0, total)}
 	pos := make([]int, len(src)) // next term of each source
 	out.start = append(out.start, 0)
 	for {
@@ -263,7 +263,7 @@ func mergeField(name string, segs []*segment, offset []int32, remap [][]int32, n
 				for p := start; p < end; p++ {
 					if nd := r[f.docs[p]]; nd >= 0 {
 						out.docs = append(out.docs, uint32(nd))
-						out.freqs = append(out.freqs, f.freqs[p])
+						out.freqs.add(f.freqs.at(p))
 					}
 				}
 			} else {
@@ -271,7 +271,7 @@ func mergeField(name string, segs []*segment, offset []int32, remap [][]int32, n
 				for _, d := range f.docs[start:end] {
 					out.docs = append(out.docs, off+d)
 				}
-				out.freqs = append(out.freqs, f.freqs[start:end]...)
+				out.freqs.addRange(&f.freqs, start, end)
 			}
 			pos[k]++
 		}
