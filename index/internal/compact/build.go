@@ -1,6 +1,7 @@
 package compact
 
 import (
+	"bytes"
 	"maps"
 	"runtime"
 	"slices"
@@ -121,7 +122,7 @@ type fieldBuilder struct {
 	name   string
 	short  termTable         // terms of up to 7 bytes
 	long   map[string]uint32 // longer terms
-	terms  []string          // by term ID
+	terms  blob              // by term ID
 	tids   column            // postings' term IDs
 	freqs  column
 	starts []uint32
@@ -148,14 +149,13 @@ func (b *fieldBuilder) startDoc(doc int) {
 func (b *fieldBuilder) add(term []byte, freq int) {
 	id, ok := b.termID(term)
 	if !ok {
-		id = uint32(len(b.terms))
-		t := string(term)
+		id = uint32(b.terms.len())
 		if k, short := pack(term); short {
 			b.short.put(k, id)
 		} else {
-			b.long[t] = id
+			b.long[string(term)] = id
 		}
-		b.terms = append(b.terms, t)
+		b.terms.add(term)
 	}
 	b.tids.push(id)
 	b.freqs.push(uint32(freq))
@@ -179,16 +179,17 @@ func (b *fieldBuilder) build(n int) field {
 	if b.twice {
 		b.sumDuplicates()
 	}
-	order := make([]uint32, len(b.terms)) // dictionary rank -> term ID
+	terms := b.terms.len()
+	order := make([]uint32, terms) // dictionary rank -> term ID
 	for i := range order {
 		order[i] = uint32(i)
 	}
-	slices.SortFunc(order, func(x, y uint32) int { return cmpString(b.terms[x], b.terms[y]) })
-	rank := make([]uint32, len(b.terms))
-	f := field{name: b.name, start: make([]uint32, len(b.terms)+1)}
+	slices.SortFunc(order, func(x, y uint32) int { return bytes.Compare(b.terms.at(int(x)), b.terms.at(int(y))) })
+	rank := make([]uint32, terms)
+	f := field{name: b.name, start: make([]uint32, terms+1)}
 	for r, id := range order {
 		rank[id] = uint32(r)
-		f.terms.addString(b.terms[id])
+		f.terms.add(b.terms.at(int(id)))
 	}
 	for _, blk := range b.tids.blocks {
 		for _, id := range blk {
@@ -198,7 +199,7 @@ func (b *fieldBuilder) build(n int) field {
 	for i := 1; i < len(f.start); i++ {
 		f.start[i] += f.start[i-1]
 	}
-	next := slices.Clone(f.start[:len(b.terms)])
+	next := slices.Clone(f.start[:terms])
 	f.docs = make([]uint32, b.tids.n)
 	f.freqs = freqList{small: make([]uint8, b.tids.n)}
 	for d := range n {

@@ -44,11 +44,6 @@ func (b *blob) add(s []byte) {
 	b.ends = append(b.ends, uint32(len(b.data)))
 }
 
-func (b *blob) addString(s string) {
-	b.data = append(b.data, s...)
-	b.ends = append(b.ends, uint32(len(b.data)))
-}
-
 // search returns the index of the first string >= s: O(log n).
 func (b *blob) search(s []byte) int {
 	return sort.Search(b.len(), func(i int) bool { return bytes.Compare(b.at(i), s) >= 0 })
