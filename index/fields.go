@@ -63,10 +63,7 @@ func (p *prepared) bodyTokens() int {
 // licence comment and words are analyzed together, by the first Analyze
 // of any of them, since the words come of all three.
 func (ix *Index) prepare(d *Doc, analyze bool) prepared {
-	var f decl.File
-	if !ix.opts.noDecl {
-		f = decl.Scan(decl.LangOf(d.ID, d.Kind, d.Title), d.Body)
-	}
+	f := ix.scan(d)
 	p := prepared{
 		title: document.NewAnalyzed(fieldTitle, []byte(d.Title)),
 		body:  document.NewAnalyzed(fieldBody, []byte(d.Body[f.Boilerplate:])),
@@ -92,11 +89,9 @@ func (ix *Index) prepare(d *Doc, analyze bool) prepared {
 		for _, n := range f.Names {
 			b.WriteString(n.Text)
 			b.WriteByte('\n')
-			p.defines = append(p.defines, tokenize.Fold(n.Text))
 		}
 		p.symbols = document.AnalyzedBy(fieldSymbols, []byte(b.String()), ix.textA.Frequencies)
-		slices.Sort(p.defines)
-		p.defines = slices.Compact(p.defines)
+		p.defines = folded(f.Names)
 	}
 	if analyze {
 		all()
@@ -105,6 +100,26 @@ func (ix *Index) prepare(d *Doc, analyze bool) prepared {
 		}
 	}
 	return p
+}
+
+// scan returns what d declares and its licence comment (package decl),
+// nothing with Options.noDecl.
+func (ix *Index) scan(d *Doc) decl.File {
+	if ix.opts.noDecl {
+		return decl.File{}
+	}
+	return decl.Scan(decl.LangOf(d.ID, d.Kind, d.Title), d.Body)
+}
+
+// folded returns names folded, sorted, without duplicates: what the
+// trigram index's fieldDefines holds.
+func folded(names []decl.Name) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = tokenize.Fold(n.Text)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // textDoc is a document of the text index, analyzed when bleve indexes it.
@@ -134,15 +149,14 @@ func (ix *Index) preparedTextDoc(d *Doc, hash []byte, p prepared) bleveindex.Doc
 // cache is checked against, may be too high, never too low, so that it
 // can only miss (see lengthField).
 func (ix *Index) trigramDocs(seq uint64) func(*Doc, []byte) bleveindex.Document {
-	return func(d *Doc, hash []byte) bleveindex.Document { return ix.preparedTrigramDoc(d, seq, hash, prepared{}) }
+	return func(d *Doc, hash []byte) bleveindex.Document {
+		return ix.preparedTrigramDoc(d, seq, hash, folded(ix.scan(d).Names))
+	}
 }
 
-// preparedTrigramDoc is a document of the trigram index (see trigramDocs),
-// with the declared names found beforehand when p has its fields.
-func (ix *Index) preparedTrigramDoc(d *Doc, seq uint64, hash []byte, p prepared) bleveindex.Document {
-	if p.title == nil {
-		p = ix.prepare(d, false)
-	}
+// preparedTrigramDoc is a document of the trigram index (see trigramDocs);
+// defines are the names it declares, as folded returns them.
+func (ix *Index) preparedTrigramDoc(d *Doc, seq uint64, hash []byte, defines []string) bleveindex.Document {
 	// One field for both: the grams that span the joint only add
 	// candidates, which verification removes.
 	text := make([]byte, 0, len(d.Title)+1+len(d.Body))
@@ -163,14 +177,14 @@ func (ix *Index) preparedTrigramDoc(d *Doc, seq uint64, hash []byte, p prepared)
 		fields = append(fields, tg)
 	}
 	fields = append(fields, lengthField(title+tokenize.FoldLen(d.Body), seq))
-	if len(p.defines) > 0 {
-		freqs := make(bleveindex.TokenFrequencies, len(p.defines))
-		for _, name := range p.defines {
+	if len(defines) > 0 {
+		freqs := make(bleveindex.TokenFrequencies, len(defines))
+		for _, name := range defines {
 			tf := &bleveindex.TokenFreq{Term: []byte(name)}
 			tf.SetFrequency(1)
 			freqs[name] = tf
 		}
-		fields = append(fields, document.Preanalyzed(fieldDefines, []byte(strings.Join(p.defines, "\n")), freqs, len(freqs)))
+		fields = append(fields, document.Preanalyzed(fieldDefines, []byte(strings.Join(defines, "\n")), freqs, len(freqs)))
 	}
 	return document.New(d.ID, append(fields, document.Stored(fieldHash, hash))...)
 }

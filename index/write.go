@@ -429,7 +429,13 @@ func (ix *Index) applyBoth(seq uint64, ids []string, docs map[string]*Doc, analy
 	var errText, errTri error
 	var wg sync.WaitGroup
 	textDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.preparedTextDoc(d, hash, analyzed[d]) }
-	trigramDoc := func(d *Doc, hash []byte) bleveindex.Document { return ix.preparedTrigramDoc(d, seq, hash, analyzed[d]) }
+	trigramDoc := func(d *Doc, hash []byte) bleveindex.Document {
+		p, ok := analyzed[d]
+		if !ok || p.title == nil {
+			p.defines = folded(ix.scan(d).Names)
+		}
+		return ix.preparedTrigramDoc(d, seq, hash, p.defines)
+	}
 	wg.Go(func() { errText = ix.applyOne(ix.text, textDoc, seq, ids, docs) })
 	wg.Go(func() { errTri = ix.applyHalves(ix.tri, trigramDoc, seq, ids, docs) })
 	wg.Wait()
