@@ -187,6 +187,7 @@ func (b *fieldBuilder) build(n int) field {
 	slices.SortFunc(order, func(x, y uint32) int { return bytes.Compare(b.terms.at(int(x)), b.terms.at(int(y))) })
 	rank := make([]uint32, terms)
 	f := field{name: b.name, start: make([]uint32, terms+1)}
+	f.terms = blob{data: make([]byte, 0, len(b.terms.data)), ends: make([]uint32, 0, terms)}
 	for r, id := range order {
 		rank[id] = uint32(r)
 		f.terms.add(b.terms.at(int(id)))
