@@ -79,11 +79,7 @@ func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, n
 		return out, known, nil
 	}
 	wText := s.ix.opts.TextWeight
-	ids := make([]string, known)
-	for j := range ids {
-		ids[j] = out[j].ID
-	}
-	pos, err := s.inText(ids, text)
+	pos, err := s.inText(known, func(j int) string { return out[j].ID }, text)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -122,11 +118,7 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 	k, wTri, wText := float64(s.ix.opts.K), s.ix.opts.SubstringWeight, s.ix.opts.TextWeight
 	m := rank.TopScored(tri, bestDepth*need)
 	topRank := fusion.Ranks(scoresOf(tri[:m]))
-	ids := make([]string, len(tri))
-	for i, x := range tri {
-		ids[i] = x.ID
-	}
-	pos, err := s.inText(ids, text)
+	pos, err := s.inText(len(tri), func(i int) string { return tri[i].ID }, text)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -136,7 +128,13 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 		tr, r int // substring and text ranks
 		score float64
 	}
-	var cands, later []fused // later: matches of both legs outside the best, with only a bound for a score
+	past := 0 // matches of both legs outside the best
+	for _, p := range pos[m:] {
+		if p >= 0 {
+			past++
+		}
+	}
+	cands, later := make([]fused, 0, m), make([]fused, 0, past) // later: those outside the best, with only a bound for a score
 	inBoth := make([]bool, len(text.Hits))
 	nBoth := 0
 	for i := range tri {
@@ -222,13 +220,13 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 // their rank, in the browser demo's keystrokes (BenchmarkKeystrokes).
 const bestDepth = 4
 
-// inText returns where each document of ids stands in the text leg's
-// hits, or -1. It resolves the text leg's IDs unless they are many more
-// than ids: looking an ID up in the text index costs as much as resolving
-// idLookupCost of its internal IDs.
-func (s *search) inText(ids []string, text *textList) ([]int, error) {
-	pos := make([]int, len(ids))
-	if len(ids)*idLookupCost > len(text.Hits) {
+// inText returns where each of n documents, whose IDs idOf gives, stands
+// in the text leg's hits, or -1. It resolves the text leg's IDs unless
+// they are many more than n: looking an ID up in the text index costs as
+// much as resolving idLookupCost of its internal IDs.
+func (s *search) inText(n int, idOf func(int) string, text *textList) ([]int, error) {
+	pos := make([]int, n)
+	if n*idLookupCost > len(text.Hits) {
 		byID := make(map[string]int, len(text.Hits))
 		for p := range text.Hits {
 			id, err := text.Resolve(p)
@@ -237,8 +235,8 @@ func (s *search) inText(ids []string, text *textList) ([]int, error) {
 			}
 			byID[id] = p
 		}
-		for i, id := range ids {
-			if p, ok := byID[id]; ok {
+		for i := range n {
+			if p, ok := byID[idOf(i)]; ok {
 				pos[i] = p
 			} else {
 				pos[i] = -1
@@ -246,9 +244,9 @@ func (s *search) inText(ids []string, text *textList) ([]int, error) {
 		}
 		return pos, nil
 	}
-	for i, id := range ids {
+	for i := range n {
 		pos[i] = -1
-		iid, err := s.textR.InternalID(id)
+		iid, err := s.textR.InternalID(idOf(i))
 		if err != nil {
 			return nil, err
 		}
