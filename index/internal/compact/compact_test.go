@@ -557,22 +557,23 @@ func FuzzDecode(f *testing.F) {
 }
 
 // A document with a field twice has the postings of both, their
-// frequencies and lengths summed, as bleve's analysis sums them.
+// frequencies and lengths summed, as bleve's analysis sums them, past a
+// byte too (freqList).
 func TestFieldTwice(t *testing.T) {
 	x := compact.New(nil)
 	d := &doc{id: "a", fields: []bleveindex.Field{
-		&field{name: "body", terms: map[string]int{"x": 1, "y": 2}, length: 3},
-		visitField{&field{name: "body", terms: map[string]int{"y": 1, "z": 1}, length: 2}},
+		&field{name: "body", terms: map[string]int{"x": 1, "y": 2, "w": 200}, length: 203},
+		visitField{&field{name: "body", terms: map[string]int{"y": 1, "z": 300, "w": 100}, length: 401}},
 	}}
 	if err := x.Update(d); err != nil {
 		t.Fatal(err)
 	}
 	rd, _ := x.Reader()
-	for term, want := range map[string]uint64{"x": 1, "y": 3, "z": 1} {
+	for term, want := range map[string]uint64{"x": 1, "y": 3, "z": 300, "w": 300} {
 		tr, _ := rd.TermFieldReader(context.Background(), []byte(term), "body", true, true, false)
 		p, _ := tr.Next(nil)
-		if p == nil || p.Freq != want || p.Norm != norm(5) || tr.Count() != 1 {
-			t.Fatalf("%s: %+v, count %d; want frequency %d, norm %v", term, p, tr.Count(), want, norm(5))
+		if p == nil || p.Freq != want || p.Norm != norm(604) || tr.Count() != 1 {
+			t.Fatalf("%s: %+v, count %d; want frequency %d, norm %v", term, p, tr.Count(), want, norm(604))
 		}
 	}
 }
