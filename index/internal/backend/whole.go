@@ -59,10 +59,10 @@ func (p *Postings) At(iid bleveindex.IndexInternalID) (freq uint64, norm float64
 }
 
 // Of returns r's list by doc number when r reads a state that stateOf
-// knows and the list was read for it, or when want (the postings about to be read
-// through it) is at least an eighth of its documents, and it is then
-// read; nil otherwise, and the caller reads the postings it needs. A read
-// that fails is not kept.
+// knows and the list was read for it, or when want (the postings about
+// to be read through it) is at least an eighth of its documents, and it
+// is then read; nil otherwise, and the caller reads the postings it
+// needs. A read that fails is not kept.
 func (w *Whole) Of(ctx context.Context, r bleveindex.IndexReader, want int) (*Postings, error) {
 	ref, ok := stateOf(r)
 	if !ok || w == nil {
@@ -74,7 +74,7 @@ func (w *Whole) Of(ctx context.Context, r bleveindex.IndexReader, want int) (*Po
 		if w.latest.CompareAndSwap(c, fresh) {
 			c = fresh
 		} else if c = w.latest.Load(); c == nil || c.state != ref {
-			return nil, nil // a search of another snapshot has the cache
+			return nil, nil // a search of another state has the cache
 		}
 	}
 	c.mu.Lock()
