@@ -170,11 +170,11 @@ func (d *docRuns) decode() error {
 	if err := d.read(); err != nil {
 		return err
 	}
-	title, body, err := record.DecodeRecordText(d.rec)
+	title, body, err := record.DecodeRecordStrings(d.rec)
 	if err != nil {
 		return fmt.Errorf("document %q: %w", d.id, err)
 	}
-	d.text, d.decoded = [2]string{string(title), string(body)}, true
+	d.text, d.decoded = [2]string{title, body}, true
 	return nil
 }
 

@@ -17,6 +17,7 @@ import (
 	"math"
 	"slices"
 	"time"
+	"unsafe"
 
 	"github.com/golang/snappy"
 )
@@ -243,6 +244,20 @@ func DecodeRecordText(b []byte) (title, body []byte, err error) {
 		return nil, nil, err
 	}
 	return DecodeText(rest)
+}
+
+// DecodeRecordStrings is DecodeRecordText as strings that share the
+// bytes it returns (the record's, or a decompressed copy no one else
+// holds): valid as long as the record is, and never written. A search
+// that analyzes a candidate's text reads it this way without copying it.
+func DecodeRecordStrings(b []byte) (title, body string, err error) {
+	t, bd, err := DecodeRecordText(b)
+	return view(t), view(bd), err
+}
+
+// view returns b as a string that shares its bytes.
+func view(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // DecodeText returns the title and body of a record's rest: slices of it

@@ -42,6 +42,9 @@ func TestHeaderRoundTrip(t *testing.T) {
 			if err != nil || string(title) != tc.title || string(body) != tc.body {
 				t.Errorf("text %q %q %v, want %q %q", title, body, err, tc.title, tc.body)
 			}
+			if ts, bs, err := DecodeRecordStrings(rec); err != nil || ts != tc.title || bs != tc.body {
+				t.Errorf("strings %q %q %v, want %q %q", ts, bs, err, tc.title, tc.body)
+			}
 			if seq, err := Seq(rec); err != nil || seq != tc.h.Seq {
 				t.Errorf("Seq = %d, %v, want %d", seq, err, tc.h.Seq)
 			}
@@ -72,6 +75,7 @@ func FuzzDecode(f *testing.F) {
 		if _, rest, err := DecodeHeader(rec); err == nil {
 			DecodeText(rest)
 		}
+		DecodeRecordStrings(rec)
 		Seq(rec)
 		Raw(rec)
 	})
