@@ -183,10 +183,9 @@ func (d *docRuns) read() error {
 	if d.rec != nil {
 		return nil
 	}
-	if d.rec = d.s.tx.Get(bucketDocs, []byte(d.id)); d.rec == nil {
-		return fmt.Errorf("document %q is in an index but not in the store", d.id)
-	}
-	return nil
+	var err error
+	d.rec, err = d.s.stored(d.id)
+	return err
 }
 
 // heldPhrases judges the quoted phrases of a simple query, which every
@@ -256,8 +255,9 @@ func (s *search) records(ids []string) ([][]byte, error) {
 	recs := make([][]byte, len(ids))
 	if len(ids) < 64 || uint64(len(ids)) < getUint(s.tx, metaDocs)/4 {
 		for i, id := range ids {
-			if recs[i] = s.tx.Get(bucketDocs, []byte(id)); recs[i] == nil {
-				return nil, fmt.Errorf("document %q is in an index but not in the store", id)
+			var err error
+			if recs[i], err = s.stored(id); err != nil {
+				return nil, err
 			}
 		}
 		return recs, nil
@@ -277,7 +277,7 @@ func (s *search) records(ids []string) ([][]byte, error) {
 	}
 	for i, rec := range recs {
 		if rec == nil {
-			return nil, fmt.Errorf("document %q is in an index but not in the store", ids[i])
+			return nil, notStored(ids[i])
 		}
 	}
 	return recs, nil

@@ -339,10 +339,25 @@ func (s *search) sortByDate(fused []fusion.Hit) error {
 	return nil
 }
 
+// stored returns the stored record of document id, which an index
+// holds: the store not holding it is an error.
+func (s *search) stored(id string) ([]byte, error) {
+	if rec := s.tx.Get(bucketDocs, []byte(id)); rec != nil {
+		return rec, nil
+	}
+	return nil, notStored(id)
+}
+
+// notStored is the error of a document that an index holds and the store
+// does not.
+func notStored(id string) error {
+	return fmt.Errorf("document %q is in an index but not in the store", id)
+}
+
 func (s *search) header(id string) (record.Header, error) {
-	v := s.tx.Get(bucketDocs, []byte(id))
-	if v == nil {
-		return record.Header{}, fmt.Errorf("document %q is in an index but not in the store", id)
+	v, err := s.stored(id)
+	if err != nil {
+		return record.Header{}, err
 	}
 	h, _, err := record.DecodeHeader(v)
 	if err != nil {
@@ -361,9 +376,9 @@ type hitRecord struct {
 
 // hit makes a hit of a fused one, but for its title and snippet (texts).
 func (s *search) hit(f fusion.Hit) (Hit, hitRecord, error) {
-	v := s.tx.Get(bucketDocs, []byte(f.ID))
-	if v == nil {
-		return Hit{}, hitRecord{}, fmt.Errorf("document %q is in an index but not in the store", f.ID)
+	v, err := s.stored(f.ID)
+	if err != nil {
+		return Hit{}, hitRecord{}, err
 	}
 	hd, rest, err := record.DecodeHeader(v)
 	if err != nil {

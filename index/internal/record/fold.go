@@ -3,7 +3,6 @@ package record
 import (
 	mathbits "math/bits"
 	"sync"
-	"unsafe"
 
 	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/tokenize"
@@ -70,7 +69,7 @@ func (f *Folded) RestoredSpans(body bool, spans [][2]int) (text string, at [][2]
 		raiseCase(b[base:], upper, sp[0])
 		at[k] = [2]int{base, len(b)}
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b)), at
+	return view(b), at
 }
 
 // restoreCase raises the letters of folded that mask marks. Cost: a copy
@@ -83,7 +82,7 @@ func restoreCase(folded string, mask []uint64) string {
 	raiseCase(b, mask, 0)
 	// b is not written again: the string shares it instead of copying
 	// it, as strings.Builder does.
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	return view(b)
 }
 
 // raiseCase raises the letters of b, which holds the folded bytes from

@@ -255,7 +255,8 @@ func DecodeRecordStrings(b []byte) (title, body string, err error) {
 	return view(t), view(bd), err
 }
 
-// view returns b as a string that shares its bytes.
+// view returns b as a string that shares its bytes, which must not be
+// written after.
 func view(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
