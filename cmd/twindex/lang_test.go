@@ -62,3 +62,37 @@ func TestLangServed(t *testing.T) {
 		t.Errorf("search --lang en of a served French index:\n%s", r.stderr)
 	}
 }
+
+// serve and mcp build a new index in --lang, and refuse a language other
+// than that of the index they open or forward to.
+func TestLangServeMCP(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"ferme.md": "# La ferme\n\nLes chevaux mangeaient des pommes.\n"})
+	s := serve(t, dir, "--lang", "fr")
+	equal(t, searchIDs(t, dir, 0, "cheval", "--mode", "text", "--fallback", "0"), []string{"ferme.md"})
+	r := twindex(t, dir, "stats", "--json").want(t, 0)
+	var st struct {
+		Language string `json:"language"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &st); err != nil || st.Language != "fr" {
+		t.Errorf("stats of the index serve --lang fr built: %v\n%s", err, r.stdout)
+	}
+	// An agent that forwards to the server is told its language is not the
+	// index's before it serves a request.
+	r = twindex(t, dir, "mcp", "--lang", "en").want(t, 3)
+	if !strings.Contains(r.stderr, "the index is in fr, not en") {
+		t.Errorf("mcp --lang en beside a French server:\n%s", r.stderr)
+	}
+	s.stop(t)
+
+	r = twindex(t, dir, "serve", "--lang", "en").want(t, 3)
+	if !strings.Contains(r.stderr, "the index is in fr, not en") {
+		t.Errorf("serve --lang en of a French index:\n%s", r.stderr)
+	}
+	r = twindex(t, dir, "mcp", "--lang", "en").want(t, 3)
+	if !strings.Contains(r.stderr, "the index is in fr, not en") {
+		t.Errorf("mcp --lang en of a French index:\n%s", r.stderr)
+	}
+	twindex(t, dir, "serve", "--lang", "de").want(t, 2)
+	twindex(t, t.TempDir(), "serve", "--node", "n1", "--index", "data", "--http", "127.0.0.1:0", "--lang", "fr").want(t, 2)
+}

@@ -44,6 +44,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	level := fs.String("log-level", "info", "log to stderr at this `level`: debug, info, warn or error")
 	fs.oneOf("log-level", "debug", "info", "warn", "error")
 	maxSize := fs.Int64("max-size", defaultMaxSize, "index_path skips files larger than this many `bytes`")
+	lang := fs.langFlag()
 	wf := fs.watchFlags()
 	emb := fs.embedFlags(e)
 	rr := fs.rerankFlags(e)
@@ -63,6 +64,9 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	opts := &index.Options{MaxDocBytes: folder.DocLimit(*maxSize)}
+	if err := setLang(opts, *lang); err != nil {
+		return err
+	}
 	if err := emb.options(e, opts); err != nil {
 		return err
 	}
@@ -96,6 +100,10 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 	}
 	eng, err := connect()
 	if err != nil {
+		return err
+	}
+	if err := checkServedLang(eng, *lang, loc.Dir); err != nil {
+		eng.Close()
 		return err
 	}
 	var srv *server.Service

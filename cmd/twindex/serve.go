@@ -54,6 +54,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	level := fs.String("log-level", "info", "log to stderr at this `level`: debug, info, warn or error")
 	fs.oneOf("log-level", "debug", "info", "warn", "error")
 	maxSize := fs.Int64("max-size", defaultMaxSize, "skip files larger than this many `bytes`")
+	lang := fs.langFlag()
 	wf := fs.watchFlags()
 	httpAddr := fs.String("http", "", "also serve the HTTP API and MCP on this `address` (127.0.0.1:7700; port 0 picks one); an address other machines can reach needs $TWINDEX_TOKEN")
 	cors := fs.String("cors", "", "let web pages from this `origin` (https://app.example) call the HTTP API")
@@ -72,6 +73,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		if len(pos) > 0 {
 			return usageErr("a node serves the documents written to the cluster, not a folder", "--node takes no PATH")
 		}
+		if *lang != "" {
+			return usageErr("a cluster's shards are indexed in English", "--lang does not apply to --node")
+		}
 		return runNode(ctx, e, cf, *idx, *httpAddr, *cors, log)
 	}
 	if cf.used() {
@@ -88,6 +92,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	opts := &index.Options{MaxDocBytes: folder.DocLimit(*maxSize)}
+	if err := setLang(opts, *lang); err != nil {
+		return err
+	}
 	if err := emb.options(e, opts); err != nil {
 		return err
 	}
