@@ -178,12 +178,22 @@ func (l *List) Ranker(lookups int) func(score float64) int {
 			return r
 		}
 	}
-	desc := l.Scores()
-	slices.SortFunc(desc, func(a, b float64) int { return cmp.Compare(b, a) })
+	// Ascending, by slices.Sort, and searched without a comparison
+	// function (BenchmarkRanker).
+	asc := l.Scores()
+	slices.Sort(asc)
 	return func(score float64) int {
-		// The first position holding a score not above it.
-		i, _ := slices.BinarySearchFunc(desc, score, func(x, t float64) int { return cmp.Compare(t, x) })
-		return i + 1
+		// The first position holding a score above it.
+		i, j := 0, len(asc)
+		for i < j {
+			h := int(uint(i+j) >> 1)
+			if cmp.Less(score, asc[h]) {
+				j = h
+			} else {
+				i = h + 1
+			}
+		}
+		return len(asc) - i + 1
 	}
 }
 

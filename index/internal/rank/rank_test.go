@@ -319,3 +319,42 @@ func TestTopScoredRanks(t *testing.T) {
 		})
 	}
 }
+
+// The two ways Ranker answers, counting and binary search, give the same
+// ranks, ties included, for scores in the list and between them.
+func TestRankerWays(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for range 50 {
+		n := 1 + r.IntN(300)
+		scores, ext := make([]float64, n), make([]string, n)
+		for i := range scores {
+			scores[i] = float64(r.IntN(40)) / 4 // many ties
+			ext[i] = fmt.Sprint(i)
+		}
+		l := newList(scores, ext)
+		count, search := l.Ranker(1), l.Ranker(1000)
+		for _, s := range append(scores, -1, 0.1, 5.05, 11, math.Inf(1)) {
+			if a, b := count(s), search(s); a != b {
+				t.Fatalf("rank of %v among %v: %d counting, %d searching", s, scores, a, b)
+			}
+		}
+	}
+}
+
+// BenchmarkRanker ranks a list of 3,000 scores, as a keystroke's fusion
+// does for a broad prefix: the sort, and a lookup per score.
+func BenchmarkRanker(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	scores, ext := make([]float64, 3000), make([]string, 3000)
+	for i := range scores {
+		scores[i] = r.Float64() * 10
+		ext[i] = fmt.Sprint(i)
+	}
+	l := newList(scores, ext)
+	for b.Loop() {
+		rank := l.Ranker(len(scores))
+		for _, s := range scores {
+			rank(s)
+		}
+	}
+}
