@@ -3,6 +3,7 @@ package decl
 import (
 	"path"
 	"strings"
+	"unicode/utf8"
 )
 
 // Lang is a language whose declarations Scan knows.
@@ -47,7 +48,7 @@ var byExt = map[string]Lang{
 // (a document's ID, kind and title), the first that tells wins.
 func LangOf(names ...string) Lang {
 	for _, name := range names {
-		if l, ok := byExt[strings.ToLower(path.Ext(name))]; ok {
+		if l, ok := langOfExt(path.Ext(name)); ok {
 			return l
 		}
 		for l, n := range langNames {
@@ -57,6 +58,28 @@ func LangOf(names ...string) Lang {
 		}
 	}
 	return None
+}
+
+// langOfExt looks ext up in byExt, case insensitively. An ASCII
+// extension is lowered on the stack: a search asks the language of every
+// hit (by its ID, kind and title), and strings.ToLower allocated for each
+// that has an upper-case letter (bufio.Scanner).
+func langOfExt(ext string) (Lang, bool) {
+	var buf [16]byte
+	if len(ext) > len(buf) || strings.ContainsFunc(ext, func(r rune) bool { return r >= utf8.RuneSelf }) {
+		l, ok := byExt[strings.ToLower(ext)]
+		return l, ok
+	}
+	b := buf[:len(ext)]
+	for i := range len(ext) {
+		c := ext[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	l, ok := byExt[string(b)]
+	return l, ok
 }
 
 // Limits of what Scan returns.

@@ -109,6 +109,8 @@ func TestLangOf(t *testing.T) {
 		"os/file.go": decl.Go, "a/B.JAVA": decl.Java, "x.tsx": decl.JavaScript, "lib.rs": decl.Rust,
 		"README.md": decl.Markdown, "x.hpp": decl.C, "setup.py": decl.Python, "Makefile": decl.None,
 		"go": decl.Go, "markdown": decl.Markdown, "notes.txt": decl.None, "": decl.None,
+		"bufio.Scanner": decl.None, "X.Md": decl.Markdown, "a.MARKDOWN": decl.Markdown, "PYTHON": decl.Python,
+		"a.\u212Aey": decl.None, "a.mar\u212Adown": decl.Markdown, "a.very-long-extension-name": decl.None,
 	} {
 		if got := decl.LangOf(name); got != want {
 			t.Errorf("LangOf(%q) = %v, want %v", name, got, want)
@@ -128,6 +130,14 @@ func TestLangOf(t *testing.T) {
 		if got := decl.LangOf(tc.names...); got != tc.want {
 			t.Errorf("LangOf(%q) = %v, want %v", tc.names, got, tc.want)
 		}
+	}
+}
+
+// LangOf allocates nothing for an ASCII name, which a search asks of
+// every hit.
+func TestLangOfAllocs(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { decl.LangOf("bufio.Scanner", "func", "bufio.Scanner") }); n != 0 {
+		t.Errorf("LangOf allocates %v times", n)
 	}
 }
 
