@@ -335,6 +335,18 @@ func TestDidYouMean(t *testing.T) {
 		if r = search(t, ix, index.Request{Query: "qqqqqqqq"}); r.DidYouMean != "" {
 			t.Fatalf("suggestion %q for nothing near", r.DidYouMean)
 		}
+		// A word of two letters still being typed gets no suggestion; typed
+		// whole (a space after it, or without Prefix), it does.
+		for _, c := range []struct {
+			query  string
+			prefix bool
+			want   string
+		}{{"pi", true, ""}, {"pi ", true, "pie "}, {"pi", false, "pie"}, {"pei", true, "pie"}} {
+			r = search(t, ix, index.Request{Query: c.query, Prefix: c.prefix, Mode: index.ModeText, Fallback: -1})
+			if r.Total != 0 || r.DidYouMean != c.want {
+				t.Errorf("%q prefix %v: %d hits, did you mean %q, want %q", c.query, c.prefix, r.Total, r.DidYouMean, c.want)
+			}
+		}
 		// The word as written comes from wherever it first stands in the
 		// text, here past the first parts that surface analyzes.
 		mustUpsert(t, ix, index.Doc{ID: "c", Body: strings.Repeat("filler words on a line\n", 300) + "the Hippo"})

@@ -12,7 +12,10 @@ import (
 // didYouMean returns the query with each word that no document holds
 // replaced by the nearest indexed word (at most two edits, the most
 // frequent among the nearest), or "" when no word changes. It reads only
-// the plain words of the query (terms, not phrases or prefixes).
+// the plain words of the query (terms, not phrases or prefixes), and
+// not a word of one or two letters still being typed (Request.Prefix):
+// it has no completions, and a word near it ("c" for "cl", "do" for "Du")
+// is no suggestion while the rest of it comes.
 func (s *search) didYouMean() (string, error) {
 	if s.textR == nil {
 		s.textR = s.allTextR
@@ -21,7 +24,7 @@ func (s *search) didYouMean() (string, error) {
 	var edits []terms.Edit
 	for _, n := range s.plan.TermNodes(s.req.Query) {
 		l := s.plan.ByNode[n.Node]
-		if l.Negated {
+		if l.Negated || l.Unfinished && !l.Typing {
 			continue
 		}
 		for _, tok := range s.ix.textA.Analyze([]byte(l.Text)) {

@@ -63,11 +63,15 @@ type Leaf struct {
 	Fields  Fields
 	Initial bool // must start its field
 	Prefix  bool // the last word is a prefix (FTS5 word*)
-	Typing  bool // the last word is also a prefix, scored lower (simple syntax with typing set, still being typed)
-	Phrase  bool // its words must be adjacent and in order
-	Quoted  bool // simple syntax: a phrase, which every hit holds, exactly
-	Negated bool // under a NOT: excludes, never scores
-	Near    bool // a child of a NEAR group
+	// Unfinished: simple syntax with typing set, and the query ends with
+	// this word, no space after it: it is still being typed. Typing: and
+	// it is long enough (MinTypingRunes) to be matched as a prefix too,
+	// scored lower.
+	Unfinished, Typing bool
+	Phrase             bool // its words must be adjacent and in order
+	Quoted             bool // simple syntax: a phrase, which every hit holds, exactly
+	Negated            bool // under a NOT: excludes, never scores
+	Near               bool // a child of a NEAR group
 }
 
 // MinTypingRunes is the shortest word that is also matched as a prefix
@@ -82,7 +86,7 @@ const TypingExpansions = 16
 
 // Parse parses q, in raw syntax (FTS5's) when raw is set, else in simple
 // syntax; with typing, a simple query's last word, when the query does
-// not end in a space, is still being typed (Leaf.Typing). Its errors are
+// not end in a space, is still being typed (Leaf.Unfinished, Leaf.Typing). Its errors are
 // package query's (query.ErrEmpty for a query of no words).
 func Parse(q string, raw, typing bool) (*Plan, error) {
 	var ast query.Node
@@ -151,8 +155,9 @@ func Parse(q string, raw, typing bool) (*Plan, error) {
 		_, isTerm := leaves[len(leaves)-1].(*query.Term)
 		last := p.Leaves[len(p.Leaves)-1]
 		r, _ := utf8.DecodeLastRuneInString(q)
-		if isTerm && !unicode.IsSpace(r) && utf8.RuneCountInString(last.Folded) >= MinTypingRunes {
-			last.Typing = true
+		if isTerm && !unicode.IsSpace(r) {
+			last.Unfinished = true
+			last.Typing = utf8.RuneCountInString(last.Folded) >= MinTypingRunes
 		}
 	}
 	return p, nil
