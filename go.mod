@@ -7,6 +7,7 @@ require (
 	github.com/blevesearch/bleve_index_api v1.2.11
 	github.com/blevesearch/scorch_segment_api/v2 v2.3.13
 	github.com/blevesearch/upsidedown_store_api v1.0.2
+	github.com/blevesearch/vellum v1.1.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/golang/snappy v0.0.4
 	github.com/google/jsonschema-go v0.4.3
@@ -26,7 +27,6 @@ require (
 	github.com/blevesearch/geo v0.2.4 // indirect
 	github.com/blevesearch/go-faiss v1.0.26 // indirect
 	github.com/blevesearch/mmap-go v1.0.4 // indirect
-	github.com/blevesearch/vellum v1.1.0 // indirect
 	github.com/blevesearch/zapx/v11 v11.4.2 // indirect
 	github.com/blevesearch/zapx/v12 v12.4.2 // indirect
 	github.com/blevesearch/zapx/v13 v13.4.2 // indirect

@@ -162,3 +162,68 @@ func BenchmarkPrefixCounts(b *testing.B) {
 		b.Fatal(err)
 	}
 }
+
+// TestNearTermsAsScorch: the terms near a word that backend.NearTerms
+// walks are those scorch's FieldDictFuzzy gives, on an index of several
+// segments with deleted documents, at one and two edits, for words in
+// every dictionary Near reads and for words in none.
+func TestNearTermsAsScorch(t *testing.T) {
+	ctx := context.Background()
+	ix, err := OpenMemory(&Options{Backend: Scorch}) // no persister to merge the batches
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	words := []string{"lemon", "lemons", "melon", "demon", "lemma", "leman", "configuration", "configure",
+		"configured", "handler", "handle", "handles", "hand", "bufio", "buffer", "scanner", "scanned", "deadline"}
+	for i := range 3 { // three segments, each with a third of the words
+		var docs []Doc
+		for j, w := range words {
+			if j%3 != i {
+				continue
+			}
+			docs = append(docs, Doc{ID: fmt.Sprintf("%d-%d", i, j), Title: strings.ToUpper(w[:1]) + w[1:] + " notes",
+				Body: "the " + w})
+		}
+		if err := ix.Upsert(ctx, docs...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ix.Remove(ctx, "0-0", "1-4", "2-8"); err != nil {
+		t.Fatal(err)
+	}
+	err = ix.read(readsIndexes, func(textR, _ bleveindex.IndexReader, _ storage.Tx) error {
+		if n := backend.Segments(ix.text); n < 2 {
+			t.Fatalf("%d segment(s): the walk of several is not tested", n)
+		}
+		s := &search{ix: ix, ctx: ctx, textR: textR}
+		walked := s.dicts()
+		if walked.Fuzzy(textR) == nil {
+			t.Fatal("NearTerms gives no walk of a scorch reader")
+		}
+		own := walked
+		own.Fuzzy = nil
+		for _, w := range []string{"lmeon", "lemon", "cnofiguration", "handel", "hnadler", "bfuio", "scaner", "deadlnie", "zzzz", "notse"} {
+			for dist := 1; dist <= 2; dist++ {
+				got, err := walked.Near(w, "", dist, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := own.Near(w, "", dist, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.EqualFunc(got[:], want[:], maps.Equal) {
+					t.Errorf("%q at %d: walked %v, FieldDictFuzzy %v", w, dist, got, want)
+				}
+				if w == "lmeon" && dist == 2 && len(want[0]) == 0 {
+					t.Errorf("lmeon: nothing near in the body")
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -22,7 +22,8 @@ const fuzzyExpansions = 16
 
 // dicts are the text index's dictionaries as terms walks them.
 func (s *search) dicts() terms.Dicts {
-	return terms.Dicts{R: s.textR, Title: fieldTitle, Body: fieldBody, Words: fieldWords, Term: s.ix.textA.Term, Counts: backend.PrefixCounts}
+	return terms.Dicts{R: s.textR, Title: fieldTitle, Body: fieldBody, Words: fieldWords, Term: s.ix.textA.Term,
+		Counts: backend.PrefixCounts, Fuzzy: backend.NearTerms}
 }
 
 // expandPrefix returns the most frequent indexed terms of the text fields

@@ -6,6 +6,7 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
+	"github.com/blevesearch/vellum"
 )
 
 // PrefixCounts calls fn with each term of field that starts with
@@ -72,4 +73,73 @@ func prefixEnd(prefix []byte) []byte {
 		}
 	}
 	return nil
+}
+
+// NearTerms returns a walk of a scorch reader's dictionaries for the
+// terms near a word, nil for another reader: it calls fn with each term of
+// field within dist edits of word (in runes, a transposition one edit)
+// that starts with prefix, once for each segment holding it. scorch's
+// FieldDictFuzzy builds a Levenshtein automaton for every call (80 us for
+// a word of five letters at two edits, 800 us for "configuration"), and
+// did-you-mean asks for two distances in three fields: this walk asks
+// scorch once per word and distance, and walks the other fields' segment
+// dictionaries with the automaton that call built (its builders are made
+// once, in scorch's init), so the same terms come out. Deleted documents
+// are not looked at, as scorch's walk does not look at them either.
+func NearTerms(r bleveindex.IndexReader) func(field, word string, dist int, prefix string, fn func(term string)) error {
+	snap, ok := r.(*scorch.IndexSnapshot)
+	if !ok {
+		return nil
+	}
+	type key struct {
+		word string
+		dist int
+	}
+	built := map[key]vellum.Automaton{}
+	return func(field, word string, dist int, prefix string, fn func(term string)) error {
+		a, ok := built[key{word, dist}]
+		if !ok {
+			d, fa, err := snap.FieldDictFuzzyAutomaton(field, word, dist, prefix)
+			if err != nil {
+				return err
+			}
+			defer d.Close()
+			if a, ok := fa.(vellum.Automaton); ok {
+				built[key{word, dist}] = a
+			}
+			for {
+				e, err := d.Next()
+				if err != nil {
+					return err
+				}
+				if e == nil {
+					return nil
+				}
+				fn(e.Term)
+			}
+		}
+		var start, end []byte
+		if prefix != "" {
+			start = []byte(prefix)
+			end = prefixEnd(start)
+		}
+		for _, ss := range snap.Segments() {
+			dict, err := ss.Segment().Dictionary(field)
+			if err != nil {
+				return err
+			}
+			it := dict.AutomatonIterator(a, start, end)
+			for {
+				e, err := it.Next()
+				if err != nil {
+					return err
+				}
+				if e == nil {
+					break
+				}
+				fn(e.Term)
+			}
+		}
+		return nil
+	}
 }

@@ -26,6 +26,11 @@ func PrefixCounts(bleveindex.IndexReader, string, []byte, func(string, uint64)) 
 	return false, nil
 }
 
+// NearTerms returns nil: this build has no scorch.
+func NearTerms(bleveindex.IndexReader) func(field, word string, dist int, prefix string, fn func(term string)) error {
+	return nil
+}
+
 // snapshotRef identifies a scorch snapshot; there is none in this build.
 type snapshotRef struct{}
 

@@ -25,6 +25,11 @@ type Dicts struct {
 	// dictionary's own counts read (scorch's may be wrong, so the engine
 	// counts its segments itself).
 	Counts func(r bleveindex.IndexReader, field string, prefix []byte, fn func(term string, count uint64)) (bool, error)
+	// Fuzzy, when set, returns a walk of r's dictionaries for the terms
+	// of field within dist edits of word that start with prefix, or nil
+	// to have r's FieldDictFuzzy walked: Near asks it once per call, so
+	// that the walk can build each automaton once for all three fields.
+	Fuzzy func(r bleveindex.IndexReader) func(field, word string, dist int, prefix string, fn func(term string)) error
 }
 
 // Prefixed returns the entries of the title's, the body's and the words'
@@ -111,27 +116,44 @@ func (d Dicts) Near(word, own string, dist int, gathering bool) (fields [3]map[s
 	q := []rune(word)
 	first := string(q[:1])
 	other := false // an entry other than own was found
+	var walk func(field, word string, dist int, prefix string, fn func(term string)) error
+	if d.Fuzzy != nil {
+		walk = d.Fuzzy(d.R)
+	}
 	for fi, f := range [3]string{d.Body, d.Words, d.Title} {
 		found := map[string]int{}
 		fields[fi] = found
 		if f == d.Title && other && !gathering {
 			break
 		}
-		add := func(e *bleveindex.DictEntry) {
-			if e.Term == word {
+		add := func(term string) {
+			if term == word {
 				return
 			}
-			n := edits.Distance(q, e.Term, dist)
-			if n > dist || (n > 1 && !strings.HasPrefix(e.Term, first)) {
+			n := edits.Distance(q, term, dist)
+			if n > dist || (n > 1 && !strings.HasPrefix(term, first)) {
 				return
 			}
-			found[e.Term] = n
+			found[term] = n
 			if !other && f == d.Words {
-				t, ok := d.Term(e.Term)
+				t, ok := d.Term(term)
 				other = ok && t != own
 			} else {
-				other = other || e.Term != own
+				other = other || term != own
 			}
+		}
+		addEntry := func(e *bleveindex.DictEntry) { add(e.Term) }
+		if walk != nil {
+			for n := 1; n <= dist; n++ {
+				var prefix string
+				if n > 1 {
+					prefix = first
+				}
+				if err := walk(f, word, n, prefix, add); err != nil {
+					return fields, err
+				}
+			}
+			continue
 		}
 		fz, ok := d.R.(bleveindex.IndexReaderFuzzy)
 		if !ok {
@@ -139,7 +161,7 @@ func (d Dicts) Near(word, own string, dist int, gathering bool) (fields [3]map[s
 			if err != nil {
 				return fields, err
 			}
-			if err := Drain(dict, add); err != nil {
+			if err := Drain(dict, addEntry); err != nil {
 				return fields, err
 			}
 			continue
@@ -153,7 +175,7 @@ func (d Dicts) Near(word, own string, dist int, gathering bool) (fields [3]map[s
 			if err != nil {
 				return fields, err
 			}
-			if err := Drain(dict, add); err != nil {
+			if err := Drain(dict, addEntry); err != nil {
 				return fields, err
 			}
 		}
