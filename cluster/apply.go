@@ -25,6 +25,12 @@ import (
 // stream has some pending for it before it starts its consumer over.
 const stallAfter = 3 * time.Second
 
+// consumerGone is how long the servers keep a stream consumer whose node
+// stopped asking for messages without deleting it (killed): nats.go's
+// default for ordered consumers is 5 minutes. A live consumer asks
+// continually, with heartbeats while idle.
+const consumerGone = 30 * time.Second
+
 // errStalled is a consumer that stopped delivering.
 var errStalled = errors.New("consumer stalled")
 
@@ -171,9 +177,10 @@ func (n *Node) consume(ctx context.Context) error {
 		byID[sh.id] = sh
 	}
 	cons, err := n.js.OrderedConsumer(ctx, streamName, jetstream.OrderedConsumerConfig{
-		FilterSubjects: filters,
-		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
-		OptStartSeq:    start + 1,
+		FilterSubjects:    filters,
+		DeliverPolicy:     jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq:       start + 1,
+		InactiveThreshold: consumerGone,
 	})
 	if err != nil {
 		return fmt.Errorf("consumer: %w", err)
@@ -192,6 +199,16 @@ func (n *Node) consume(ctx context.Context) error {
 	defer func() {
 		close(stop)
 		cc.Stop()
+		// Stopping leaves the consumer on the servers until it has been
+		// inactive for consumerGone: delete it, so that a restart (new
+		// shards, a stall) or a Close leaves none behind.
+		if info := cons.CachedInfo(); info != nil {
+			dctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			if err := n.js.DeleteConsumer(dctx, streamName, info.Name); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+				n.log.Debug("deleting the stopped stream consumer", "consumer", info.Name, "error", err)
+			}
+			cancel()
+		}
 	}()
 	idle := time.NewTicker(500 * time.Millisecond)
 	defer idle.Stop()

@@ -189,6 +189,34 @@ func TestWritesReachEveryNode(t *testing.T) {
 			t.Errorf("node %s: search %s after its write: %+v %v", nd.Name(), id, res, err)
 		}
 	}
+	// A node that stops deletes its stream consumer: the servers keep one
+	// per running node, not one more per stop or restart. The stream's
+	// leader may have been the stopped node's server: until another is
+	// elected, asking fails (-1), and is asked again.
+	consumers := func() int {
+		c, cancel := context.WithTimeout(ctx, time.Second)
+		defer cancel()
+		st, err := nodes[0].js.Stream(c, streamName)
+		if err != nil {
+			return -1
+		}
+		info, err := st.Info(c)
+		if err != nil {
+			return -1
+		}
+		return info.State.Consumers
+	}
+	if n := consumers(); n != 3 {
+		t.Errorf("%d stream consumers for 3 nodes", n)
+	}
+	nodes[2].Close()
+	n := consumers()
+	for deadline := time.Now().Add(20 * time.Second); n != 2 && time.Now().Before(deadline); n = consumers() {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if n != 2 {
+		t.Errorf("%d stream consumers 20 s after a node of 3 stopped, want 2 (-1: the stream did not answer)", n)
+	}
 }
 
 func ids(r *index.Result) []string {
