@@ -3,5 +3,5 @@
 package compact
 
 // yield does nothing where the scheduler preempts goroutines; see
-// yield_js.go.
+// yield_wasm.go.
 func yield() {}
