@@ -7,6 +7,8 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 	"github.com/blevesearch/vellum"
+
+	"github.com/twindex/twindex/index/internal/terms"
 )
 
 // PrefixCounts calls fn with each term of field that starts with
@@ -103,20 +105,10 @@ func NearTerms(r bleveindex.IndexReader) func(field, word string, dist int, pref
 			if err != nil {
 				return err
 			}
-			defer d.Close()
 			if a, ok := fa.(vellum.Automaton); ok {
 				built[key{word, dist}] = a
 			}
-			for {
-				e, err := d.Next()
-				if err != nil {
-					return err
-				}
-				if e == nil {
-					return nil
-				}
-				fn(e.Term)
-			}
+			return terms.Drain(d, func(e *bleveindex.DictEntry) { fn(e.Term) })
 		}
 		var start, end []byte
 		if prefix != "" {
