@@ -105,8 +105,9 @@ func (d Dicts) Completions(counts map[string][3]uint64, n int) []string {
 // word's first character: a Levenshtein automaton of distance 2 walks
 // much of a dictionary unless anchored, while typos rarely hit the first
 // letter (one that does is still found at one edit). A reader that
-// implements bleveindex.IndexReaderFuzzy (scorch) is walked with
-// automata, another by a pass over each dictionary.
+// Fuzzy gives a walk of (scorch's) is walked with it, one that implements
+// bleveindex.IndexReaderFuzzy with automata, another by a pass over each
+// dictionary.
 //
 // The title's dictionary is read only when the others hold something
 // other than own, word's term, or with gathering: a shard gathering the
@@ -143,20 +144,8 @@ func (d Dicts) Near(word, own string, dist int, gathering bool) (fields [3]map[s
 			}
 		}
 		addEntry := func(e *bleveindex.DictEntry) { add(e.Term) }
-		if walk != nil {
-			for n := 1; n <= dist; n++ {
-				var prefix string
-				if n > 1 {
-					prefix = first
-				}
-				if err := walk(f, word, n, prefix, add); err != nil {
-					return fields, err
-				}
-			}
-			continue
-		}
-		fz, ok := d.R.(bleveindex.IndexReaderFuzzy)
-		if !ok {
+		fz, fuzzy := d.R.(bleveindex.IndexReaderFuzzy)
+		if walk == nil && !fuzzy {
 			dict, err := d.R.FieldDict(f)
 			if err != nil {
 				return fields, err
@@ -171,11 +160,16 @@ func (d Dicts) Near(word, own string, dist int, gathering bool) (fields [3]map[s
 			if n > 1 {
 				prefix = first
 			}
-			dict, err := fz.FieldDictFuzzy(f, word, n, prefix)
-			if err != nil {
-				return fields, err
+			var err error
+			if walk != nil {
+				err = walk(f, word, n, prefix, add)
+			} else {
+				var dict bleveindex.FieldDict
+				if dict, err = fz.FieldDictFuzzy(f, word, n, prefix); err == nil {
+					err = Drain(dict, addEntry)
+				}
 			}
-			if err := Drain(dict, addEntry); err != nil {
+			if err != nil {
 				return fields, err
 			}
 		}
