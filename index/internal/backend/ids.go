@@ -9,9 +9,13 @@ import (
 	"github.com/twindex/twindex/index/internal/rank"
 )
 
-// maxRemembered bounds the doc numbers one snapshot's cache keeps the IDs
-// of: past it, lookups are scorch's own.
-const maxRemembered = 1 << 17
+// maxRemembered bounds the IDs one snapshot's cache keeps, and
+// maxDocNumber the doc numbers it keeps them for: past either, lookups are
+// scorch's own. A kept ID costs about 60 bytes with its table entry.
+const (
+	maxRemembered = 1 << 17
+	maxDocNumber  = 1 << 20
+)
 
 // The cache is a table by doc number in chunks of idChunkSize, each made
 // when one of its IDs is first kept.
@@ -41,7 +45,8 @@ type IDs struct {
 // once, by whichever search resolved it first.
 type idCache struct {
 	snap   snapshotRef
-	chunks [maxRemembered / idChunkSize]atomic.Pointer[idChunk]
+	kept   atomic.Int64
+	chunks [maxDocNumber / idChunkSize]atomic.Pointer[idChunk]
 }
 
 // Of returns the resolver of r's IDs: r itself unless it is a scorch
@@ -76,7 +81,7 @@ func (x *readerIDs) ExternalID(iid bleveindex.IndexInternalID) (string, error) {
 		return x.r.ExternalID(iid)
 	}
 	n := binary.BigEndian.Uint64(iid)
-	if n >= maxRemembered {
+	if n >= maxDocNumber {
 		return x.r.ExternalID(iid)
 	}
 	chunk := &x.c.chunks[n>>idChunkShift]
@@ -89,6 +94,9 @@ func (x *readerIDs) ExternalID(iid bleveindex.IndexInternalID) (string, error) {
 	id, err := x.r.ExternalID(iid)
 	if err != nil {
 		return "", err
+	}
+	if x.c.kept.Add(1) > maxRemembered {
+		return id, nil
 	}
 	if ch == nil {
 		ch = new(idChunk)
