@@ -203,12 +203,16 @@ func (t *Tally) Record(k int32, ti, f int, d *bleveindex.TermFieldDoc) {
 // apart. Cost: O(documents · terms).
 func (t *Tally) Score(idfs []float64) {
 	t.idfs = idfs
+	n := len(t.terms)
 	for k := range t.docs {
 		d := &t.docs[k]
 		d.Score, d.Exact = 0, 0
 		dl := t.length(k)
 		for ti, qt := range t.terms {
-			if qt.Positive {
+			// A term the document does not hold adds nothing: most of a
+			// query's terms for most of its matches (an identifier's
+			// parts, a word's completions).
+			if qt.Positive && (t.tfw[k*n+ti] != 0 || d.Declares) {
 				c := t.term(k, ti, dl, nil)
 				d.Score += c
 				if !qt.Tolerant {
