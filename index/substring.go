@@ -232,12 +232,21 @@ type checkItem struct {
 	cand *grams.Candidate
 }
 
-// folded returns the item's folded text, from the fold cache or its record.
-func (it *checkItem) folded(c *record.FoldCache) (*record.Folded, error) {
+// folded returns the item's folded text, from the fold cache or its
+// record, which it decompresses into *buf when buf is not nil (and
+// leaves there the buffer to pass again).
+func (it *checkItem) folded(c *record.FoldCache, buf *[]byte) (*record.Folded, error) {
 	if it.f != nil {
 		return it.f, nil
 	}
-	f, err := c.Get(it.id, it.seq, func() ([]byte, []byte, error) { return record.DecodeRecordText(it.rec) })
+	f, err := c.Get(it.id, it.seq, func() ([]byte, []byte, error) {
+		if buf == nil {
+			return record.DecodeRecordText(it.rec)
+		}
+		title, body, used, err := record.DecodeRecordTextTo(it.rec, *buf)
+		*buf = used
+		return title, body, err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("document %q: %w", it.id, err)
 	}
@@ -252,13 +261,14 @@ const parallelChecks = 512
 func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record.Folded, *grams.Candidate) (rank.Scored, bool)) ([]rank.Scored, error) {
 	workers := s.workersFor(len(todo), parallelChecks)
 	outs := make([][]rank.Scored, workers)
+	bufs := make([][]byte, workers) // each worker's decompressed text, folded and dropped
 	checks := make([]func(string, *record.Folded, *grams.Candidate) (rank.Scored, bool), workers)
 	for w := range checks {
 		checks[w] = newCheck()
 	}
 	err := s.inParts(len(todo), workers, func(w, i int) error {
 		it := &todo[i]
-		f, err := it.folded(s.ix.fold)
+		f, err := it.folded(s.ix.fold, &bufs[w])
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -76,7 +77,39 @@ func FuzzDecode(f *testing.F) {
 			DecodeText(rest)
 		}
 		DecodeRecordStrings(rec)
+		DecodeRecordTextTo(rec, make([]byte, 16))
 		Seq(rec)
 		Raw(rec)
 	})
+}
+
+// DecodeRecordTextTo gives DecodeRecordText's title and body, through one
+// buffer passed from record to record (growing, then reused for smaller
+// texts), compressed and raw alike, and decompresses into the buffer it
+// is given when that is large enough.
+func TestDecodeRecordTextTo(t *testing.T) {
+	var recs [][]byte
+	for _, n := range []int{1, 300, 5, 2000, 40, 0, 700} {
+		recs = append(recs, Encode(&Header{Seq: uint64(n)}, nil, fmt.Sprint("title ", n), strings.Repeat("zip zap ", n)))
+	}
+	recs = append(recs, Encode(&Header{Seq: 9}, nil, "short", "no"))
+	var buf []byte
+	for i, rec := range recs {
+		wantT, wantB, err := DecodeRecordText(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		title, body, used, err := DecodeRecordTextTo(rec, buf)
+		if err != nil || string(title) != string(wantT) || string(body) != string(wantB) {
+			t.Fatalf("record %d: %q %q %v, want %q %q", i, title, body, err, wantT, wantB)
+		}
+		buf = used
+	}
+	// A compressed text decompresses into a buffer that holds it, with
+	// no allocation.
+	rec := Encode(&Header{Seq: 1}, nil, "t", strings.Repeat("zip zap ", 500))
+	big := make([]byte, 0, 8000)
+	if n := testing.AllocsPerRun(20, func() { DecodeRecordTextTo(rec, big) }); n != 0 {
+		t.Errorf("%v allocations decompressing into a buffer large enough", n)
+	}
 }
