@@ -233,16 +233,16 @@ type checkItem struct {
 }
 
 // folded returns the item's folded text, from the fold cache or its
-// record, which it decompresses into *buf when buf is not nil (and
-// leaves there the buffer to pass again).
+// record, which it decompresses into *buf (and leaves there the buffer
+// to pass again); a nil buf is a buffer of this call's own.
 func (it *checkItem) folded(c *record.FoldCache, buf *[]byte) (*record.Folded, error) {
 	if it.f != nil {
 		return it.f, nil
 	}
+	if buf == nil {
+		buf = new([]byte)
+	}
 	f, err := c.Get(it.id, it.seq, func() ([]byte, []byte, error) {
-		if buf == nil {
-			return record.DecodeRecordText(it.rec)
-		}
 		title, body, used, err := record.DecodeRecordTextTo(it.rec, *buf)
 		*buf = used
 		return title, body, err

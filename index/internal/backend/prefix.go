@@ -78,9 +78,8 @@ func prefixEnd(prefix []byte) []byte {
 }
 
 // NearTerms returns a walk of a scorch reader's dictionaries for the
-// terms near a word, nil for another reader: it calls fn with each term of
-// field within dist edits of word (in runes, a transposition one edit)
-// that starts with prefix, once for each segment holding it. scorch's
+// terms near a word, nil for another reader; a term comes once for each
+// segment holding it. scorch's
 // FieldDictFuzzy builds a Levenshtein automaton for every call (80 us for
 // a word of five letters at two edits, 800 us for "configuration"), and
 // did-you-mean asks for two distances in three fields: this walk asks
@@ -88,7 +87,7 @@ func prefixEnd(prefix []byte) []byte {
 // dictionaries with the automaton that call built (its builders are made
 // once, in scorch's init), so the same terms come out. Deleted documents
 // are not looked at, as scorch's walk does not look at them either.
-func NearTerms(r bleveindex.IndexReader) func(field, word string, dist int, prefix string, fn func(term string)) error {
+func NearTerms(r bleveindex.IndexReader) terms.FuzzyWalk {
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
 		return nil

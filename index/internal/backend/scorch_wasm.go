@@ -6,6 +6,8 @@ import (
 	"context"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/terms"
 )
 
 // Default is the kind of index this build opens when asked for none.
@@ -27,9 +29,7 @@ func PrefixCounts(bleveindex.IndexReader, string, []byte, func(string, uint64)) 
 }
 
 // NearTerms returns nil: this build has no scorch.
-func NearTerms(bleveindex.IndexReader) func(field, word string, dist int, prefix string, fn func(term string)) error {
-	return nil
-}
+func NearTerms(bleveindex.IndexReader) terms.FuzzyWalk { return nil }
 
 // snapshotRef identifies a scorch snapshot; there is none in this build.
 type snapshotRef struct{}

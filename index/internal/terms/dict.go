@@ -25,12 +25,16 @@ type Dicts struct {
 	// dictionary's own counts read (scorch's may be wrong, so the engine
 	// counts its segments itself).
 	Counts func(r bleveindex.IndexReader, field string, prefix []byte, fn func(term string, count uint64)) (bool, error)
-	// Fuzzy, when set, returns a walk of r's dictionaries for the terms
-	// of field within dist edits of word that start with prefix, or nil
-	// to have r's FieldDictFuzzy walked: Near asks it once per call, so
-	// that the walk can build each automaton once for all three fields.
-	Fuzzy func(r bleveindex.IndexReader) func(field, word string, dist int, prefix string, fn func(term string)) error
+	// Fuzzy, when set, returns a walk of r's dictionaries, or nil to have
+	// r's FieldDictFuzzy walked: Near asks it once per call, so that the
+	// walk can build each automaton once for all three fields.
+	Fuzzy func(r bleveindex.IndexReader) FuzzyWalk
 }
+
+// FuzzyWalk calls fn with each term of field within dist edits of word
+// (in runes, a transposition one edit) that starts with prefix; a term
+// may come more than once.
+type FuzzyWalk func(field, word string, dist int, prefix string, fn func(term string)) error
 
 // Prefixed returns the entries of the title's, the body's and the words'
 // dictionaries (in that order) that start with any of prefixes, with
@@ -117,7 +121,7 @@ func (d Dicts) Near(word, own string, dist int, gathering bool) (fields [3]map[s
 	q := []rune(word)
 	first := string(q[:1])
 	other := false // an entry other than own was found
-	var walk func(field, word string, dist int, prefix string, fn func(term string)) error
+	var walk FuzzyWalk
 	if d.Fuzzy != nil {
 		walk = d.Fuzzy(d.R)
 	}
