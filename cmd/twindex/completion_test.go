@@ -68,18 +68,24 @@ func TestCompletion(t *testing.T) {
 		os.MkdirAll(fdir, 0o755)
 		b, _ := os.ReadFile(scripts["zsh"])
 		os.WriteFile(filepath.Join(fdir, "_twindex"), b, 0o644)
+		// It waits for what it expects, not for fixed times: under CI's load
+		// compinit can take seconds. "RE""ADY" echoes as typed and prints
+		// as READY once the setup line has run.
 		drive := `zmodload zsh/zpty
 zpty z 'zsh -f -i'
-zpty -w z 'PS1="> "; fpath=(` + fdir + ` $fpath); autoload -U compinit; compinit -u -d ` + filepath.Join(dir, "zdump") + `; setopt no_beep'
-sleep 1
-zpty -n -w z $'twindex search --mode \t'
-sleep 2
+zpty -w z 'PS1="> "; fpath=(` + fdir + ` $fpath); autoload -U compinit; compinit -u -d ` + filepath.Join(dir, "zdump") + `; setopt no_beep; print RE""ADY'
 local out all
-while zpty -r -t z out; do all+=$out; done
+zpty -r z out '*READY*'
+zpty -n -w z $'twindex search --mode \t'
+for i in {1..300}; do
+  while zpty -r -t z out; do all+=$out; done
+  [[ $all == *substring+vector* && $all == *hybrid* ]] && break
+  sleep 0.1
+done
 print -r -- "$all"
 zpty -d z
 `
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 		defer cancel()
 		out, _ := exec.CommandContext(ctx, zsh, "-f", "-c", drive).CombinedOutput()
 		checkWords(t, []string{"zsh: search --mode"}, string(out), []string{"substring+vector", "hybrid"}, nil)
