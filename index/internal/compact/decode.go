@@ -31,13 +31,22 @@ type decoder struct {
 	err error
 }
 
+// fail keeps the first error and drops what is left to read, so that
+// every later read finds nothing.
 func (d *decoder) fail(format string, a ...any) {
 	if d.err == nil {
 		d.err = fmt.Errorf(format, a...)
 	}
+	d.b = nil
 }
 
+// uvarint reads a number, after an error 0. Most of an index's are of
+// one byte, which the postings' loops in field read inline.
 func (d *decoder) uvarint() uint64 {
+	if b := d.b; len(b) > 0 && b[0] < 0x80 {
+		d.b = b[1:]
+		return uint64(b[0])
+	}
 	if d.err != nil {
 		return 0
 	}
@@ -199,7 +208,13 @@ func (d *decoder) field(n int) field {
 	for t := range nt {
 		next := uint64(0)
 		for p := f.start[t]; p < f.start[t+1]; p++ {
-			doc := next + d.uvarint()
+			doc := next
+			if b := d.b; len(b) > 0 && b[0] < 0x80 {
+				doc += uint64(b[0])
+				d.b = b[1:]
+			} else {
+				doc += d.uvarint()
+			}
 			if doc >= uint64(n) {
 				d.fail("posting of document %d of %d", doc, n)
 				return f
@@ -210,7 +225,13 @@ func (d *decoder) field(n int) field {
 	}
 	f.freqs = freqList{small: make([]uint8, total)}
 	for p := range total {
-		fr := d.uvarint()
+		var fr uint64
+		if b := d.b; len(b) > 0 && b[0] < 0x80 {
+			fr = uint64(b[0])
+			d.b = b[1:]
+		} else {
+			fr = d.uvarint()
+		}
 		if fr >= math.MaxUint32 {
 			d.fail("frequency %d out of range", fr)
 			return f
