@@ -129,19 +129,17 @@ func OpenSnapshot(r io.Reader, opts *Options) (*Index, error) {
 		return nil, &CorruptError{Path: "snapshot", Err: err}
 	}
 	st := storage.NewMemory(&storage.Options{Fault: o.fault})
-	err = st.Update(func(tx storage.Tx) error {
-		for _, b := range snap.Buckets {
-			for i := range b.Keys {
-				if err := tx.Put(b.Name, b.Keys[i], b.Vals[i]); err != nil {
-					return err
-				}
-			}
+	seen := map[string]bool{}
+	for _, b := range snap.Buckets {
+		if seen[string(b.Name)] {
+			st.Close()
+			return nil, &CorruptError{Path: "snapshot", Err: fmt.Errorf("bucket %q twice", b.Name)}
 		}
-		return nil
-	})
-	if err != nil {
-		st.Close()
-		return nil, fmt.Errorf("open snapshot: %w", err)
+		seen[string(b.Name)] = true
+		if err := st.Load(b.Name, b.Keys, b.Vals); err != nil {
+			st.Close()
+			return nil, fmt.Errorf("open snapshot: %w", err)
+		}
 	}
 
 	// Open an empty index, then put the snapshot's store and text index in

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/index/internal/snapfile"
 	"github.com/twindex/twindex/tokenize"
 )
 
@@ -195,6 +196,14 @@ func TestSnapshotErrors(t *testing.T) {
 	good := writeSnapshot(t, openCompact(t, snapshotDocs(50)))
 	flipped := bytes.Clone(good)
 	flipped[len(flipped)/2] ^= 0x40
+	parts, err := snapfile.Decode(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var twice bytes.Buffer
+	if err := snapfile.Write(&twice, append(parts.Buckets, parts.Buckets[0]), parts.Text); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name string
 		data []byte
@@ -210,6 +219,7 @@ func TestSnapshotErrors(t *testing.T) {
 		{"valid checksum, keys out of order", withCRC(append([]byte("TWXSNAP\x02\x01\x01m"),
 			0x02, 0, 1, 'b', 0, 0, 1, 'a', 0, 0))},
 		{"valid checksum, bad text index", withCRC([]byte("TWXSNAP\x02\x00\x01\x05"))},
+		{"valid checksum, a bucket twice", twice.Bytes()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
