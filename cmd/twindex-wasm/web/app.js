@@ -52,23 +52,27 @@
 
   // ---- Loading ---------------------------------------------------------
 
+  // early holds what index.html started: the engine's compilation and the
+  // prebuilt index's download (null with ?index=browser).
+  const early = window.twindexEarly || {};
+
   async function loadEngine() {
     const go = new Go();
     const engineReady = new Promise((r) => {
       if (window.twindex && window.twindex.ready) r();
       else window.addEventListener('twindex:ready', r, { once: true });
     });
-    const resp = fetch('twindex.wasm');
-    let result;
+    let module;
     try {
-      result = await WebAssembly.instantiateStreaming(resp, go.importObject);
+      module = await (early.engine || WebAssembly.compileStreaming(fetch('twindex.wasm')));
     } catch (e) {
       // A server without the application/wasm type: fall back to bytes.
       const bytes = await (await fetch('twindex.wasm')).arrayBuffer();
-      result = await WebAssembly.instantiate(bytes, go.importObject);
+      module = await WebAssembly.compile(bytes);
     }
-    app.memoryBytes = () => result.instance.exports.mem.buffer.byteLength;
-    go.run(result.instance).then(() => fail('engine', 'the Go program exited'));
+    const instance = await WebAssembly.instantiate(module, go.importObject);
+    app.memoryBytes = () => instance.exports.mem.buffer.byteLength;
+    go.run(instance).then(() => fail('engine', 'the Go program exited'));
     await engineReady;
     app.timings.wasmReady = performance.now();
   }
@@ -80,7 +84,7 @@
   // engine's download and compilation; null when there is none.
   async function fetchSnapshot() {
     if (inBrowser) return null;
-    const resp = await fetch(SNAPSHOT);
+    const resp = await (early.snapshot || fetch(SNAPSHOT));
     if (!resp.ok) return null;
     const inflated = resp.body.pipeThrough(new DecompressionStream('gzip'));
     return new Uint8Array(await new Response(inflated).arrayBuffer());
