@@ -39,7 +39,10 @@ var (
 	// ErrClosed is returned by every method called after Close.
 	ErrClosed = errors.New("index: closed")
 
-	// ErrBackend is returned by Open for a backend this build lacks.
+	// ErrBackend is returned, wrapped with the reason, by Open for a
+	// backend this build lacks or that cannot hold the index asked for
+	// (Compact on disk), and by OpenSnapshot and WriteSnapshot for a
+	// backend other than Compact.
 	ErrBackend = backend.ErrUnavailable
 
 	// ErrLanguage is returned by Open, wrapped with the reason, when

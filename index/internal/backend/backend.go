@@ -39,10 +39,11 @@ const (
 	Compact    = "compact"
 )
 
-// ErrUnavailable is returned, alone or wrapped with the reason, by Open
-// for a kind this build lacks, or a directory for a memory-only kind. Its
-// text begins "index:" because the engine returns it as its ErrBackend.
-var ErrUnavailable = errors.New("index: backend not available in this build")
+// ErrUnavailable is returned, wrapped with the reason, by Open for a kind
+// this build lacks, an unknown kind, or a directory for a memory-only
+// kind. Its text begins "index:" because the engine returns it as its
+// ErrBackend, for snapshots too.
+var ErrUnavailable = errors.New("index: backend not available")
 
 // CorruptError is returned by Open when a file of a scorch index cannot be
 // read: its snapshot list (root.bolt) or a segment file is damaged.
@@ -85,7 +86,7 @@ func Open(kind, dir string, q *bleveindex.AnalysisQueue, opts *Options) (blevein
 	case Scorch:
 		return openScorch(dir, q, o)
 	}
-	return nil, ErrUnavailable
+	return nil, fmt.Errorf("%w: unknown kind %q (want %s, %s or %s)", ErrUnavailable, kind, Scorch, UpsideDown, Compact)
 }
 
 // Segments is the number of segments of a scorch or compact index, 0 for

@@ -18,8 +18,8 @@ func TestOpenUnavailable(t *testing.T) {
 	for _, tc := range []struct {
 		name, kind, dir, msg string
 	}{
-		{"compact on disk", Compact, t.TempDir(), "index: backend not available in this build: compact is memory-only"},
-		{"unknown kind", "lucene", "", "index: backend not available in this build"},
+		{"compact on disk", Compact, t.TempDir(), "index: backend not available: compact is memory-only"},
+		{"unknown kind", "lucene", "", "index: backend not available: unknown kind \"lucene\" (want scorch, upsidedown or compact)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			idx, err := Open(tc.kind, tc.dir, q, nil)

@@ -62,7 +62,7 @@ func TestScorchOnDisk(t *testing.T) {
 func TestUpsideDownOnDisk(t *testing.T) {
 	q := bleveindex.NewAnalysisQueue(1)
 	t.Cleanup(q.Close)
-	want := "index: backend not available in this build: upsidedown is memory-only here"
+	want := "index: backend not available: upsidedown is memory-only here"
 	if _, err := Open(UpsideDown, t.TempDir(), q, nil); !errors.Is(err, ErrUnavailable) || err.Error() != want {
 		t.Fatalf("Open: %v, want %q", err, want)
 	}

@@ -4,6 +4,8 @@ package backend
 
 import (
 	"context"
+	"fmt"
+	"runtime"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
@@ -14,7 +16,7 @@ import (
 const Default = Compact
 
 func openScorch(string, *bleveindex.AnalysisQueue, Options) (bleveindex.Index, error) {
-	return nil, ErrUnavailable
+	return nil, fmt.Errorf("%w: %s is not in the %s/%s build", ErrUnavailable, Scorch, runtime.GOOS, runtime.GOARCH)
 }
 
 // ForceMerge does nothing: this build has no scorch.
