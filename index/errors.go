@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/twindex/twindex/index/internal/backend"
 )
@@ -92,6 +93,10 @@ func (e *CorruptError) Error() string {
 }
 
 func (e *CorruptError) Unwrap() []error { return []error{ErrCorrupt, e.Err} }
+
+// InStore reports whether the damage is in the document store, which
+// nothing rebuilds: the bleve indexes are rebuilt from it.
+func (e *CorruptError) InStore() bool { return filepath.Base(e.Path) == storeFile }
 
 // guard turns a panic from bleve, which panics on some damaged segment
 // files, into a *CorruptError in *err, and records it as the index's

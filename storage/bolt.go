@@ -60,6 +60,10 @@ func Open(path string, opts *Options) (_ *Bolt, err error) {
 	} else {
 		err = CheckFile(path)
 	}
+	var ce *CorruptError
+	if errors.As(err, &ce) {
+		return nil, err // it names the file
+	}
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}

@@ -97,3 +97,20 @@ func TestDamagedSegmentIsAnError(t *testing.T) {
 		t.Errorf("search on a segment damaged under the server: isError %v, %q; want an error result", res.IsError, resultText(res))
 	}
 }
+
+// A damaged document store is reported with the remedy that works: the
+// store is the truth, which 'twindex rebuild' rebuilds the indexes from,
+// so the hint says to index the source again, not to rebuild.
+func TestDamagedStoreHint(t *testing.T) {
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "idx")
+	writeFiles(t, tmp, map[string]string{"docs.jsonl": `{"id":"a","body":"the authenticated gopher"}` + "\n"})
+	twindex(t, tmp, "index", "--jsonl", filepath.Join(tmp, "docs.jsonl"), "--index", dir, "--quiet").want(t, 0)
+	store := filepath.Join(dir, "store.db")
+	damage.Rewrite(t, store, func(b []byte) { clear(b[:min(len(b), 8192)]) }) // both meta pages
+	r := twindex(t, tmp, "search", "gopher", "--index", dir, "--no-sync").want(t, exitIndex)
+	if !strings.Contains(r.stderr, "corrupt "+store) || !strings.Contains(r.stderr, "index the source again") ||
+		strings.Contains(r.stderr, "'twindex rebuild' rebuilds") {
+		t.Errorf("stderr does not name the store and the remedy that works:\n%s", r.stderr)
+	}
+}

@@ -103,11 +103,15 @@ func (l *location) open(opts *index.Options, create bool) (*index.Index, error) 
 // indexErr maps an engine error to exit 3 with a hint.
 func indexErr(err error, dir string) error {
 	hint := ""
+	var ce *index.CorruptError
 	switch {
 	case errors.Is(err, index.ErrLocked):
 		hint = "another twindex process is using " + dir + "; wait for it to finish and retry"
 	case errors.Is(err, index.ErrNewerSchema):
 		hint = "this index was written by a newer twindex: upgrade, or delete " + dir + " and re-index"
+	case errors.As(err, &ce) && ce.InStore():
+		hint = "the document store is damaged, which 'twindex rebuild' cannot repair: move " + dir +
+			" aside and index the source again ('twindex index' re-reads a folder's files)"
 	case errors.Is(err, index.ErrCorrupt):
 		hint = "'twindex rebuild' rebuilds damaged indexes from the document store"
 	case errors.Is(err, index.ErrLanguage):
