@@ -116,6 +116,9 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	res.Warnings = append(warnings, res.Warnings...)
+	if req.Mode == ModeText && res.Total == 0 && s.exactPlan != nil && len(s.exactPlan.Terms) == 0 && len(p.Leaves) > 0 {
+		res.Warnings = append(res.Warnings, stopOnlyWarning)
+	}
 	if req.Rerank > 0 && req.Offset == 0 {
 		if w := ix.rerank(ctx, req.Query, res.Hits, req.Rerank); w != "" {
 			res.Warnings = append(res.Warnings, w)
@@ -123,6 +126,10 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	}
 	return res, nil
 }
+
+// stopOnlyWarning is the warning of a text-mode search whose every word
+// is a stop word: it finds nothing, as the text index holds none of them.
+const stopOnlyWarning = "every word of the query is a stop word, which text mode does not index: search in auto or substring mode to find it as written"
 
 func (s *search) run() (*Result, error) {
 	s.n = float64(s.counter(metaDocs))
