@@ -210,6 +210,12 @@ test('no results', async () => {
   assert.match(await page.textContent('#summary'), /^0 hits/);
 });
 
+test('a text-mode phrase of stop words alone says why it finds nothing', async () => {
+  await search('"of the"', 'text');
+  assert.equal((await hits()).length, 0);
+  assert.match(await page.textContent('#empty'), /Every word of the query is a stop word.*auto or substring mode/);
+});
+
 test('did you mean: a misspelling gets the engine\'s suggestion, which searches', async () => {
   // Substring mode matches exactly, so a typo finds nothing; the engine
   // suggests the nearest indexed words.

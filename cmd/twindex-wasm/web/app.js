@@ -300,6 +300,9 @@
       p.className = 'suggestion';
       empty.append(p);
     }
+    // What the engine says of the search (a query of stop words alone in
+    // text mode, say), as text.
+    for (const w of res.warnings || []) empty.append(para(w.charAt(0).toUpperCase() + w.slice(1) + '.'));
     const tips = [];
     if (req.kinds.length) tips.push('clear the kind filter');
     if (req.mode === 'text') tips.push('try substring mode for a fragment of a word or code');
