@@ -49,12 +49,19 @@ func (d Dicts) Prefixed(prefixes []string) (map[string][3]uint64, error) {
 			slices.ContainsFunc(prefixes[i+1:], func(o string) bool { return o != p && strings.HasPrefix(p, o) }) {
 			continue
 		}
+		// No term is in two prefixes' ranges (one that extends another
+		// is not walked), so counts are summed straight in: Counts may
+		// give a term once per segment.
 		for fi, f := range [3]string{d.Title, d.Body, d.Words} {
-			fc := map[string]uint64{}
+			add := func(t string, n uint64) {
+				c := counts[t]
+				c[fi] += n
+				counts[t] = c
+			}
 			ok := false
 			if d.Counts != nil {
 				var err error
-				if ok, err = d.Counts(d.R, f, []byte(p), func(t string, n uint64) { fc[t] += n }); err != nil {
+				if ok, err = d.Counts(d.R, f, []byte(p), add); err != nil {
 					return nil, err
 				}
 			}
@@ -63,14 +70,9 @@ func (d Dicts) Prefixed(prefixes []string) (map[string][3]uint64, error) {
 				if err != nil {
 					return nil, err
 				}
-				if err := Drain(dict, func(e *bleveindex.DictEntry) { fc[e.Term] = e.Count }); err != nil {
+				if err := Drain(dict, func(e *bleveindex.DictEntry) { add(e.Term, e.Count) }); err != nil {
 					return nil, err
 				}
-			}
-			for t, n := range fc {
-				c := counts[t]
-				c[fi] = max(c[fi], n)
-				counts[t] = c
 			}
 		}
 	}
