@@ -49,6 +49,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"github.com/twindex/twindex/cmd/twindex-wasm/resultjson"
 	"github.com/twindex/twindex/index"
 )
 
@@ -184,8 +185,13 @@ func promiseFunc(fn func(args []js.Value) (func() (any, error), error)) js.Func 
 	})
 }
 
-// marshal keeps < and > readable in snippets, as the CLI's JSON does.
+// marshal keeps < and > readable in snippets, as the CLI's JSON does. A
+// search's result writes itself (package resultjson: encoding/json took
+// a third of a keystroke's time in js/wasm).
 func marshal(v any) ([]byte, error) {
+	if r, ok := v.(*resultjson.Result); ok {
+		return r.AppendJSON(nil)
+	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -287,15 +293,6 @@ type searchOptions struct {
 	Prefix  *bool      `json:"prefix"` // nil: true
 }
 
-// result is the CLI's --json result. Result is embedded so that a field
-// the engine adds (a spelling suggestion, say) reaches the page unchanged.
-type result struct {
-	Query string `json:"query"`
-	*index.Result
-	Truncated bool    `json:"truncated"`
-	TookMs    float64 `json:"tookMs"`
-}
-
 func (a *api) search(args []js.Value) (func() (any, error), error) {
 	if len(args) < 1 || args[0].Type() != js.TypeString {
 		return nil, badArg("search: want a query string")
@@ -327,7 +324,7 @@ func (a *api) search(args []js.Value) (func() (any, error), error) {
 		if res.Hits == nil {
 			res.Hits = []index.Hit{}
 		}
-		return result{Query: q, Result: res, Truncated: res.NextOffset != nil,
+		return &resultjson.Result{Query: q, Result: res, Truncated: res.NextOffset != nil,
 			TookMs: math.Round(float64(took.Microseconds())) / 1000}, nil
 	}, nil
 }
