@@ -45,9 +45,11 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall/js"
 	"time"
+	"unsafe"
 
 	"github.com/twindex/twindex/cmd/twindex-wasm/resultjson"
 	"github.com/twindex/twindex/index"
@@ -165,9 +167,10 @@ func promiseFunc(fn func(args []js.Value) (func() (any, error), error)) js.Func 
 				if err == nil {
 					out, err = work()
 				}
-				var b []byte
+				buf := jsonBufs.Get().(*[]byte)
+				defer jsonBufs.Put(buf)
 				if err == nil {
-					b, err = marshal(out)
+					*buf, err = marshal((*buf)[:0], out)
 				}
 				if err != nil {
 					e := js.Global().Get("Error").New(err.Error())
@@ -175,7 +178,9 @@ func promiseFunc(fn func(args []js.Value) (func() (any, error), error)) js.Func 
 					reject.Invoke(e)
 					return
 				}
-				resolve.Invoke(js.Global().Get("JSON").Call("parse", string(b)))
+				// The JSON is copied into a JS string as the call is
+				// made, so the buffer is free again once it returns.
+				resolve.Invoke(js.Global().Get("JSON").Call("parse", unsafe.String(unsafe.SliceData(*buf), len(*buf))))
 			}()
 			return nil
 		})
@@ -185,20 +190,25 @@ func promiseFunc(fn func(args []js.Value) (func() (any, error), error)) js.Func 
 	})
 }
 
-// marshal keeps < and > readable in snippets, as the CLI's JSON does. A
-// search's result writes itself (package resultjson: encoding/json took
-// a third of a keystroke's time in js/wasm).
-func marshal(v any) ([]byte, error) {
+// jsonBufs hold the calls' JSON between calls: a keystroke's answer
+// (14 KB for 20 hits) is then no garbage for the page's collector.
+var jsonBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// marshal appends v's JSON to dst, keeping < and > readable in snippets,
+// as the CLI's JSON does. A search's result writes itself (package
+// resultjson: encoding/json took a third of a keystroke's time in
+// js/wasm).
+func marshal(dst []byte, v any) ([]byte, error) {
 	if r, ok := v.(*resultjson.Result); ok {
-		return r.AppendJSON(nil)
+		return r.AppendJSON(dst)
 	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
+	b := bytes.NewBuffer(dst)
+	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return nil, err
+		return dst, err
 	}
-	return []byte(b.String()), nil
+	return b.Bytes(), nil
 }
 
 func badArg(format string, a ...any) error {
