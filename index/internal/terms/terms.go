@@ -28,19 +28,37 @@ type Expansion struct {
 	Dist  int    // edits from the fuzzy word; 0 for a prefix
 }
 
-// Best sorts es nearest first, then most frequent, then by term, and
-// keeps the first n.
+// Best returns the first n of es sorted nearest first, then most
+// frequent, then by term, in es's first places. Only those n are sorted:
+// each other entry costs a comparison with the n-th best so far, and the
+// few better ones an insertion (a prefix of a few letters has hundreds of
+// completions, of which a search keeps MaxExpansions). Cost: O(len(es)·
+// log n) at worst, about len(es) comparisons in most orders.
 func Best(es []Expansion, n int) []Expansion {
-	slices.SortFunc(es, func(a, b Expansion) int {
-		if c := cmp.Compare(a.Dist, b.Dist); c != 0 {
-			return c
+	n = max(0, min(n, len(es)))
+	top := es[:n]
+	slices.SortFunc(top, better)
+	for _, e := range es[n:] {
+		if n == 0 || better(e, top[n-1]) >= 0 {
+			continue
 		}
-		if c := cmp.Compare(b.Count, a.Count); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Term, b.Term)
-	})
-	return es[:min(len(es), n)]
+		i, _ := slices.BinarySearchFunc(top, e, better)
+		copy(top[i+1:], top[i:n-1])
+		top[i] = e
+	}
+	return top
+}
+
+// better orders expansions nearest first, then most frequent, then by
+// term.
+func better(a, b Expansion) int {
+	if c := cmp.Compare(a.Dist, b.Dist); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.Count, a.Count); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Term, b.Term)
 }
 
 // Terms returns the terms of es, in order.

@@ -1,9 +1,11 @@
 package terms_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -71,6 +73,32 @@ func TestBest(t *testing.T) {
 	}
 	if got, want := terms.Terms(terms.Best(es, 3)), []string{"d", "a", "b"}; !slices.Equal(got, want) {
 		t.Errorf("Best = %q, want %q", got, want)
+	}
+}
+
+// Best is the first n of a full sort, whatever the order, sizes and n.
+func TestBestIsSortsPrefix(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 3))
+	for range 500 {
+		es := make([]terms.Expansion, r.IntN(80))
+		for i := range es {
+			es[i] = terms.Expansion{Term: fmt.Sprint("t", r.IntN(40), "-", i), Count: uint64(r.IntN(6)), Dist: r.IntN(3)}
+		}
+		n := r.IntN(40) - 2
+		sorted := slices.Clone(es)
+		slices.SortFunc(sorted, func(a, b terms.Expansion) int {
+			if a.Dist != b.Dist {
+				return a.Dist - b.Dist
+			}
+			if a.Count != b.Count {
+				return cmp.Compare(b.Count, a.Count)
+			}
+			return strings.Compare(a.Term, b.Term)
+		})
+		want := sorted[:max(0, min(n, len(sorted)))]
+		if got := terms.Best(es, n); !slices.Equal(got, want) {
+			t.Fatalf("Best(%d of %d) = %v, want %v", n, len(es), got, want)
+		}
 	}
 }
 
@@ -254,4 +282,19 @@ func ExampleBest() {
 	es := []terms.Expansion{{Term: "reade", Count: 2, Dist: 1}, {Term: "reader", Count: 9, Dist: 1}, {Term: "read", Count: 40, Dist: 2}}
 	fmt.Println(terms.Terms(terms.Best(es, 2)))
 	// Output: [reader reade]
+}
+
+// BenchmarkBest keeps the 32 best of 400 completions, as a prefix of a
+// few letters gives them.
+func BenchmarkBest(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 1))
+	es := make([]terms.Expansion, 400)
+	for i := range es {
+		es[i] = terms.Expansion{Term: fmt.Sprint("term", i), Count: uint64(r.IntN(1000))}
+	}
+	work := make([]terms.Expansion, len(es))
+	for b.Loop() {
+		copy(work, es)
+		terms.Best(work, 32)
+	}
 }
