@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/twindex/twindex/index/internal/backend"
+	"github.com/twindex/twindex/storage"
 )
 
 var (
@@ -89,6 +90,10 @@ type CorruptError struct {
 }
 
 func (e *CorruptError) Error() string {
+	var se *storage.CorruptError
+	if errors.As(e.Err, &se) && se.Path == e.Path { // named once
+		return fmt.Sprintf("index: corrupt %s: page %d: %s", e.Path, se.Page, se.Msg)
+	}
 	return fmt.Sprintf("index: corrupt %s: %v", e.Path, e.Err)
 }
 
