@@ -30,8 +30,9 @@ type Tx interface {
 }
 
 // FaultFunc, when set in Options, is called before every write a
-// transaction makes and before every commit with a short description of the
-// step ("put docs", "delete log", "commit"); a non-nil error fails that step
+// transaction makes, before every commit and before a Memory.Load, with a
+// short description of the step ("put docs", "delete log", "commit",
+// "load docs"); a non-nil error fails that step
 // as a disk error would. It exists to test that callers recover from I/O
 // errors; leave it nil in production.
 type FaultFunc func(step string) error
