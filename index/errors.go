@@ -90,8 +90,7 @@ type CorruptError struct {
 }
 
 func (e *CorruptError) Error() string {
-	var se *storage.CorruptError
-	if errors.As(e.Err, &se) && se.Path == e.Path { // named once
+	if se, ok := e.Err.(*storage.CorruptError); ok && se.Path == e.Path { // named once
 		return fmt.Sprintf("index: corrupt %s: page %d: %s", e.Path, se.Page, se.Msg)
 	}
 	return fmt.Sprintf("index: corrupt %s: %v", e.Path, e.Err)

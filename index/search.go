@@ -116,7 +116,7 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 		return nil, fmt.Errorf("search: %w", err)
 	}
 	res.Warnings = append(warnings, res.Warnings...)
-	if req.Mode == ModeText && res.Total == 0 && s.exactPlan != nil && len(s.exactPlan.Terms) == 0 && len(p.Leaves) > 0 {
+	if req.Mode == ModeText && res.Total == 0 && s.exactPlan != nil && len(s.exactPlan.Terms) == 0 && ix.hasStopWord(p) {
 		res.Warnings = append(res.Warnings, stopOnlyWarning)
 	}
 	if req.Rerank > 0 && req.Offset == 0 {
@@ -130,6 +130,17 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 // stopOnlyWarning is the warning of a text-mode search whose every word
 // is a stop word: it finds nothing, as the text index holds none of them.
 const stopOnlyWarning = "every word of the query is a stop word, which text mode does not index: search in auto or substring mode to find it as written"
+
+// hasStopWord reports whether a leaf of p holds a stop word, which the
+// text leg drops (a query of punctuation alone holds none).
+func (ix *Index) hasStopWord(p *plan.Plan) bool {
+	for _, l := range p.Leaves {
+		if len(ix.textA.Stops([]byte(l.Text))) > 0 {
+			return true
+		}
+	}
+	return false
+}
 
 func (s *search) run() (*Result, error) {
 	s.n = float64(s.counter(metaDocs))

@@ -10,7 +10,7 @@ import (
 
 // A text-mode search whose every word is a stop word finds nothing, as
 // the text index holds none, and says so and what finds it; other
-// searches do not get the warning.
+// searches, and one of punctuation alone, do not get the warning.
 func TestStopOnlyWarning(t *testing.T) {
 	backends(t, func(t *testing.T, ix *index.Index) {
 		mustUpsert(t, ix, index.Doc{ID: "a", Body: "the state of the art reader"})
@@ -32,6 +32,8 @@ func TestStopOnlyWarning(t *testing.T) {
 			{Query: "the zzqqx", Mode: index.ModeText},
 			{Query: "the", Mode: index.ModeAuto},
 			{Query: "the", Mode: index.ModeSubstring},
+			{Query: "++", Mode: index.ModeText},
+			{Query: "...", Mode: index.ModeText},
 		} {
 			if warned(req) {
 				t.Errorf("%s in %s mode: warned", req.Query, req.Mode)

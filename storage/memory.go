@@ -78,7 +78,7 @@ func (s *Memory) Update(fn func(Tx) error) error {
 // instead of sorting them. It is how a snapshot's buckets come in, which
 // Update would put one by one, each with its own copy and undo entry.
 // The values share their allocation, which stays while any of them is
-// in the store. Cost: O(entries + bytes).
+// referenced. Cost: O(entries + bytes).
 func (s *Memory) Load(bucket []byte, keys, vals [][]byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -29,11 +29,13 @@ type Expansion struct {
 }
 
 // Best returns the first n of es sorted nearest first, then most
-// frequent, then by term, in es's first places. Only those n are sorted:
-// each other entry costs a comparison with the n-th best so far, and the
-// few better ones an insertion (a prefix of a few letters has hundreds of
-// completions, of which a search keeps MaxExpansions). Cost: O(len(es)·
-// log n) at worst, about len(es) comparisons in most orders.
+// frequent, then by term, in es's first places; what is left of es past
+// them is no longer a reordering of es. Only those n are sorted: each
+// other entry costs a comparison with the n-th best so far, and the few
+// better ones an insertion (a prefix of a few letters has hundreds of
+// completions, of which a search keeps MaxExpansions). Cost: about
+// len(es) comparisons in most orders; O(len(es)·n) at worst (es ordered
+// worst first).
 func Best(es []Expansion, n int) []Expansion {
 	n = max(0, min(n, len(es)))
 	top := es[:n]
