@@ -40,12 +40,21 @@ func (d *decoder) fail(format string, a ...any) {
 	d.b = nil
 }
 
-// uvarint reads a number, after an error 0. Most of an index's are of
-// one byte, which the postings' loops in field read inline.
-func (d *decoder) uvarint() uint64 {
+// short reads a number of one byte, as most of an index's are, and
+// reports whether there was one; it is small enough to be inlined in
+// the postings' loops, which uvarint is not.
+func (d *decoder) short() (uint64, bool) {
 	if b := d.b; len(b) > 0 && b[0] < 0x80 {
 		d.b = b[1:]
-		return uint64(b[0])
+		return uint64(b[0]), true
+	}
+	return 0, false
+}
+
+// uvarint reads a number, after an error 0.
+func (d *decoder) uvarint() uint64 {
+	if v, ok := d.short(); ok {
+		return v
 	}
 	if d.err != nil {
 		return 0
@@ -208,13 +217,11 @@ func (d *decoder) field(n int) field {
 	for t := range nt {
 		next := uint64(0)
 		for p := f.start[t]; p < f.start[t+1]; p++ {
-			doc := next
-			if b := d.b; len(b) > 0 && b[0] < 0x80 {
-				doc += uint64(b[0])
-				d.b = b[1:]
-			} else {
-				doc += d.uvarint()
+			delta, ok := d.short()
+			if !ok {
+				delta = d.uvarint()
 			}
+			doc := next + delta
 			if doc >= uint64(n) {
 				d.fail("posting of document %d of %d", doc, n)
 				return f
@@ -225,11 +232,8 @@ func (d *decoder) field(n int) field {
 	}
 	f.freqs = freqList{small: make([]uint8, total)}
 	for p := range total {
-		var fr uint64
-		if b := d.b; len(b) > 0 && b[0] < 0x80 {
-			fr = uint64(b[0])
-			d.b = b[1:]
-		} else {
+		fr, ok := d.short()
+		if !ok {
 			fr = d.uvarint()
 		}
 		if fr >= math.MaxUint32 {
