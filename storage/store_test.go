@@ -40,16 +40,7 @@ func get(t *testing.T, s storage.Store, key string) string {
 
 func keys(t *testing.T, s storage.Store, prefix string) []string {
 	t.Helper()
-	var ks []string
-	if err := s.View(func(tx storage.Tx) error {
-		return tx.Scan(bucket, []byte(prefix), func(k, v []byte) error {
-			ks = append(ks, string(k)+"="+string(v))
-			return nil
-		})
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return ks
+	return scanAll(t, s, bucket, prefix)
 }
 
 func TestPutGetScanDelete(t *testing.T) {
