@@ -238,7 +238,7 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 		update(i)
 		// A .gz file's bytes are not its text: it is sniffed once
 		// decompressed.
-		data, binary, err := readText(f.abs, !extract.Compressed(f.id))
+		data, binary, err := readText(filepath.Join(o.Root, filepath.FromSlash(f.id)), !extract.Compressed(f.id))
 		if err != nil {
 			continue // vanished or unreadable: treated as gone
 		}

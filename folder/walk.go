@@ -6,7 +6,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -16,7 +15,6 @@ import (
 // fileEntry is one file a folder walk found.
 type fileEntry struct {
 	id    string // path relative to the root, '/' separators
-	abs   string
 	size  int64
 	mtime int64 // unix nanoseconds
 	named bool  // the scope itself: its content is compared even if size and mtime are unchanged
@@ -38,7 +36,6 @@ type walker struct {
 	maxSize  int64
 	dirsOnly bool // list folders only (Folders): no file is looked at
 	res      walkResult
-	met      []metFile // files walkDir met and statMet has yet to stat
 }
 
 // walk walks scope, an absolute path at or below the root (a folder or a
@@ -58,16 +55,12 @@ func (w *walker) walk(scope string) error {
 		return nil
 	}
 	if !fi.IsDir() {
-		if !w.dirsOnly {
-			w.addFile(scopeID, scope, fi, true)
+		if !w.dirsOnly && fi.Mode().IsRegular() {
+			w.addFile(scopeID, fi.Size(), fi.ModTime().UnixNano(), true)
 		}
 		return nil
 	}
-	if err := w.walkDir(scope, scopeID, ig); err != nil {
-		return err
-	}
-	w.statMet()
-	return nil
+	return w.walkTree(scope, scopeID, ig)
 }
 
 // above returns the ignore rules of the folders from the root down to
@@ -114,92 +107,124 @@ func loadIgnores(ig *ignorer, dir, dirID string, has func(name string) bool) *ig
 	return ig
 }
 
-func (w *walker) walkDir(dir, dirID string, ig *ignorer) error {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return err
+// dirList is a folder a walk read: its entries that the walk keeps, in
+// name order, or why it could not be read.
+type dirList struct {
+	entries []listed
+	err     error
+}
+
+// dirEntry is an entry of a folder as readDir returns it: a file's size
+// and mtime (unix nanoseconds) are set when stated is.
+type dirEntry struct {
+	name        string
+	typ         fs.FileMode
+	size, mtime int64
+	stated      bool
+}
+
+// listed is one entry of a folder that a walk keeps: a regular file, a
+// subfolder (sub), or a path that is not valid UTF-8 (bad, the path in
+// id).
+type listed struct {
+	id          string
+	size, mtime int64
+	sub         *dirList
+	bad         bool
+}
+
+// walkTree walks the folder dir (ID dirID) and everything below it that
+// is walked. Folders are read on several goroutines at once, each
+// stating its files where it holds the folder open (statFiles); then the
+// lists are joined depth first in name order, so the result is what a
+// walk in that order finds. A folder below dir that cannot be read for
+// want of permission, or that vanished, is skipped; any other error ends
+// the walk.
+//
+// Cost: a read of every folder and a stat of every file, spread over
+// GOMAXPROCS goroutines (the Go tree: 1,589 folders, 12,487 files).
+func (w *walker) walkTree(dir, dirID string, ig *ignorer) error {
+	top := &dirList{}
+	var wg sync.WaitGroup
+	w.list(top, dir, dirID, ig, &wg)
+	wg.Wait()
+	if top.err != nil {
+		return top.err
 	}
-	// ReadDir sorts by name.
+	return w.join(top)
+}
+
+// list reads the folder dir into l and starts a goroutine on wg for each
+// subfolder that is walked.
+func (w *walker) list(l *dirList, dir, dirID string, ig *ignorer, wg *sync.WaitGroup) {
+	ents, err := readDir(dir, !w.dirsOnly)
+	if err != nil {
+		l.err = err
+		return
+	}
 	ig = loadIgnores(ig, dir, dirID, func(name string) bool {
-		_, found := slices.BinarySearchFunc(ents, name, func(de os.DirEntry, name string) int { return strings.Compare(de.Name(), name) })
+		_, found := slices.BinarySearchFunc(ents, name, func(e dirEntry, name string) int { return strings.Compare(e.name, name) })
 		return found
 	})
-	for _, de := range ents {
-		name := de.Name()
-		abs := filepath.Join(dir, name)
-		id := name
+	for _, e := range ents {
+		id := e.name
 		if dirID != "" {
-			id = dirID + "/" + name
+			id = dirID + "/" + e.name
 		}
-		if de.Type()&os.ModeSymlink != 0 {
+		isDir := e.typ.IsDir()
+		var abs string // a file's is not needed: Sync makes it from its ID when it reads one
+		if isDir || !utf8.ValidString(id) {
+			abs = filepath.Join(dir, e.name)
+		}
+		switch {
+		case e.typ&os.ModeSymlink != 0, isDir && w.never(e.name, abs):
 			continue
-		}
-		if de.IsDir() && w.never(name, abs) {
+		case !utf8.ValidString(id):
+			l.entries = append(l.entries, listed{id: abs, bad: true})
 			continue
-		}
-		if !utf8.ValidString(id) {
-			w.res.badNames = append(w.res.badNames, abs)
+		case ig.ignored(id, isDir):
 			continue
+		case isDir:
+			sub := &dirList{}
+			l.entries = append(l.entries, listed{id: id, sub: sub})
+			wg.Go(func() { w.list(sub, abs, id, ig, wg) })
+		case e.stated:
+			l.entries = append(l.entries, listed{id: id, size: e.size, mtime: e.mtime})
 		}
-		if ig.ignored(id, de.IsDir()) {
-			continue
-		}
-		if de.IsDir() {
-			w.res.dirs = append(w.res.dirs, id)
-			if err := w.walkDir(abs, id, ig); err != nil && !os.IsPermission(err) && !os.IsNotExist(err) {
+	}
+}
+
+// join adds what the lists below l found, depth first in name order.
+func (w *walker) join(l *dirList) error {
+	for _, e := range l.entries {
+		switch {
+		case e.bad:
+			w.res.badNames = append(w.res.badNames, e.id)
+		case e.sub != nil:
+			w.res.dirs = append(w.res.dirs, e.id)
+			if err := e.sub.err; err != nil {
+				if os.IsPermission(err) || os.IsNotExist(err) {
+					continue
+				}
 				return err
 			}
-			continue
+			if err := w.join(e.sub); err != nil {
+				return err
+			}
+		default:
+			w.addFile(e.id, e.size, e.mtime, false)
 		}
-		if !de.Type().IsRegular() || w.dirsOnly {
-			continue
-		}
-		w.met = append(w.met, metFile{id, abs, de})
 	}
 	return nil
 }
 
-// metFile is a file walkDir met, to stat.
-type metFile struct {
-	id, abs string
-	de      os.DirEntry
-}
-
-// statsPerWorker is the fewest files each goroutine of statMet stats.
-const statsPerWorker = 256
-
-// statMet stats the files walkDir met and adds them in the order met.
-// A stat per file is most of a walk's time (12,000 files in the Go
-// tree), so the stats are spread over GOMAXPROCS goroutines.
-func (w *walker) statMet() {
-	infos := make([]os.FileInfo, len(w.met))
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(w.met)/statsPerWorker))
-	var wg sync.WaitGroup
-	for k := range workers {
-		wg.Go(func() {
-			for i := k * len(w.met) / workers; i < (k+1)*len(w.met)/workers; i++ {
-				infos[i], _ = w.met[i].de.Info() // nil: vanished since ReadDir
-			}
-		})
-	}
-	wg.Wait()
-	for i, m := range w.met {
-		if infos[i] != nil {
-			w.addFile(m.id, m.abs, infos[i], false)
-		}
-	}
-	w.met = w.met[:0]
-}
-
-func (w *walker) addFile(id, abs string, fi os.FileInfo, named bool) {
-	if !fi.Mode().IsRegular() {
-		return
-	}
-	if fi.Size() > w.maxSize {
+// addFile adds a regular file, or notes it as over the size limit.
+func (w *walker) addFile(id string, size, mtime int64, named bool) {
+	if size > w.maxSize {
 		w.res.oversize = append(w.res.oversize, id)
 		return
 	}
-	w.res.files = append(w.res.files, fileEntry{id: id, abs: abs, size: fi.Size(), mtime: fi.ModTime().UnixNano(), named: named})
+	w.res.files = append(w.res.files, fileEntry{id: id, size: size, mtime: mtime, named: named})
 }
 
 // isBinary reports a NUL byte in the first 8 KiB, as git and ripgrep do.

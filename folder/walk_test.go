@@ -25,8 +25,8 @@ func TestKindOf(t *testing.T) {
 	}
 }
 
-// TestWalkIsDepthFirst checks that the walk, whose stats run on several
-// goroutines, finds what a depth-first walk in name order finds, in that
+// TestWalkIsDepthFirst checks that the walk, which reads folders on
+// several goroutines, finds what a depth-first walk in name order finds, in that
 // order: filepath.WalkDir with Ignored deciding each path, on a tree of
 // 400 folders with ignore files at three depths, symbolic links, files
 // over the size limit, names that are not UTF-8 and an index folder.
@@ -97,7 +97,7 @@ func TestWalkIsDepthFirst(t *testing.T) {
 		if fi.Size() > 100 {
 			want.oversize = append(want.oversize, id)
 		} else {
-			want.files = append(want.files, fileEntry{id: id, abs: p, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
+			want.files = append(want.files, fileEntry{id: id, size: fi.Size(), mtime: fi.ModTime().UnixNano()})
 		}
 		return nil
 	})
