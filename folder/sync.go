@@ -70,6 +70,10 @@ type Refusal struct {
 // writes them.
 func IsFile(meta map[string]string) bool { return meta[metaSHA] != "" }
 
+// metaKeys are the values of an indexed file's or folder's Meta that a
+// sync compares, in the order known is made of.
+var metaKeys = []string{metaDir, metaSHA, metaSize, metaMtime}
+
 // known is the state of an indexed file or folder, from its Meta.
 type known struct {
 	size, mtime int64
@@ -123,23 +127,28 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 		return false
 	}
 
-	// What the index holds under the scopes (metadata only: no text is
-	// read), read while the scopes are walked: neither waits for the
+	// What the index holds under the scopes (four values of each record's
+	// metadata), read while the scopes are walked: neither waits for the
 	// other.
-	have := map[string]known{}
+	n, err := ix.Count()
+	if err != nil {
+		return rep, fmt.Errorf("read index: %w", err)
+	}
+	have := make(map[string]known, n) // grown, it was a sixth of a sync's CPU time
 	var haveErr error
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		haveErr = ix.WalkMeta(ctx, func(d *index.Doc) error {
-			if !inScope(d.ID) {
-				return nil
-			}
-			if d.Meta[metaDir] != "" {
-				have[d.ID] = known{dir: true}
-			} else if sha := d.Meta[metaSHA]; sha != "" {
-				size, _ := strconv.ParseInt(d.Meta[metaSize], 10, 64)
-				mtime, _ := strconv.ParseInt(d.Meta[metaMtime], 10, 64)
-				have[d.ID] = known{size: size, mtime: mtime, sha: sha}
+		haveErr = ix.WalkMeta(ctx, metaKeys, func(id []byte, vals [][]byte) error {
+			switch {
+			case !inScope(string(id)):
+			case len(vals[0]) > 0:
+				have[string(id)] = known{dir: true}
+			case len(vals[1]) > 0:
+				// No string is made to parse a number: strconv copies
+				// its input only into an error.
+				size, _ := strconv.ParseInt(string(vals[2]), 10, 64)
+				mtime, _ := strconv.ParseInt(string(vals[3]), 10, 64)
+				have[string(id)] = known{size: size, mtime: mtime, sha: string(vals[1])}
 			}
 			return nil
 		})
@@ -159,7 +168,7 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 	if walkErr != nil {
 		return rep, walkErr
 	}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(w.res.files)+len(w.res.dirs))
 	bt := &Writer{Write: Apply(ix),
 		Invalid: func(label string, err error) {
 			rep.Invalid = append(rep.Invalid, Refusal{ID: label, Reason: err.Error()})

@@ -29,8 +29,8 @@ func writeFile(t *testing.T, name, content string) {
 func ids(t *testing.T, ix *index.Index) []string {
 	t.Helper()
 	var out []string
-	if err := ix.WalkMeta(context.Background(), func(d *index.Doc) error {
-		out = append(out, d.ID)
+	if err := ix.WalkMeta(context.Background(), nil, func(id []byte, _ [][]byte) error {
+		out = append(out, string(id))
 		return nil
 	}); err != nil {
 		t.Fatal(err)

@@ -1,10 +1,15 @@
 package index
 
 import (
+	"errors"
+	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/twindex/twindex/index/internal/record"
 )
 
 func TestRecordRoundTrip(t *testing.T) {
@@ -23,6 +28,7 @@ func TestRecordRoundTrip(t *testing.T) {
 		if !reflect.DeepEqual(*got, d) || h.Seq != 42 || h.TitleTokens != 3 || h.BodyTokens != 4 {
 			t.Errorf("%s: round trip\n got %+v %+v\nwant %+v", name, *got, h, d)
 		}
+		sameMeta(t, name, rec, got.Meta)
 		if name == "compressed" && len(rec) > len(d.Body)/4 {
 			t.Errorf("compressible body stored in %d bytes", len(rec))
 		}
@@ -43,6 +49,25 @@ func TestRecordVersion1(t *testing.T) {
 	if !reflect.DeepEqual(*d, want) || h.Seq != 7 || h.TitleTokens != 2 || h.BodyTokens != 3 {
 		t.Errorf("got %+v %+v, want %+v", *d, h, want)
 	}
+	sameMeta(t, "version 1", v1, nil)
+}
+
+// sameMeta checks that record.MetaValues reads from rec the values meta
+// holds, and nil for a key it does not hold.
+func sameMeta(t *testing.T, name string, rec []byte, meta map[string]string) {
+	t.Helper()
+	keys := append(slices.Sorted(maps.Keys(meta)), "absent")
+	vals := make([][]byte, len(keys))
+	vals[len(keys)-1] = []byte("left from before")
+	if err := record.MetaValues(rec, keys, vals); err != nil {
+		t.Errorf("%s: MetaValues: %v", name, err)
+		return
+	}
+	for i, k := range keys {
+		if v, ok := meta[k]; string(vals[i]) != v || (vals[i] == nil) == ok {
+			t.Errorf("%s: MetaValues %q = %q, want %q (held: %v)", name, k, vals[i], v, ok)
+		}
+	}
 }
 
 // FuzzDecodeRecord feeds arbitrary bytes to the record decoder, as a
@@ -57,6 +82,14 @@ func FuzzDecodeRecord(f *testing.F) {
 		d, _, err := decodeDoc("id", rec, true)
 		if err == nil && d == nil {
 			t.Fatal("nil document without an error")
+		}
+		// MetaValues reads less of a record: it fails on less, and
+		// reads what a whole decoding reads.
+		vals := make([][]byte, 2)
+		if merr := record.MetaValues(rec, []string{"m", ""}, vals); err == nil {
+			sameMeta(t, "fuzz", rec, d.Meta)
+		} else if merr != nil && !errors.Is(merr, record.ErrCorrupt) {
+			t.Fatalf("MetaValues: %v", merr)
 		}
 	})
 }

@@ -553,19 +553,36 @@ func (ix *Index) Count() (int, error) {
 // go on; fn must not write to the index, whose store may wait for Walk's
 // transaction to end.
 func (ix *Index) Walk(ctx context.Context, fn func(*Doc) error) error {
-	return ix.walk(ctx, true, fn)
-}
-
-// WalkMeta is Walk without the text: Title and Body are left empty and
-// never decompressed, for callers that compare metadata (a file's size,
-// time or hash in Meta) across many documents.
-func (ix *Index) WalkMeta(ctx context.Context, fn func(*Doc) error) error {
-	return ix.walk(ctx, false, fn)
-}
-
-func (ix *Index) walk(ctx context.Context, text bool, fn func(*Doc) error) error {
 	return ix.read(readsStore, func(_, _ bleveindex.IndexReader, tx storage.Tx) error {
-		return eachDoc(ctx, tx, text, fn)
+		return eachDoc(ctx, tx, true, fn)
+	})
+}
+
+// WalkMeta calls fn with the ID of every stored document, in ID order,
+// and the values its Meta holds for keys (nil where it holds none), until
+// fn returns an error, which WalkMeta returns; it reads one state of the
+// index, as Walk does. id and vals point into the store and are valid only
+// during the call. It is for callers that compare a few values across
+// many documents (a folder sync: each file's size, time and hash).
+//
+// Cost: a pass over each record's small fields, with no allocation per
+// document (a sync of the Go tree's 12,487 files spent 20 ms of CPU
+// decoding them whole, as Walk does).
+func (ix *Index) WalkMeta(ctx context.Context, keys []string, fn func(id []byte, vals [][]byte) error) error {
+	vals := make([][]byte, len(keys))
+	return ix.read(readsStore, func(_, _ bleveindex.IndexReader, tx storage.Tx) error {
+		n := 0
+		return tx.Scan(bucketDocs, nil, func(k, v []byte) error {
+			if n++; n%256 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			if err := record.MetaValues(v, keys, vals); err != nil {
+				return fmt.Errorf("document %q: %w", k, err)
+			}
+			return fn(k, vals)
+		})
 	})
 }
 

@@ -465,20 +465,37 @@ func TestOptimizeMemoryReturns(t *testing.T) {
 
 func TestWalkMeta(t *testing.T) {
 	backends(t, func(t *testing.T, ix *index.Index) {
-		mustUpsert(t, ix, corpus...)
-		var n int
-		err := ix.WalkMeta(ctx, func(d *index.Doc) error {
-			n++
-			if d.Title != "" || d.Body != "" {
-				t.Errorf("%s: text in WalkMeta", d.ID)
+		docs := slices.Clone(corpus)
+		docs[0].Meta = map[string]string{"sha": "abc", "size": "12"}
+		docs[2].Meta = map[string]string{"size": "", "other": "x"}
+		mustUpsert(t, ix, docs...)
+		got := map[string][2]string{}
+		var order []string
+		err := ix.WalkMeta(ctx, []string{"size", "sha"}, func(id []byte, vals [][]byte) error {
+			order = append(order, string(id))
+			var v [2]string
+			for i, b := range vals {
+				v[i] = "nil"
+				if b != nil {
+					v[i] = fmt.Sprintf("%q", b)
+				}
 			}
-			if d.ID == "xml" && (d.Role != "owner" || d.Project != "web" || !d.Time.Equal(day(3))) {
-				t.Errorf("xml: %+v", d)
-			}
+			got[string(id)] = v
 			return nil
 		})
-		if err != nil || n != len(corpus) {
-			t.Errorf("WalkMeta: %d docs, %v", n, err)
+		if err != nil || len(got) != len(corpus) || !slices.IsSorted(order) {
+			t.Fatalf("WalkMeta: %d docs in order %q, %v", len(got), order, err)
+		}
+		// A value held but empty is not nil.
+		for id, want := range map[string][2]string{"auth": {`"12"`, `"abc"`}, "xml": {`""`, "nil"}, "io": {"nil", "nil"}} {
+			if got[id] != want {
+				t.Errorf("%s: %v, want %v", id, got[id], want)
+			}
+		}
+		stop := errors.New("stop")
+		n := 0
+		if err := ix.WalkMeta(ctx, nil, func([]byte, [][]byte) error { n++; return stop }); err != stop || n != 1 {
+			t.Errorf("WalkMeta returned %v after %d calls, want the callback's error after one", err, n)
 		}
 	})
 }

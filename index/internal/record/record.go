@@ -236,6 +236,35 @@ func DecodeHeader(b []byte) (Header, []byte, error) {
 	return h, r.b, r.err
 }
 
+// MetaValues sets vals[i] to the value the record's Meta holds for
+// keys[i], nil where it holds none; the values point into b. Cost: a pass
+// over the header's fields up to its Meta, with no allocation.
+func MetaValues(b []byte, keys []string, vals [][]byte) error {
+	clear(vals)
+	if len(b) == 0 || b[0] < 1 || b[0] > version {
+		return ErrCorrupt
+	}
+	r := reader{b: b[1:]}
+	// seq, then kind, parent, role, project and source, then time
+	r.uvarint()
+	for range 5 {
+		r.bytes()
+	}
+	r.varint()
+	for n := r.uvarint(); n > 0 && r.err == nil; n-- {
+		r.bytes() // a tag
+	}
+	for n := r.uvarint(); n > 0 && r.err == nil; n-- {
+		k, v := r.bytes(), r.bytes()
+		for i, key := range keys {
+			if string(k) == key {
+				vals[i] = v
+			}
+		}
+	}
+	return r.err
+}
+
 // DecodeRecordText returns the title and body of a whole record
 // (DecodeHeader, then DecodeText). Cost: DecodeText's.
 func DecodeRecordText(b []byte) (title, body []byte, err error) {
