@@ -231,12 +231,10 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err := f.rr.options(e, opts); err != nil {
 		return err
 	}
+	tuneSearchGC(e)
 	mode := openExisting
 	if doSync {
 		mode = openFill
-		if !loc.Exists {
-			limitMemory(e) // the first search builds the index
-		}
 	}
 	eng, filled, err := loc.engine(e, opts, mode, f.maxSize)
 	if err != nil {
