@@ -67,15 +67,27 @@ func Ranks(l []Scored, scores []float64) []int {
 }
 
 // ranksAmong returns the rank each of scores has among the n that score
-// gives: see Ranks.
+// gives: see Ranks. Most of the n are above every one of scores (the
+// best, when scores are of matches below them) or at or below all of
+// them (ranked past every one of scores): one comparison places them.
 func ranksAmong(n int, score func(i int) float64, scores []float64) []int {
+	out := make([]int, len(scores))
+	if len(scores) == 0 {
+		return out
+	}
 	asc := slices.Clone(scores)
 	slices.Sort(asc)
-	// below[k] counts the n scores above exactly the first k of asc.
+	lo, hi := asc[0], asc[len(asc)-1]
+	// below[k] counts the n scores above exactly the first k of asc;
+	// below[0] is never read.
 	below := make([]int, len(asc)+1)
 	for i := range n {
-		k, _ := slices.BinarySearch(asc, score(i))
-		below[k]++
+		switch s := score(i); {
+		case s > hi:
+			below[len(asc)]++
+		case s > lo:
+			below[lowerBound(asc, s)]++
+		}
 	}
 	// above[j] is how many of the n are above asc[j], at the first j of
 	// equal scores.
@@ -83,12 +95,27 @@ func ranksAmong(n int, score func(i int) float64, scores []float64) []int {
 	for k := len(above) - 2; k >= 0; k-- {
 		above[k] += above[k+1]
 	}
-	out := make([]int, len(scores))
 	for i, s := range scores {
-		j, _ := slices.BinarySearch(asc, s)
-		out[i] = above[j+1] + 1
+		out[i] = above[lowerBound(asc, s)+1] + 1
 	}
 	return out
+}
+
+// lowerBound returns the first index of asc (ascending) whose score is at
+// least x: slices.BinarySearch's, without its care for NaN, which scores
+// never are and which made it the costlier half of ranksAmong.
+func lowerBound(asc []float64, x float64) int {
+	i, n := 0, len(asc)
+	for n > 0 {
+		half := n / 2
+		if asc[i+half] < x {
+			i += half + 1
+			n -= half + 1
+		} else {
+			n = half
+		}
+	}
+	return i
 }
 
 // bestHeap is a min-heap of the best scores seen so far.
