@@ -314,6 +314,12 @@ type Request struct {
 	// Lines asks for each hit's matching lines (Hit.Lines), as grep
 	// prints them; nil asks for none.
 	Lines *LineOptions
+	// Bare leaves each hit's text out: no title, snippet, field, line,
+	// column or lines, only the fields stored beside the text, its score
+	// and legs; Limit may then be up to MaxBareLimit. It lists many hits
+	// cheaply (twindex search -l lists every path so); not with Lines or
+	// Rerank, which read the text.
+	Bare bool
 	// MinSeq, on a cluster (package cluster), makes the search wait until
 	// every shard shows the cluster's writes up to this sequence (an
 	// Applied.Seq): read your writes. An Index ignores it.
@@ -345,6 +351,7 @@ type LineOptions struct {
 const (
 	DefaultLimit    = 20
 	MaxLimit        = 100
+	MaxBareLimit    = 10000
 	DefaultFallback = 3
 	// MaxQueryBytes and MaxQueryTerms bound a query; a longer one is an
 	// ErrInvalidRequest, never silently cut.
@@ -359,7 +366,8 @@ const (
 
 // Validate reports, as an ErrInvalidRequest, what in r Search would
 // refuse before reading the index: an unknown mode, order or syntax, a
-// limit outside 1..MaxLimit (0 is the default), a negative offset, Until
+// limit outside 1..MaxLimit (MaxBareLimit when Bare; 0 is the default),
+// Bare with Lines or Rerank, a negative offset, Until
 // not after Since, fuzziness or Rerank out of range, a query over
 // MaxQueryBytes. What only the index can tell (an empty query, too many
 // terms, a malformed raw query) Search reports.
@@ -387,9 +395,15 @@ func (r Request) Normalized() (Request, error) {
 	if r.Limit == 0 {
 		r.Limit = DefaultLimit
 	}
+	maxLimit := MaxLimit
+	if r.Bare {
+		maxLimit = MaxBareLimit
+	}
 	switch {
-	case r.Limit < 1 || r.Limit > MaxLimit:
-		return bad("limit %d out of range 1..%d", r.Limit, MaxLimit)
+	case r.Limit < 1 || r.Limit > maxLimit:
+		return bad("limit %d out of range 1..%d", r.Limit, maxLimit)
+	case r.Bare && (r.Lines != nil || r.Rerank > 0):
+		return bad("a bare request has no text to find lines in or to rerank: leave out bare, or lines and rerank")
 	case r.Offset < 0:
 		return bad("negative offset %d", r.Offset)
 	case !r.Since.IsZero() && !r.Until.IsZero() && !r.Until.After(r.Since):

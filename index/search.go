@@ -444,11 +444,14 @@ func (s *search) explainText(e *Explain, f fusion.Hit) error {
 	return nil
 }
 
-// texts sets each hit's title and snippet from its record, on up to
-// Options.Workers goroutines: the snippets are most of a page's cost and
-// need only the fold cache, which is safe for concurrent use, and the
-// records, which nothing writes.
+// texts sets each hit's title and snippet from its record (none for a
+// Bare request), on up to Options.Workers goroutines: the snippets are
+// most of a page's cost and need only the fold cache, which is safe for
+// concurrent use, and the records, which nothing writes.
 func (s *search) texts(hits []Hit, recs []hitRecord) error {
+	if s.req.Bare {
+		return nil
+	}
 	// The snippets' queries and what each hit declares are found first,
 	// on this goroutine.
 	qs := make([]*snippetQuery, len(hits))

@@ -203,6 +203,7 @@ type request struct {
 	MarkStart    string
 	MarkEnd      string
 	Lines        *index.LineOptions
+	Bare         bool
 	MinSeq       uint64
 }
 
@@ -221,7 +222,7 @@ func toWire(r index.Request) request {
 		Projects: r.Projects, Tags: r.Tags, Role: r.Role, IDs: r.IDs, Under: r.Under, Since: r.Since, Until: r.Until,
 		Order: r.Order, Limit: r.Limit, Offset: r.Offset, Explain: r.Explain, Boost: r.Boost, Vector: r.Vector,
 		VectorWeight: r.VectorWeight, Rerank: r.Rerank, MarkStart: r.MarkStart, MarkEnd: r.MarkEnd, Lines: r.Lines,
-		MinSeq: r.MinSeq}
+		Bare: r.Bare, MinSeq: r.MinSeq}
 	if x := r.Expand; x != nil {
 		w.Expand = &expand{Depth: x.Depth, Decay: x.Decay, EdgeDecay: x.EdgeDecay, TopK: x.TopK, MinScore: x.MinScore,
 			MaxResults: x.MaxResults, SkipIncoming: x.SkipIncoming}
@@ -234,7 +235,7 @@ func (w request) index() index.Request {
 		Projects: w.Projects, Tags: w.Tags, Role: w.Role, IDs: w.IDs, Under: w.Under, Since: w.Since, Until: w.Until,
 		Order: w.Order, Limit: w.Limit, Offset: w.Offset, Explain: w.Explain, Boost: w.Boost, Vector: w.Vector,
 		VectorWeight: w.VectorWeight, Rerank: w.Rerank, MarkStart: w.MarkStart, MarkEnd: w.MarkEnd, Lines: w.Lines,
-		MinSeq: w.MinSeq}
+		Bare: w.Bare, MinSeq: w.MinSeq}
 	if x := w.Expand; x != nil {
 		r.Expand = &index.Expand{Depth: x.Depth, Decay: x.Decay, EdgeDecay: x.EdgeDecay, TopK: x.TopK, MinScore: x.MinScore,
 			MaxResults: x.MaxResults, SkipIncoming: x.SkipIncoming}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,5 +143,71 @@ func TestLastWordPrefix(t *testing.T) {
 		if q != tt.want || prefix != tt.prefix {
 			t.Errorf("lastWordPrefix(%q, raw %v, --prefix %v) = %q, %v; want %q, %v", tt.q, tt.raw, tt.flag, q, prefix, tt.want, tt.prefix)
 		}
+	}
+}
+
+// -l lists every hit without their text, a page of listPage at a time,
+// unless --limit says how many; elsewhere --limit is the page.
+func TestListsPathsRequest(t *testing.T) {
+	for _, tt := range []struct {
+		args  []string
+		bare  bool
+		limit int
+		err   string
+	}{
+		{args: []string{"-l", "q"}, bare: true, limit: listPage},
+		{args: []string{"-l", "-k", "5", "q"}, bare: true, limit: 5},
+		{args: []string{"-l", "--limit", "5000", "q"}, bare: true, limit: 5000},
+		{args: []string{"q"}, limit: index.DefaultLimit},
+		{args: []string{"-l", "--json", "q"}, limit: index.DefaultLimit},
+		{args: []string{"-k", "500", "q"}, err: "--limit 500 out of range 1..100"},
+		{args: []string{"-l", "-k", "20000", "q"}, err: "--limit 20000 out of range 1..10000"},
+	} {
+		e := &env{stdout: io.Discard, stderr: io.Discard, getenv: func(string) string { return "" }}
+		f, _, err := parseSearch(e, tt.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req, err := f.request(false)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%q: error %v, want %q", tt.args, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || req.Bare != tt.bare || req.Limit != tt.limit {
+			t.Errorf("%q: bare %v limit %d (%v), want %v %d", tt.args, req.Bare, req.Limit, err, tt.bare, tt.limit)
+		}
+		if err := req.Validate(); err != nil {
+			t.Errorf("%q: the engine refuses the request: %v", tt.args, err)
+		}
+	}
+}
+
+// -l lists every hit, as rg -l lists every file, over more than a page;
+// with -k it lists that many, and the footer tells how to go on.
+func TestListsEveryPath(t *testing.T) {
+	dir := t.TempDir()
+	n := listPage + 37
+	files := map[string]string{"other.txt": "nothing here"}
+	for i := range n {
+		files[fmt.Sprintf("p/f%04d.txt", i)] = fmt.Sprintf("a pelican, number %d", i)
+	}
+	writeFiles(t, dir, files)
+	r := twindex(t, dir, "search", "-l", "pelican").want(t, 0)
+	paths := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if got := len(paths); got != n || len(slices.Compact(slices.Sorted(slices.Values(paths)))) != n {
+		t.Fatalf("-l listed %d paths (%d distinct), want %d", got, len(slices.Compact(slices.Sorted(slices.Values(paths)))), n)
+	}
+	if want := fmt.Sprintf("\n%d of %d result(s)\n", n, n); !strings.HasSuffix(r.stderr, want) {
+		t.Errorf("footer %q, want %q", r.stderr, want)
+	}
+	// The order is the engine's, the first page's as a search shows it.
+	if top := orderedIDs(t, dir, 0, "pelican", "-k", "20"); !slices.Equal(paths[:20], top) {
+		t.Errorf("-l begins %q, the search's first page is %q", paths[:20], top)
+	}
+	r = twindex(t, dir, "search", "-l", "-k", "5", "pelican").want(t, 0)
+	if got := strings.Count(r.stdout, "\n"); got != 5 || !strings.Contains(r.stderr, "more with --offset 5") {
+		t.Errorf("-l -k 5: %d paths, footer %q", got, r.stderr)
 	}
 }

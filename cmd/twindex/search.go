@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,6 +27,7 @@ type searchFlags struct {
 	maxSize                                                        int64
 	// ripgrep's
 	filesOnly, count                 bool
+	limitSet                         bool   // --limit or -k was given
 	lineNumbers, heading             choice // -n/-N, --heading/--no-heading
 	context, after, before, maxCount int
 	color                            string
@@ -37,7 +39,7 @@ type searchFlags struct {
 const searchHelp = `  twindex search "open file"                    search the current folder (indexed on first use)
   twindex search "open file" "$(go env GOROOT)/src" -t code -k 5
   twindex search OpenStore -C 2                 matching lines with two lines of context
-  twindex search -l pelican | xargs wc -l       the paths of the hits, best first
+  twindex search -l pelican | xargs wc -l       the paths of all hits, best first
   twindex search Reader --mode substring --json | jq '.hits[].id'
   twindex search --syntax raw 'title:config* NOT (test OR mock)'
   twindex search cofnig --fuzzy auto
@@ -48,7 +50,8 @@ const searchHelp = `  twindex search "open file"                    search the c
 Output (text) is ripgrep's: each hit's matching lines, best hit first;
 on a terminal a heading with the path, then line:text, matches in color;
 in a pipe path:text (path:line:text with -n). -l prints the paths only,
--c path:N, the lines of each hit with a match. Context lines use - where
+of every hit unless -k is given, -c path:N, the lines of each hit with a
+match. Context lines use - where
 matches use :, and -- separates groups that are not contiguous. A hit
 found by its title (or vector, or links) has no such line: under a
 heading it shows its snippet, in a pipe its path alone. Paths of files
@@ -124,13 +127,13 @@ func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error
 	fs.StringVar(&f.until, "until", "", "only documents before this ISO-8601 `date` or datetime")
 	fs.StringVar(&f.order, "order", "score", "score, date_asc or date_desc")
 	fs.oneOf("order", "score", "date_asc", "date_desc")
-	fs.IntVar(&f.limit, "limit", index.DefaultLimit, fmt.Sprintf("hits per page, 1..%d (top k)", index.MaxLimit))
+	fs.IntVar(&f.limit, "limit", index.DefaultLimit, fmt.Sprintf("hits per page, 1..%d (top k); with -l every hit unless given (1..%d)", index.MaxLimit, index.MaxBareLimit))
 	fs.alias("k", "limit")
 	fs.IntVar(&f.offset, "offset", 0, "skip this many hits (the nextOffset of the previous page)")
 	fs.BoolVar(&f.explain, "explain", false, "show how each hit was ranked")
 	fs.StringVar(&f.format, "format", "text", "text (as ripgrep prints matches), json, jsonl or trec")
 	fs.oneOf("format", "text", "json", "jsonl", "trec")
-	fs.BoolVar(&f.filesOnly, "files-with-matches", false, "print only the paths of the hits, best first")
+	fs.BoolVar(&f.filesOnly, "files-with-matches", false, "print only the paths of the hits, best first: all of them unless --limit is given")
 	fs.alias("l", "files-with-matches")
 	fs.BoolVar(&f.count, "count", false, "print each hit's path and how many of its lines hold a match (path:N)")
 	fs.alias("c", "count")
@@ -156,6 +159,7 @@ func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error
 	if pos, err = fs.parse(args); err != nil {
 		return nil, nil, err
 	}
+	fs.Visit(func(fl *flag.Flag) { f.limitSet = f.limitSet || fl.Name == "limit" || fl.Name == "k" })
 	if f.json {
 		f.format = "json"
 	}
@@ -289,6 +293,14 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	req.Query, req.Prefix = lastWordPrefix(q, req)
 	start := time.Now()
 	res, err := eng.Search(ctx, req)
+	// -l without --limit lists every hit, page after page.
+	for pages := 1; err == nil && f.listsPaths() && !f.limitSet && res.NextOffset != nil && pages <= res.Total/req.Limit; pages++ {
+		req.Offset = *res.NextOffset
+		var next *index.Result
+		if next, err = eng.Search(ctx, req); err == nil {
+			res.Hits, res.NextOffset = append(res.Hits, next.Hits...), next.NextOffset
+		}
+	}
 	if err != nil {
 		return searchErr(err, q)
 	}
@@ -300,6 +312,18 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		return errNoResults
 	}
 	return nil
+}
+
+// listPage is how many hits a page of -l without --limit asks for: it
+// lists every hit, a page after another. Each page is a search: the Go
+// tree's 6,640 files holding "err" took 127 ms to list in pages of 1,000,
+// 88 ms in one (rg -l: 75 ms).
+const listPage = index.MaxBareLimit
+
+// listsPaths reports whether the search prints the paths of its hits
+// alone (-l of the text format, outside a batch).
+func (f *searchFlags) listsPaths() bool {
+	return f.filesOnly && f.format == "text" && f.queries == ""
 }
 
 // lastWordPrefix reads a * at the end of a simple-syntax query as
@@ -368,8 +392,17 @@ func (f *searchFlags) request(reranker bool) (index.Request, error) {
 	case f.fallback < 0:
 		return req, usageErr(hint, "--fallback must not be negative (0 turns it off)")
 	}
-	if f.limit < 1 || f.limit > index.MaxLimit {
-		return req, usageErr(hint, "--limit %d out of range 1..%d", f.limit, index.MaxLimit)
+	// -l prints paths only: the hits need no text, and there may be
+	// more of them.
+	maxLimit := index.MaxLimit
+	if f.listsPaths() {
+		req.Bare, maxLimit = true, index.MaxBareLimit
+		if !f.limitSet {
+			req.Limit = listPage
+		}
+	}
+	if req.Limit < 1 || req.Limit > maxLimit {
+		return req, usageErr(hint, "--limit %d out of range 1..%d", req.Limit, maxLimit)
 	}
 	if f.offset < 0 {
 		return req, usageErr(hint, "--offset must not be negative")
@@ -379,9 +412,11 @@ func (f *searchFlags) request(reranker bool) (index.Request, error) {
 		return req, usageErr(hint, "--rerank %d out of range 0..%d", f.rerank, index.MaxLimit)
 	case f.rerank > 0 && !reranker:
 		return req, usageErr(hint, "--rerank needs --rerank-url")
+	case f.rerank > 0 && req.Bare:
+		return req, usageErr(hint, "-l prints paths in the engine's order: --rerank has no text to rerank them by")
 	case f.rerank > 0:
 		req.Rerank = f.rerank
-	case f.rerank == -1 && reranker:
+	case f.rerank == -1 && reranker && !req.Bare:
 		req.Rerank = f.limit
 	}
 	if f.since != "" {
