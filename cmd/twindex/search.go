@@ -235,7 +235,11 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err := f.rr.options(e, opts); err != nil {
 		return err
 	}
-	tuneSearchGC(e)
+	if f.queries == "" {
+		tuneSearchGC(e)
+	} else {
+		limitMemory(e)
+	}
 	mode := openExisting
 	if doSync {
 		mode = openFill
