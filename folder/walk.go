@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -138,8 +139,8 @@ type listed struct {
 // stating its files where it holds the folder open (statFiles); then the
 // lists are joined depth first in name order, so the result is what a
 // walk in that order finds. A folder below dir that cannot be read for
-// want of permission, or that vanished, is skipped; any other error ends
-// the walk.
+// want of permission, that vanished or that became a file is skipped; any
+// other error ends the walk.
 //
 // Cost: a read of every folder and a stat of every file, spread over
 // GOMAXPROCS goroutines (the Go tree: 1,589 folders, 12,487 files).
@@ -203,7 +204,9 @@ func (w *walker) join(l *dirList) error {
 		case e.sub != nil:
 			w.res.dirs = append(w.res.dirs, e.id)
 			if err := e.sub.err; err != nil {
-				if os.IsPermission(err) || os.IsNotExist(err) {
+				// It vanished, or became a file, since its parent was
+				// read: it is gone as a folder.
+				if os.IsPermission(err) || os.IsNotExist(err) || errors.Is(err, syscall.ENOTDIR) {
 					continue
 				}
 				return err

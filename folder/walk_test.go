@@ -126,3 +126,50 @@ func TestWalkIsDepthFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestWalkWhileFilesChange walks a tree while another goroutine removes
+// folders, makes them again, and puts files where folders were: what an
+// editor, a build or a checkout does beside a sync. A walk skips what
+// vanished or changed kind under it; it never fails for it.
+func TestWalkWhileFilesChange(t *testing.T) {
+	root := t.TempDir()
+	dirs := 40
+	fill := func(d int) {
+		for f := range 10 {
+			writeFile(t, filepath.Join(root, fmt.Sprintf("d%02d", d), fmt.Sprintf("s%d", f%3), fmt.Sprintf("f%d.go", f)), "package f")
+		}
+	}
+	for d := range dirs {
+		fill(d)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 400 {
+			dir := filepath.Join(root, fmt.Sprintf("d%02d", i%dirs))
+			sub := filepath.Join(dir, fmt.Sprintf("s%d", i%3))
+			os.RemoveAll(sub)
+			if i%2 == 0 {
+				os.WriteFile(sub, []byte("now a file"), 0o644) // a folder become a file
+			}
+			os.RemoveAll(sub)
+			for f := range 4 {
+				os.MkdirAll(sub, 0o755)
+				os.WriteFile(filepath.Join(sub, fmt.Sprintf("f%d.go", f)), []byte("package f"), 0o644)
+			}
+		}
+	}()
+	walks := 0
+	for running := true; running; walks++ {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		w := &walker{root: root, indexDir: filepath.Join(root, IndexDirName), maxSize: 1 << 20}
+		if err := w.walk(root); err != nil {
+			t.Fatalf("walk %d: %v", walks, err)
+		}
+	}
+	t.Logf("%d walks beside the changes", walks)
+}
