@@ -230,3 +230,64 @@ func TestFoldersAndIgnored(t *testing.T) {
 		t.Error("a path outside the root is not ignored")
 	}
 }
+
+// TestSyncWhileFilesChange syncs a folder while another goroutine
+// removes folders, puts files where they were and makes them again: no
+// sync fails, and one after the changes leaves the index as the folder
+// is.
+func TestSyncWhileFilesChange(t *testing.T) {
+	root := t.TempDir()
+	ix, err := index.Open(filepath.Join(root, IndexDirName), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	ctx := context.Background()
+	sub := func(i int) string { return filepath.Join(root, "d"+strconv.Itoa(i%8), "s"+strconv.Itoa(i%3)) }
+	for i := range 24 {
+		writeFile(t, filepath.Join(sub(i), "f.go"), "package f // pelican")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 150 {
+			os.RemoveAll(sub(i))
+			if i%2 == 0 {
+				os.WriteFile(sub(i), []byte("pelican, a file now"), 0o644)
+				os.Remove(sub(i))
+			}
+			os.MkdirAll(sub(i), 0o755)
+			os.WriteFile(filepath.Join(sub(i), "g"+strconv.Itoa(i%4)+".go"), []byte("package g // pelican"), 0o644)
+		}
+	}()
+	o := &Options{Root: root, IndexDir: filepath.Join(root, IndexDirName)}
+	syncs := 0
+	for running := true; running; syncs++ {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		if _, err := Sync(ctx, ix, o); err != nil {
+			t.Fatalf("sync %d: %v", syncs, err)
+		}
+	}
+	t.Logf("%d syncs beside the changes", syncs)
+	// The index now holds the folder's files and folders, no more.
+	var want []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || p == root {
+			return err
+		}
+		if d.Name() == IndexDirName {
+			return filepath.SkipDir
+		}
+		id, _ := RelID(root, p)
+		want = append(want, id)
+		return nil
+	})
+	slices.Sort(want)
+	if got := ids(t, ix); !slices.Equal(got, want) {
+		t.Errorf("after %d syncs beside the changes the index holds %q, the folder %q", syncs, got, want)
+	}
+}
