@@ -15,10 +15,15 @@
 // fastest way to hand over a big corpus). opts is {mode, kinds, limit,
 // offset, explain, prefix}; prefix (default true: the page searches as
 // the user types) makes the last word also match as a prefix, which
-// `twindex search` does not do. A result is the CLI's --json result: {query, mode,
-// hits: [{id, kind, title, field, snippet, score, matchedIn, explain}],
-// total, nextOffset, truncated, tookMs}, plus any field the engine's Result
-// gains later. Snippets are HTML-escaped with <mark> around matches.
+// `twindex search` does not do. A result has the top-level fields of the
+// CLI's --json result: {query, mode, hits, total, nextOffset, truncated,
+// tookMs}, and the engine Result's others (tolerant, didYouMean,
+// warnings). Its hits are the engine's (index.Hit's JSON), not the CLI's:
+// {id, kind, title, field, snippet, line, column, score, norm, matchedIn,
+// explain} as the CLI has them, with the stored fields beside (parent,
+// tags, role, project, source, ts, meta), kind and title left out when
+// empty, matchedIn null rather than []. Snippets are HTML-escaped with
+// <mark> around matches.
 // snapshot is a Uint8Array or ArrayBuffer holding an index written by
 // index.WriteSnapshot (serve builds one of the corpus): load replaces the
 // page's index with it, far faster than adding the documents.

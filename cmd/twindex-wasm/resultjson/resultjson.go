@@ -28,7 +28,8 @@ import (
 )
 
 // Result is what the page's twindex.search resolves to: the CLI's --json
-// result.
+// result at the top level, with the engine's hits (package main's doc
+// says how they differ from the CLI's).
 type Result struct {
 	Query string `json:"query"`
 	*index.Result
