@@ -60,18 +60,23 @@ func limitMemory(e *env) {
 // the folder's sync, which allocates a few MB: with the default, a cycle
 // each time the heap doubles from 4 MB, a sync of the Go tree ran eight of
 // them, 15% of the process's time; at 400 the heap grows to five times
-// what is live first (RSS 70 -> 73 MB there), and the soft memory limit
-// still bounds it when the sync writes in bulk. A batch (--queries) keeps
-// the default: its fold cache fills, and at 400 the yardstick's 300
-// queries peaked at 433 MB of RSS against 253, in the same time.
+// what is live first (RSS 70 -> 73 MB there). A sync that finds files to
+// write sets the default back: building the yardstick's corpus through a
+// first search peaked at 550 MB of RSS at 400 throughout, 491-505 MB so
+// (481-503 MB with the default). A batch (--queries) keeps the default:
+// its fold cache fills, and at 400 the yardstick's 300 queries peaked at
+// 433 MB of RSS against 253, in the same time.
 const searchGC = 400
 
-// tuneSearchGC sets searchGC and bulkMemory for a search process.
-func tuneSearchGC(e *env) {
-	if e.getenv("GOGC") == "" {
-		debug.SetGCPercent(searchGC)
-	}
+// tuneSearchGC sets searchGC, unless GOGC is set, and bulkMemory for a
+// search process, and returns what sets the collector's percent back.
+func tuneSearchGC(e *env) (restore func()) {
 	limitMemory(e)
+	if e.getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(searchGC)
+	return func() { debug.SetGCPercent(old) }
 }
 
 // fill opens the index for a command that fills it from files or JSONL

@@ -235,8 +235,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err := f.rr.options(e, opts); err != nil {
 		return err
 	}
+	restoreGC := func() {}
 	if f.queries == "" {
-		tuneSearchGC(e)
+		restoreGC = tuneSearchGC(e)
 	} else {
 		limitMemory(e)
 	}
@@ -258,7 +259,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 				return err
 			}
 		}
-		_, err := syncFolder(ctx, e, eng, abs, syncOptions{quiet: f.quiet})
+		_, err := syncFolder(ctx, e, eng, abs, syncOptions{quiet: f.quiet, writes: restoreGC})
 		if errors.Is(err, index.ErrReadOnly) {
 			// The folder changed: write it in.
 			if err := eng.Close(); err != nil {
@@ -269,7 +270,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 			if eng, filled, err = loc.engine(e, &o, mode, f.maxSize); err != nil {
 				return err
 			}
-			_, err = syncFolder(ctx, e, eng, abs, syncOptions{quiet: f.quiet})
+			_, err = syncFolder(ctx, e, eng, abs, syncOptions{quiet: f.quiet, writes: restoreGC})
 		}
 		if err != nil {
 			return err

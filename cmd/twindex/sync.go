@@ -18,6 +18,8 @@ const defaultMaxSize = folder.DefaultMaxSize
 type syncOptions struct {
 	quiet  bool
 	always bool // report skips even when nothing changed (the index command)
+	// writes, if set, is called once before the sync writes files in.
+	writes func()
 }
 
 // syncFolder brings the index up to date with the files under scope, an
@@ -27,6 +29,10 @@ type syncOptions struct {
 func syncFolder(ctx context.Context, e *env, eng server.Engine, scope string, o syncOptions) (*folder.Report, error) {
 	var prog *progress
 	rep, err := eng.Sync(ctx, scope, func(done, total int) {
+		if total > 0 && o.writes != nil {
+			o.writes()
+			o.writes = nil
+		}
 		if prog == nil {
 			prog = newProgress(e, o.quiet, "indexing", total)
 		}
