@@ -38,15 +38,23 @@ func ids(t *testing.T, ix *index.Index) []string {
 	return out
 }
 
-// Sync with several scopes, some gone, some inside others, and a file
-// rewritten within the same mtime: what a watcher hands it.
-func TestSyncScopes(t *testing.T) {
-	root := t.TempDir()
+// openIndex opens the index of a folder at root, closed when the test
+// ends.
+func openIndex(t *testing.T, root string) *index.Index {
+	t.Helper()
 	ix, err := index.Open(filepath.Join(root, IndexDirName), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ix.Close()
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// Sync with several scopes, some gone, some inside others, and a file
+// rewritten within the same mtime: what a watcher hands it.
+func TestSyncScopes(t *testing.T) {
+	root := t.TempDir()
+	ix := openIndex(t, root)
 	ctx := context.Background()
 	o := &Options{Root: root, IndexDir: filepath.Join(root, IndexDirName)}
 	writeFile(t, filepath.Join(root, "a", "x.txt"), "one")
@@ -101,11 +109,7 @@ func TestSyncScopes(t *testing.T) {
 // every sync read and hashed it again.
 func TestSyncStoresTouch(t *testing.T) {
 	root := t.TempDir()
-	ix, err := index.Open(filepath.Join(root, IndexDirName), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := openIndex(t, root)
 	ctx := context.Background()
 	o := &Options{Root: root, IndexDir: filepath.Join(root, IndexDirName)}
 	p := filepath.Join(root, "notes.txt")
@@ -140,11 +144,7 @@ func TestSyncStoresTouch(t *testing.T) {
 // the size limit is reported as oversize.
 func TestSyncExtracts(t *testing.T) {
 	root := t.TempDir()
-	ix, err := index.Open(filepath.Join(root, IndexDirName), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := openIndex(t, root)
 	gzipped := func(s string) string {
 		var b strings.Builder
 		zw := gzip.NewWriter(&b)
@@ -237,11 +237,7 @@ func TestFoldersAndIgnored(t *testing.T) {
 // is.
 func TestSyncWhileFilesChange(t *testing.T) {
 	root := t.TempDir()
-	ix, err := index.Open(filepath.Join(root, IndexDirName), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	ix := openIndex(t, root)
 	ctx := context.Background()
 	sub := func(i int) string { return filepath.Join(root, "d"+strconv.Itoa(i%8), "s"+strconv.Itoa(i%3)) }
 	for i := range 24 {
