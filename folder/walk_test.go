@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -172,4 +174,44 @@ func TestWalkWhileFilesChange(t *testing.T) {
 		}
 	}
 	t.Logf("%d walks beside the changes", walks)
+}
+
+// TestReadDirAgrees holds readDir (on unix, fstatat on the open folder)
+// to readDirOS (os.ReadDir and Lstat, what other systems use): the same
+// entries in name order, types, sizes and mtimes, on a folder of files,
+// folders, an empty file, a symbolic link to a file and one to nothing.
+func TestReadDirAgrees(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "b.go"), "package b")
+	writeFile(t, filepath.Join(dir, "a.txt"), strings.Repeat("x", 5000))
+	writeFile(t, filepath.Join(dir, "empty"), "")
+	writeFile(t, filepath.Join(dir, "sub", "c.go"), "package c")
+	old := time.Date(2001, 2, 3, 4, 5, 6, 789, time.UTC)
+	if err := os.Chtimes(filepath.Join(dir, "b.go"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []struct{ name, to string }{{"link.go", "b.go"}, {"dangling", "nothing"}} {
+		if err := os.Symlink(link.to, filepath.Join(dir, link.name)); err != nil {
+			t.Skipf("no symbolic links here: %v", err)
+		}
+	}
+	for _, stat := range []bool{true, false} {
+		got, err := readDir(dir, stat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := readDirOS(dir, stat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) || len(got) != 6 {
+			t.Errorf("statFiles %v: readDir %+v\nreadDirOS %+v", stat, got, want)
+		}
+		if stat && (!got[1].stated || got[1].mtime != old.UnixNano() || got[0].size != 5000) {
+			t.Errorf("sizes and times: %+v", got)
+		}
+	}
+	if _, err := readDir(filepath.Join(dir, "b.go"), true); err == nil {
+		t.Error("readDir of a file: no error")
+	}
 }
