@@ -163,6 +163,9 @@ func TestShardsRankAsOneIndex(t *testing.T) {
 		variant{"since", index.Request{Query: "error", Since: time.Date(2025, 1, 5, 0, 0, 0, 0, time.UTC), Limit: 10}},
 		variant{"deep", index.Request{Query: "the", Limit: 20, Offset: 80}},
 		variant{"fuzzy-substring", index.Request{Query: "netwrok", Mode: index.ModeSubstring, Fuzzy: index.FuzzyAuto, Limit: 10}},
+		// Bare: more hits than a page, no text.
+		variant{"bare", index.Request{Query: "the", Bare: true, Limit: 250}},
+		variant{"bare-text", index.Request{Query: "read file", Mode: index.ModeText, Bare: true, Limit: 200, Offset: 20}},
 	)
 	// Queries of five words or more get feedback.
 	for _, q := range []string{"read the whole file into a byte slice", "split a string around each instance of a separator"} {
