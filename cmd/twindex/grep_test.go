@@ -160,6 +160,8 @@ func TestListsPathsRequest(t *testing.T) {
 		{args: []string{"-l", "--limit", "5000", "q"}, bare: true, limit: 5000},
 		{args: []string{"q"}, limit: index.DefaultLimit},
 		{args: []string{"-l", "--json", "q"}, limit: index.DefaultLimit},
+		{args: []string{"-c", "q"}, limit: index.MaxLimit},
+		{args: []string{"-c", "-k", "7", "q"}, limit: 7},
 		{args: []string{"-k", "500", "q"}, err: "--limit 500 out of range 1..100"},
 		{args: []string{"-l", "-k", "20000", "q"}, err: "--limit 20000 out of range 1..10000"},
 	} {
@@ -209,5 +211,35 @@ func TestListsEveryPath(t *testing.T) {
 	r = twindex(t, dir, "search", "-l", "-k", "5", "pelican").want(t, 0)
 	if got := strings.Count(r.stdout, "\n"); got != 5 || !strings.Contains(r.stderr, "more with --offset 5") {
 		t.Errorf("-l -k 5: %d paths, footer %q", got, r.stderr)
+	}
+}
+
+// -c counts the lines of every hit, as rg -c counts every file's, a page
+// of index.MaxLimit after another; with -k that many hits.
+func TestCountsEveryHit(t *testing.T) {
+	dir := t.TempDir()
+	n := 2*index.MaxLimit + 13
+	files := map[string]string{"other.txt": "nothing here"}
+	for i := range n {
+		files[fmt.Sprintf("f%03d.txt", i)] = strings.Repeat("a pelican\nno\n", 1+i%3)
+	}
+	writeFiles(t, dir, files)
+	r := twindex(t, dir, "search", "-c", "pelican").want(t, 0)
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if len(lines) != n || len(slices.Compact(slices.Sorted(slices.Values(lines)))) != n {
+		t.Fatalf("-c printed %d lines (%d distinct), want %d", len(lines), len(slices.Compact(slices.Sorted(slices.Values(lines)))), n)
+	}
+	for _, l := range lines {
+		var i, c int
+		if _, err := fmt.Sscanf(l, "f%03d.txt:%d", &i, &c); err != nil || c != 1+i%3 {
+			t.Fatalf("-c line %q: want f%03d.txt:%d (%v)", l, i, 1+i%3, err)
+		}
+	}
+	if !strings.HasSuffix(r.stderr, fmt.Sprintf("\n%d of %d result(s)\n", n, n)) {
+		t.Errorf("footer %q", r.stderr)
+	}
+	r = twindex(t, dir, "search", "-c", "-k", "5", "pelican").want(t, 0)
+	if got := strings.Count(r.stdout, "\n"); got != 5 || !strings.Contains(r.stderr, "more with --offset 5") {
+		t.Errorf("-c -k 5: %d lines, footer %q", got, r.stderr)
 	}
 }

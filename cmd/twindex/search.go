@@ -50,8 +50,8 @@ const searchHelp = `  twindex search "open file"                    search the c
 Output (text) is ripgrep's: each hit's matching lines, best hit first;
 on a terminal a heading with the path, then line:text, matches in color;
 in a pipe path:text (path:line:text with -n). -l prints the paths only,
-of every hit unless -k is given, -c path:N, the lines of each hit with a
-match. Context lines use - where
+-c path:N, the lines of each hit with a match: both for every hit unless
+-k is given. Context lines use - where
 matches use :, and -- separates groups that are not contiguous. A hit
 found by its title (or vector, or links) has no such line: under a
 heading it shows its snippet, in a pipe its path alone. Paths of files
@@ -127,7 +127,7 @@ func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error
 	fs.StringVar(&f.until, "until", "", "only documents before this ISO-8601 `date` or datetime")
 	fs.StringVar(&f.order, "order", "score", "score, date_asc or date_desc")
 	fs.oneOf("order", "score", "date_asc", "date_desc")
-	fs.IntVar(&f.limit, "limit", index.DefaultLimit, fmt.Sprintf("hits per page, 1..%d (top k); with -l every hit unless given (1..%d)", index.MaxLimit, index.MaxBareLimit))
+	fs.IntVar(&f.limit, "limit", index.DefaultLimit, fmt.Sprintf("hits per page, 1..%d (top k); -l and -c print every hit unless it is given (-l: 1..%d)", index.MaxLimit, index.MaxBareLimit))
 	fs.alias("k", "limit")
 	fs.IntVar(&f.offset, "offset", 0, "skip this many hits (the nextOffset of the previous page)")
 	fs.BoolVar(&f.explain, "explain", false, "show how each hit was ranked")
@@ -135,7 +135,7 @@ func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error
 	fs.oneOf("format", "text", "json", "jsonl", "trec")
 	fs.BoolVar(&f.filesOnly, "files-with-matches", false, "print only the paths of the hits, best first: all of them unless --limit is given")
 	fs.alias("l", "files-with-matches")
-	fs.BoolVar(&f.count, "count", false, "print each hit's path and how many of its lines hold a match (path:N)")
+	fs.BoolVar(&f.count, "count", false, "print each hit's path and how many of its lines hold a match (path:N): all hits unless --limit is given")
 	fs.alias("c", "count")
 	fs.choice(&f.lineNumbers, "line-number", "print line numbers (the default on a terminal)", "no-line-number", "no line numbers")
 	fs.alias("n", "line-number")
@@ -298,8 +298,11 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	req.Query, req.Prefix = lastWordPrefix(q, req)
 	start := time.Now()
 	res, err := eng.Search(ctx, req)
-	// -l without --limit lists every hit, page after page.
-	for pages := 1; err == nil && f.listsPaths() && !f.limitSet && res.NextOffset != nil && pages <= res.Total/req.Limit; pages++ {
+	// -l and -c without --limit list every hit, page after page. -c's
+	// pages hold index.MaxLimit hits, each with its lines counted: the Go
+	// tree's 6,640 files holding "err" take 660 ms (rg -c: 84 ms), its
+	// 1,378 holding "fd" 149 ms (rg: 74 ms).
+	for pages := 1; err == nil && f.listsAll() && res.NextOffset != nil && pages <= res.Total/req.Limit; pages++ {
 		req.Offset = *res.NextOffset
 		var next *index.Result
 		if next, err = eng.Search(ctx, req); err == nil {
@@ -329,6 +332,13 @@ const listPage = index.MaxBareLimit
 // alone (-l of the text format, outside a batch).
 func (f *searchFlags) listsPaths() bool {
 	return f.filesOnly && f.format == "text" && f.queries == ""
+}
+
+// listsAll reports whether the search prints every hit, as rg -l and -c
+// print every file: -l or -c of the text format, outside a batch, without
+// --limit.
+func (f *searchFlags) listsAll() bool {
+	return (f.filesOnly || f.count) && f.format == "text" && f.queries == "" && !f.limitSet
 }
 
 // lastWordPrefix reads a * at the end of a simple-syntax query as
@@ -400,11 +410,14 @@ func (f *searchFlags) request(reranker bool) (index.Request, error) {
 	// -l prints paths only: the hits need no text, and there may be
 	// more of them.
 	maxLimit := index.MaxLimit
-	if f.listsPaths() {
+	switch {
+	case f.listsPaths():
 		req.Bare, maxLimit = true, index.MaxBareLimit
 		if !f.limitSet {
 			req.Limit = listPage
 		}
+	case f.listsAll(): // -c counts each hit's lines: pages of the most a page with lines holds
+		req.Limit = index.MaxLimit
 	}
 	if req.Limit < 1 || req.Limit > maxLimit {
 		return req, usageErr(hint, "--limit %d out of range 1..%d", req.Limit, maxLimit)
