@@ -367,10 +367,10 @@ const (
 // Validate reports, as an ErrInvalidRequest, what in r Search would
 // refuse before reading the index: an unknown mode, order or syntax, a
 // limit outside 1..MaxLimit (MaxBareLimit when Bare; 0 is the default),
-// Bare with Lines or Rerank, a negative offset, Until
-// not after Since, fuzziness or Rerank out of range, a query over
-// MaxQueryBytes. What only the index can tell (an empty query, too many
-// terms, a malformed raw query) Search reports.
+// Bare with Lines or Rerank, a negative offset, Until not after Since,
+// fuzziness or Rerank out of range, a query over MaxQueryBytes. What only
+// the index can tell (an empty query, too many terms, a malformed raw
+// query) Search reports.
 func (r *Request) Validate() error {
 	_, err := r.Normalized()
 	return err

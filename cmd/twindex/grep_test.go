@@ -146,7 +146,7 @@ func TestLastWordPrefix(t *testing.T) {
 	}
 }
 
-// -l lists every hit without their text, a page of listPage at a time,
+// -l lists every hit without their text, a page of index.MaxBareLimit at a time,
 // unless --limit says how many; elsewhere --limit is the page.
 func TestListsPathsRequest(t *testing.T) {
 	for _, tt := range []struct {
@@ -155,7 +155,7 @@ func TestListsPathsRequest(t *testing.T) {
 		limit int
 		err   string
 	}{
-		{args: []string{"-l", "q"}, bare: true, limit: listPage},
+		{args: []string{"-l", "q"}, bare: true, limit: index.MaxBareLimit},
 		{args: []string{"-l", "-k", "5", "q"}, bare: true, limit: 5},
 		{args: []string{"-l", "--limit", "5000", "q"}, bare: true, limit: 5000},
 		{args: []string{"q"}, limit: index.DefaultLimit},
@@ -190,7 +190,7 @@ func TestListsPathsRequest(t *testing.T) {
 // with -k it lists that many, and the footer tells how to go on.
 func TestListsEveryPath(t *testing.T) {
 	dir := t.TempDir()
-	n := listPage + 37
+	n := index.MaxBareLimit + 37
 	files := map[string]string{"other.txt": "nothing here"}
 	for i := range n {
 		files[fmt.Sprintf("p/f%04d.txt", i)] = fmt.Sprintf("a pelican, number %d", i)

@@ -51,14 +51,14 @@ Output (text) is ripgrep's: each hit's matching lines, best hit first;
 on a terminal a heading with the path, then line:text, matches in color;
 in a pipe path:text (path:line:text with -n). -l prints the paths only,
 -c path:N, the lines of each hit with a match: both for every hit unless
--k is given. Context lines use - where
-matches use :, and -- separates groups that are not contiguous. A hit
-found by its title (or vector, or links) has no such line: under a
-heading it shows its snippet, in a pipe its path alone. Paths of files
-are printed as PATH was given (relative to the current folder without
-one). Matching folds case and accents in both legs, so there is no smart
-case: the substring leg and the trigram index hold folded text, as FTS5's
-trigram tokenizer does with case_sensitive 0.
+-k is given. Context lines use - where matches use :, and -- separates
+groups that are not contiguous. A hit found by its title (or vector, or
+links) has no such line: under a heading it shows its snippet, in a pipe
+its path alone. Paths of files are printed as PATH was given (relative
+to the current folder without one). Matching folds case and accents in
+both legs, so there is no smart case: the substring leg and the trigram
+index hold folded text, as FTS5's trigram tokenizer does with
+case_sensitive 0.
 
 Syntax: simple (default) takes every character literally and "quotes" make
 a phrase; a word matches whole words, not as a prefix, unless --prefix is
@@ -322,12 +322,6 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// listPage is how many hits a page of -l without --limit asks for: it
-// lists every hit, a page after another. Each page is a search: the Go
-// tree's 6,640 files holding "err" took 127 ms to list in pages of 1,000,
-// 88 ms in one (rg -l: 75 ms).
-const listPage = index.MaxBareLimit
-
 // listsPaths reports whether the search prints the paths of its hits
 // alone (-l of the text format, outside a batch).
 func (f *searchFlags) listsPaths() bool {
@@ -414,7 +408,10 @@ func (f *searchFlags) request(reranker bool) (index.Request, error) {
 	case f.listsPaths():
 		req.Bare, maxLimit = true, index.MaxBareLimit
 		if !f.limitSet {
-			req.Limit = listPage
+			// Every hit in a page if it can: each page is a search,
+			// and the Go tree's 6,640 files holding "err" took 127 ms
+			// to list in pages of 1,000, 88 ms in one (rg -l: 75 ms).
+			req.Limit = index.MaxBareLimit
 		}
 	case f.listsAll(): // -c counts each hit's lines: pages of the most a page with lines holds
 		req.Limit = index.MaxLimit
