@@ -35,6 +35,9 @@ const SchemaVersion = 3
 // searches as they are; older ones are rebuilt from the store on open.
 const rebuildBelow = 3
 
+// defaultCacheBytes is Options.CacheBytes when it is 0.
+const defaultCacheBytes = 64 << 20
+
 // Options configure an Index. A nil *Options means the defaults.
 type Options struct {
 	// MaxDocBytes caps len(Title)+len(Body) of one document; a larger one
@@ -104,7 +107,8 @@ type Options struct {
 	ReadOnly bool
 	// CacheBytes bounds the cache of case-folded document text that
 	// substring verification and snippets read; 0 means 64 MiB, negative
-	// disables it.
+	// disables it (for a process of one search, which would fill it for
+	// no later one).
 	CacheBytes int
 	// Dimensions fixes the dimension of document vectors; 0 means that of
 	// the first vector written.
@@ -166,7 +170,7 @@ func (o *Options) WithDefaults() Options {
 		r.Backend = backend.Default
 	}
 	if r.CacheBytes == 0 {
-		r.CacheBytes = 64 << 20
+		r.CacheBytes = defaultCacheBytes
 	}
 	if r.Workers <= 0 {
 		r.Workers = runtime.GOMAXPROCS(0)

@@ -103,7 +103,7 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 				return false, fmt.Errorf("document %q: %w", d.id, err)
 			}
 			it := checkItem{id: d.id, rec: d.rec, seq: seq}
-			if d.fd, err = it.folded(s.ix.fold, nil); err != nil {
+			if d.fd, err = it.folded(s.fold, nil); err != nil {
 				return false, err
 			}
 		}

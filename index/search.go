@@ -61,6 +61,10 @@ type search struct {
 	// rec, when set, gathers this shard's part of those g lacks.
 	g   *collection.Stats
 	rec *collection.Recorder
+	// fold is the index's fold cache, or, in an index that keeps none,
+	// one of the search's own when its text leg reads stored text that
+	// the substring leg has folded (Plan.Quoted): else both would fold it.
+	fold *record.FoldCache
 }
 
 // Search runs a query. It returns ErrEmptyQuery for a query with nothing to
@@ -102,7 +106,7 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &search{ix: ix, ctx: ctx, req: req, plan: p, qvec: qvec}
+	s := ix.newSearch(ctx, req, p, qvec)
 	defer s.release()
 
 	var res *Result
@@ -125,6 +129,15 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// newSearch returns the state of a search of p.
+func (ix *Index) newSearch(ctx context.Context, req Request, p *plan.Plan, qvec []float32) *search {
+	s := &search{ix: ix, ctx: ctx, req: req, plan: p, qvec: qvec, fold: ix.fold}
+	if !ix.fold.Keeps() && p.Quoted {
+		s.fold = record.NewFoldCache(defaultCacheBytes)
+	}
+	return s
 }
 
 // stopOnlyWarning is the warning of a text-mode search whose every word
@@ -470,7 +483,7 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 		// decompressed for the cache is used as it is.
 		var title, body string
 		decoded := false
-		fd, err := s.ix.fold.Get(h.ID, rec.seq, func() ([]byte, []byte, error) {
+		fd, err := s.fold.Get(h.ID, rec.seq, func() ([]byte, []byte, error) {
 			t, b, err := record.DecodeText(rec.rest)
 			title, body, decoded = string(t), string(b), err == nil
 			return t, b, err

@@ -41,7 +41,9 @@ func (ix *Index) shardSearch(ctx context.Context, req Request, g *collection.Sta
 	if err != nil {
 		return nil, err
 	}
-	return &search{ix: ix, ctx: ctx, req: req, plan: p, qvec: req.Vector, g: g}, nil
+	s := ix.newSearch(ctx, req, p, req.Vector)
+	s.g = g
+	return s, nil
 }
 
 // readShard runs fn on a search's state of the index: the readers of the

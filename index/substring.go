@@ -201,7 +201,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 			return nil, err
 		}
 		if seqs != nil && seqs[i] > 0 {
-			if fd := s.ix.fold.Peek(id, seqs[i]); fd != nil {
+			if fd := s.fold.Peek(id, seqs[i]); fd != nil {
 				if !s.filter.active || s.filter.matchID(id) {
 					todo = append(todo, checkItem{id: id, f: fd, cand: &cands[i]})
 				}
@@ -253,6 +253,17 @@ func (it *checkItem) folded(c *record.FoldCache, buf *[]byte) (*record.Folded, e
 	return f, nil
 }
 
+// foldInto decodes the item's record into buf and folds it into fold
+// (record.FoldInto) and returns the buffers to pass again.
+func (it *checkItem) foldInto(f *record.Folded, buf, fold []byte) (*record.Folded, []byte, []byte, error) {
+	title, body, buf, err := record.DecodeRecordTextTo(it.rec, buf)
+	if err != nil {
+		return nil, buf, fold, fmt.Errorf("document %q: %w", it.id, err)
+	}
+	f, fold = record.FoldInto(f, fold, title, body)
+	return f, buf, fold, nil
+}
+
 // parallelChecks is the fewest documents checked by more than one goroutine.
 const parallelChecks = 512
 
@@ -266,9 +277,20 @@ func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record
 	for w := range checks {
 		checks[w] = newCheck()
 	}
+	// With no cache to fill, each worker folds into a buffer of its own,
+	// used again for the next item: a check keeps nothing of the text.
+	scratch := !s.fold.Keeps()
+	folds := make([][]byte, workers)
+	fds := make([]record.Folded, workers)
 	err := s.inParts(len(todo), workers, func(w, i int) error {
 		it := &todo[i]
-		f, err := it.folded(s.ix.fold, &bufs[w])
+		var f *record.Folded
+		var err error
+		if scratch && it.f == nil {
+			f, bufs[w], folds[w], err = it.foldInto(&fds[w], bufs[w], folds[w])
+		} else {
+			f, err = it.folded(s.fold, &bufs[w])
+		}
 		if err != nil {
 			return err
 		}

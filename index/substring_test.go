@@ -127,8 +127,9 @@ func checkSubstring(t *testing.T, ix *index.Index, docs []index.Doc, cases []sub
 }
 
 // TestSubstringChecksInParallel checks that spreading the checks of many
-// candidates over goroutines changes nothing: the same hits, scores,
-// order and Total as one goroutine gives, and brute force's matches.
+// candidates over goroutines, with a fold cache and without, changes
+// nothing: the same hits, scores, snippets, order and Total as one
+// goroutine gives, and brute force's matches.
 func TestSubstringChecksInParallel(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	words := []string{"reader", "writer", "errors", "zq", "buffer", "Über"}
@@ -140,8 +141,8 @@ func TestSubstringChecksInParallel(t *testing.T) {
 		}
 		docs = append(docs, index.Doc{ID: fmt.Sprintf("d%04d", i), Title: words[rng.IntN(len(words))], Body: strings.Join(body, " ")})
 	}
-	open := func(workers int) *index.Index {
-		ix, err := index.OpenMemory(&index.Options{Workers: workers})
+	open := func(workers, cache int) *index.Index {
+		ix, err := index.OpenMemory(&index.Options{Workers: workers, CacheBytes: cache})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,19 +150,31 @@ func TestSubstringChecksInParallel(t *testing.T) {
 		mustUpsert(t, ix, docs...)
 		return ix
 	}
-	one, four := open(1), open(4)
-	cases := []substringCase{{"reader", nil}, {"reader zq", nil}, {"e", nil}, {"ub er", nil}, {"rite", nil}}
-	checkSubstring(t, four, docs, cases)
+	// With no fold cache, the workers fold into buffers they use again
+	// (a quoted phrase: into a cache of the search's own).
+	one := open(1, 0)
+	many := map[string]*index.Index{"4 workers": open(4, 0), "4 workers, no cache": open(4, -1)}
+	cases := []substringCase{{"reader", nil}, {"reader zq", nil}, {"e", nil}, {"ub er", nil}, {"rite", nil}, {"über", nil}}
+	for _, ix := range many {
+		checkSubstring(t, ix, docs, cases)
+	}
+	queries := []string{`"reader writer"`, `"über errors" rite`}
 	for _, c := range cases {
+		queries = append(queries, c.query)
+	}
+	for _, q := range queries {
 		for _, mode := range []index.Mode{index.ModeSubstring, index.ModeAuto} {
-			req := index.Request{Query: c.query, Mode: mode, Limit: index.MaxLimit, Offset: 40}
-			want, got := search(t, one, req), search(t, four, req)
-			if got.Total != want.Total || len(got.Hits) != len(want.Hits) {
-				t.Fatalf("%q %s: total %d, %d hits on 4 workers; %d, %d on one", c.query, mode, got.Total, len(got.Hits), want.Total, len(want.Hits))
-			}
-			for i := range got.Hits {
-				if g, w := got.Hits[i], want.Hits[i]; g.ID != w.ID || g.Score != w.Score {
-					t.Fatalf("%q %s: hit %d is %s %v on 4 workers, %s %v on one", c.query, mode, i, g.ID, g.Score, w.ID, w.Score)
+			req := index.Request{Query: q, Mode: mode, Limit: index.MaxLimit, Offset: 40}
+			want := search(t, one, req)
+			for name, ix := range many {
+				got := search(t, ix, req)
+				if got.Total != want.Total || len(got.Hits) != len(want.Hits) {
+					t.Fatalf("%q %s: total %d, %d hits on %s; %d, %d on one", q, mode, got.Total, len(got.Hits), name, want.Total, len(want.Hits))
+				}
+				for i := range got.Hits {
+					if g, w := got.Hits[i], want.Hits[i]; g.ID != w.ID || g.Score != w.Score || g.Snippet != w.Snippet {
+						t.Fatalf("%q %s: hit %d is %s %v %q on %s, %s %v %q on one", q, mode, i, g.ID, g.Score, g.Snippet, name, w.ID, w.Score, w.Snippet)
+					}
 				}
 			}
 		}

@@ -2,6 +2,7 @@ package tokenize
 
 import (
 	"encoding/binary"
+	"slices"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -112,6 +113,44 @@ func FoldCase(text []byte) (folded string, offsets []int, upper, changed []uint6
 		}
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b)), offsets, upper, changed
+}
+
+// AppendFold appends Fold(text) to dst and returns it: FoldCase's folded
+// text alone, for a reader that keeps neither maps nor masks (a search
+// verifying candidates it will not show). Into a buffer used again, it
+// allocates nothing.
+//
+// Cost: one pass over text, runs of ASCII eight bytes at a time.
+func AppendFold(dst, text []byte) []byte {
+	dst = slices.Grow(dst, len(text))
+	for i := 0; i < len(text); {
+		if i+8 <= len(text) {
+			w := binary.LittleEndian.Uint64(text[i:])
+			if w&highBits == 0 {
+				up := (w + 0x3f3f3f3f3f3f3f3f) &^ (w + 0x2525252525252525) & highBits
+				dst = binary.LittleEndian.AppendUint64(dst, w|up>>2)
+				i += 8
+				continue
+			}
+		}
+		if c := text[i]; c < utf8.RuneSelf {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		if size == 1 {
+			r = utf8.RuneError
+		}
+		if f := foldRune(r); f != dropRune {
+			dst = utf8.AppendRune(dst, f)
+		}
+		i += size
+	}
+	return dst
 }
 
 // setBit sets bit k of mask, which it grows as needed. Kept out of line,

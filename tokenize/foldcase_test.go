@@ -65,6 +65,9 @@ func checkFoldCase(t *testing.T, text string) {
 	if !reflect.DeepEqual(upper, wantUpper) || (changed == nil) != (wantChanged == nil) || changed != nil && !slices.Equal(changed, wantChanged) {
 		t.Fatalf("FoldCase(%q) masks = %x, %x; want %x, %x", text, upper, changed, wantUpper, wantChanged)
 	}
+	if got := tokenize.AppendFold([]byte("kept"), []byte(text)); string(got) != "kept"+wantFolded {
+		t.Fatalf("AppendFold(%q) = %q, want %q", text, got[4:], wantFolded)
+	}
 }
 
 func TestFoldCase(t *testing.T) {
@@ -100,7 +103,8 @@ func asciiBytes() string {
 	return string(b)
 }
 
-// FuzzFoldCase checks FoldCase against FoldMap and a byte-by-byte mask.
+// FuzzFoldCase checks FoldCase against FoldMap and a byte-by-byte mask,
+// and AppendFold against FoldMap.
 func FuzzFoldCase(f *testing.F) {
 	for _, s := range []string{"", "Hello, World", "getUserByID(XMLParser) and more", "naïve Ünïcode", "\u212a\u0130ſ", "ABCDEFGH\xffIJKLMNOPQ"} {
 		f.Add(s)
@@ -113,5 +117,14 @@ func BenchmarkFoldCase(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		tokenize.FoldCase(text)
+	}
+}
+
+func BenchmarkAppendFold(b *testing.B) {
+	text := []byte(strings.Repeat("func (f *File) ReadAt(b []byte, off int64) (n int, err error) {\n", 200))
+	b.SetBytes(int64(len(text)))
+	var buf []byte
+	for b.Loop() {
+		buf = tokenize.AppendFold(buf[:0], text)
 	}
 }

@@ -238,6 +238,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	restoreGC := func() {}
 	if f.queries == "" {
 		restoreGC = tuneSearchGC(e)
+		// One search reads each document's folded text once: a cache
+		// of it would be filled for no later search.
+		opts.CacheBytes = -1
 	} else {
 		limitMemory(e)
 	}

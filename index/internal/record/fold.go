@@ -3,6 +3,7 @@ package record
 import (
 	mathbits "math/bits"
 	"sync"
+	"unsafe"
 
 	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/tokenize"
@@ -10,7 +11,8 @@ import (
 
 // Folded is a record's title and body folded for substring matching,
 // with the maps back to original byte offsets (nil when folding kept every
-// offset, as for ASCII). It is not changed once made.
+// offset, as for ASCII). It is not changed once made, but for one that
+// FoldInto made, a view of a buffer its caller writes again.
 type Folded struct {
 	seq               uint64 // the write that stored the record folded here
 	Title, Body       string
@@ -117,6 +119,20 @@ func fold(seq uint64, title, body []byte) *Folded {
 	return f
 }
 
+// FoldInto folds a record's title and body into buf and returns f and the
+// buffer, for a reader that keeps none of it (a search verifying
+// candidates in a process with no fold cache): f's Title and Body are
+// views of buf, valid until buf is written again, and f has no maps and
+// no masks. Cost: tokenize.AppendFold of each; nothing allocated once buf
+// is large enough.
+func FoldInto(f *Folded, buf, title, body []byte) (*Folded, []byte) {
+	buf = tokenize.AppendFold(buf[:0], title)
+	n := len(buf)
+	buf = tokenize.AppendFold(buf, body)
+	*f = Folded{Title: unsafe.String(unsafe.SliceData(buf), n), Body: unsafe.String(unsafe.SliceData(buf[n:]), len(buf)-n)}
+	return f, buf
+}
+
 // FoldCache keeps folded text between searches so that verifying
 // substring candidates and finding snippet matches costs a scan of folded
 // text, not a fold per search. An entry is valid for one record: it is
@@ -141,6 +157,9 @@ type FoldCache struct {
 func NewFoldCache(max int) *FoldCache {
 	return &FoldCache{m: map[string]*Folded{}, max: max}
 }
+
+// Keeps reports whether the cache keeps anything.
+func (c *FoldCache) Keeps() bool { return c.max > 0 }
 
 // Peek returns the cached folded text of the record (id, seq), or nil.
 func (c *FoldCache) Peek(id string, seq uint64) *Folded {
