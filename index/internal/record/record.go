@@ -183,86 +183,110 @@ func (r *reader) bytes() []byte {
 	return s
 }
 
-func (r *reader) string() string { return string(r.bytes()) }
+// count reads the number of items of a list, each of at least size
+// bytes: more than the rest holds is corrupt.
+func (r *reader) count(size int) uint64 {
+	n := r.uvarint()
+	if n > uint64(len(r.b)/size) {
+		r.err = ErrCorrupt
+		return 0
+	}
+	return n
+}
 
 // DecodeHeader decodes the small fields of a record and returns the rest
 // (title and body, for DecodeText) undecoded. Cost: O(size of the
 // header); the text is not read.
 func DecodeHeader(b []byte) (Header, []byte, error) {
 	var h Header
-	if len(b) == 0 || b[0] < 1 || b[0] > version {
-		return h, nil, ErrCorrupt
-	}
-	r := reader{b: b[1:]}
-	h.Seq = r.uvarint()
-	h.Kind, h.Parent, h.Role, h.Project, h.Source = r.string(), r.string(), r.string(), r.string(), r.string()
-	if ns := r.varint(); ns != 0 {
-		h.Time = time.Unix(0, ns).UTC()
-	}
-	if n := r.uvarint(); n > 0 && n <= uint64(len(r.b)) {
-		h.Tags = make([]string, n)
-		for i := range h.Tags {
-			h.Tags[i] = r.string()
-		}
-	} else if n > uint64(len(r.b)) {
-		r.err = ErrCorrupt
-	}
-	if n := r.uvarint(); n > 0 && n <= uint64(len(r.b)) {
-		h.Meta = make(map[string]string, n)
-		for range n {
-			k := r.string()
-			h.Meta[k] = r.string()
-		}
-	} else if n > uint64(len(r.b)) {
-		r.err = ErrCorrupt
-	}
-	if b[0] >= 2 {
-		h.Session = r.string()
-		if n := r.uvarint(); n > 0 && n <= uint64(len(r.b)) {
-			h.Links = make([]Link, n)
-			for i := range h.Links {
-				h.Links[i] = Link{To: r.string(), Type: r.string()}
-			}
-		} else if n > uint64(len(r.b)) {
-			r.err = ErrCorrupt
-		}
-		if n := r.uvarint(); n > 0 && n <= uint64(len(r.b))/4 {
-			h.vector, r.b = r.b[:4*n], r.b[4*n:]
-		} else if n > uint64(len(r.b))/4 {
-			r.err = ErrCorrupt
-		}
-	}
-	h.TitleTokens, h.BodyTokens = int(r.uvarint()), int(r.uvarint())
-	return h, r.b, r.err
+	rest, err := scanHeader(b, &h, nil)
+	return h, rest, err
 }
 
 // MetaValues sets vals[i] to the value the record's Meta holds for
 // keys[i], nil where it holds none; the values point into b. Cost: a pass
-// over the header's fields up to its Meta, with no allocation.
+// over the header's fields, with no allocation.
 func MetaValues(b []byte, keys []string, vals [][]byte) error {
 	clear(vals)
-	if len(b) == 0 || b[0] < 1 || b[0] > version {
-		return ErrCorrupt
-	}
-	r := reader{b: b[1:]}
-	// seq, then kind, parent, role, project and source, then time
-	r.uvarint()
-	for range 5 {
-		r.bytes()
-	}
-	r.varint()
-	for n := r.uvarint(); n > 0 && r.err == nil; n-- {
-		r.bytes() // a tag
-	}
-	for n := r.uvarint(); n > 0 && r.err == nil; n-- {
-		k, v := r.bytes(), r.bytes()
+	_, err := scanHeader(b, nil, func(k, v []byte) {
 		for i, key := range keys {
 			if string(k) == key {
 				vals[i] = v
 			}
 		}
+	})
+	return err
+}
+
+// scanHeader reads a record's header, the one reader of its layout, and
+// returns the rest (title and body): into h unless h is nil, and each of
+// Meta's pairs to meta unless meta is nil (views of b). With neither it
+// allocates nothing.
+func scanHeader(b []byte, h *Header, meta func(k, v []byte)) ([]byte, error) {
+	if len(b) == 0 || b[0] < 1 || b[0] > version {
+		return nil, ErrCorrupt
 	}
-	return r.err
+	r := reader{b: b[1:]}
+	seq := r.uvarint()
+	var small [5][]byte // kind, parent, role, project, source
+	for i := range small {
+		small[i] = r.bytes()
+	}
+	ns := r.varint()
+	if h != nil {
+		h.Seq = seq
+		h.Kind, h.Parent, h.Role, h.Project, h.Source = string(small[0]), string(small[1]), string(small[2]), string(small[3]), string(small[4])
+		if ns != 0 {
+			h.Time = time.Unix(0, ns).UTC()
+		}
+	}
+	n := r.count(1)
+	if h != nil && n > 0 {
+		h.Tags = make([]string, n)
+	}
+	for i := range n {
+		if t := r.bytes(); h != nil {
+			h.Tags[i] = string(t)
+		}
+	}
+	n = r.count(1)
+	if h != nil && n > 0 {
+		h.Meta = make(map[string]string, n)
+	}
+	for range n {
+		k, v := r.bytes(), r.bytes()
+		if h != nil {
+			h.Meta[string(k)] = string(v)
+		}
+		if meta != nil && r.err == nil {
+			meta(k, v)
+		}
+	}
+	if b[0] >= 2 {
+		if session := r.bytes(); h != nil {
+			h.Session = string(session)
+		}
+		n = r.count(1)
+		if h != nil && n > 0 {
+			h.Links = make([]Link, n)
+		}
+		for i := range n {
+			if to, typ := r.bytes(), r.bytes(); h != nil {
+				h.Links[i] = Link{To: string(to), Type: string(typ)}
+			}
+		}
+		if n := r.count(4); n > 0 {
+			if h != nil {
+				h.vector = r.b[:4*n]
+			}
+			r.b = r.b[4*n:]
+		}
+	}
+	titleTokens, bodyTokens := r.uvarint(), r.uvarint()
+	if h != nil {
+		h.TitleTokens, h.BodyTokens = int(titleTokens), int(bodyTokens)
+	}
+	return r.b, r.err
 }
 
 // DecodeRecordText returns the title and body of a whole record
@@ -279,7 +303,7 @@ func DecodeRecordText(b []byte) (title, body []byte, err error) {
 // cold, those copies' fresh pages were a quarter of a search). title and
 // body are valid until the buffer is used again.
 func DecodeRecordTextTo(b, buf []byte) (title, body, used []byte, err error) {
-	_, rest, err := DecodeHeader(b)
+	rest, err := scanHeader(b, nil, nil)
 	if err != nil {
 		return nil, nil, buf, err
 	}
@@ -336,7 +360,7 @@ func decodeText(rest, buf []byte) (title, body, used []byte, err error) {
 // Raw returns a record with its text uncompressed: rec itself when it
 // is, a new record otherwise.
 func Raw(rec []byte) ([]byte, error) {
-	_, rest, err := DecodeHeader(rec)
+	rest, err := scanHeader(rec, nil, nil)
 	if err != nil {
 		return nil, err
 	}
