@@ -62,8 +62,9 @@ type search struct {
 	g   *collection.Stats
 	rec *collection.Recorder
 	// fold is the index's fold cache, or, in an index that keeps none,
-	// one of the search's own when its text leg reads stored text that
-	// the substring leg has folded (Plan.Quoted): else both would fold it.
+	// one of the search's own when its text leg reads stored text
+	// (Plan.Quoted), filled by the text leg's phrases and read by the
+	// substring leg, which folds the rest into buffers it reuses.
 	fold *record.FoldCache
 }
 
@@ -257,6 +258,12 @@ func (s *search) legs(tol *tolerance) (tri []rank.Scored, text *textList, err er
 			substring()
 		}()
 		wg.Wait()
+	case s.plan.Quoted:
+		// The text leg first: its phrases fold the records they check
+		// into the search's fold cache, where the substring leg finds
+		// them.
+		words()
+		substring()
 	default:
 		substring()
 		words()

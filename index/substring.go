@@ -279,7 +279,7 @@ func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record
 	}
 	// With no cache to fill, each worker folds into a buffer of its own,
 	// used again for the next item: a check keeps nothing of the text.
-	scratch := !s.fold.Keeps()
+	scratch := !s.ix.fold.Keeps()
 	folds := make([][]byte, workers)
 	fds := make([]record.Folded, workers)
 	err := s.inParts(len(todo), workers, func(w, i int) error {
