@@ -501,39 +501,44 @@ func TestWalkMeta(t *testing.T) {
 }
 
 // A bare search lists more hits than a page holds, in the order and with
-// the fields a search's pages give, without their text.
+// the fields a search's pages give, without their text; with Lines, it
+// counts their matching lines as the pages do and returns none.
 func TestBareSearch(t *testing.T) {
 	backends(t, func(t *testing.T, ix *index.Index) {
 		n := index.MaxLimit + 50
 		docs := make([]index.Doc, n)
 		for i := range docs {
 			docs[i] = index.Doc{ID: fmt.Sprintf("d%03d", i), Kind: "note", Title: fmt.Sprintf("note %d", i),
-				Body: strings.Repeat("pelican ", 1+i%7) + fmt.Sprintf("number %d", i)}
+				Body: strings.Repeat("a pelican\n", 1+i%7) + fmt.Sprintf("number %d", i)}
 		}
 		mustUpsert(t, ix, docs...)
 		for _, mode := range []index.Mode{index.ModeAuto, index.ModeSubstring, index.ModeText} {
+			lines := &index.LineOptions{Max: 2}
 			bare := search(t, ix, index.Request{Query: "pelican", Mode: mode, Bare: true, Limit: n})
+			counted := search(t, ix, index.Request{Query: "pelican", Mode: mode, Bare: true, Limit: n, Lines: lines})
 			var paged []index.Hit
 			for off := 0; off < n; off += index.MaxLimit {
-				paged = append(paged, search(t, ix, index.Request{Query: "pelican", Mode: mode, Limit: index.MaxLimit, Offset: off}).Hits...)
+				paged = append(paged, search(t, ix, index.Request{Query: "pelican", Mode: mode, Limit: index.MaxLimit, Offset: off, Lines: lines}).Hits...)
 			}
-			if bare.Total != n || len(bare.Hits) != n || len(paged) != n || bare.NextOffset != nil {
-				t.Fatalf("%s: bare total %d, %d hits (next %v); pages gave %d", mode, bare.Total, len(bare.Hits), bare.NextOffset, len(paged))
+			if bare.Total != n || len(bare.Hits) != n || len(paged) != n || bare.NextOffset != nil || len(counted.Hits) != n {
+				t.Fatalf("%s: bare total %d, %d hits (next %v), %d counted; pages gave %d", mode, bare.Total, len(bare.Hits), bare.NextOffset, len(counted.Hits), len(paged))
 			}
 			for i, h := range bare.Hits {
-				p := paged[i]
-				if h.ID != p.ID || h.Score != p.Score || h.Kind != "note" || !slices.Equal(h.MatchedIn, p.MatchedIn) {
-					t.Fatalf("%s: bare hit %d is %s (%g, %v), the page's %s (%g, %v)", mode, i, h.ID, h.Score, h.MatchedIn, p.ID, p.Score, p.MatchedIn)
+				p, c := paged[i], counted.Hits[i]
+				if h.ID != p.ID || h.Score != p.Score || h.Kind != "note" || !slices.Equal(h.MatchedIn, p.MatchedIn) || c.ID != p.ID {
+					t.Fatalf("%s: bare hit %d is %s (%g, %v), counted %s, the page's %s (%g, %v)", mode, i, h.ID, h.Score, h.MatchedIn, c.ID, p.ID, p.Score, p.MatchedIn)
 				}
-				if h.Title != "" || h.Snippet != "" || h.Line != 0 || p.Title == "" || p.Snippet == "" {
+				if h.Title != "" || h.Snippet != "" || h.Line != 0 || h.MatchingLines != 0 || p.Title == "" || p.Snippet == "" {
 					t.Fatalf("%s: bare hit %+v has text, or the page's %+v has none", mode, h, p)
+				}
+				if c.MatchingLines != p.MatchingLines || c.MatchingLines < 1 || c.Lines != nil || c.Title != "" || c.Snippet != "" || len(p.Lines) == 0 {
+					t.Fatalf("%s: counted hit %+v, the page's %+v", mode, c, p)
 				}
 			}
 		}
 		for _, req := range []index.Request{
 			{Query: "pelican", Limit: index.MaxLimit + 1},
 			{Query: "pelican", Bare: true, Limit: index.MaxBareLimit + 1},
-			{Query: "pelican", Bare: true, Lines: &index.LineOptions{}},
 			{Query: "pelican", Bare: true, Rerank: 5},
 		} {
 			if _, err := ix.Search(ctx, req); !errors.Is(err, index.ErrInvalidRequest) {

@@ -317,8 +317,10 @@ type Request struct {
 	// Bare leaves each hit's text out: no title, snippet, field, line,
 	// column or lines, only the fields stored beside the text, its score
 	// and legs; Limit may then be up to MaxBareLimit. It lists many hits
-	// cheaply (twindex search -l lists every path so); not with Lines or
-	// Rerank, which read the text.
+	// cheaply (twindex search -l lists every path so). With Lines it
+	// counts each hit's matching lines (Hit.MatchingLines) and returns
+	// none of them (twindex search -c). Not with Rerank, which reads the
+	// text.
 	Bare bool
 	// MinSeq, on a cluster (package cluster), makes the search wait until
 	// every shard shows the cluster's writes up to this sequence (an
@@ -367,7 +369,7 @@ const (
 // Validate reports, as an ErrInvalidRequest, what in r Search would
 // refuse before reading the index: an unknown mode, order or syntax, a
 // limit outside 1..MaxLimit (MaxBareLimit when Bare; 0 is the default),
-// Bare with Lines or Rerank, a negative offset, Until not after Since,
+// Bare with Rerank, a negative offset, Until not after Since,
 // fuzziness or Rerank out of range, a query over MaxQueryBytes. What only
 // the index can tell (an empty query, too many terms, a malformed raw
 // query) Search reports.
@@ -402,8 +404,8 @@ func (r Request) Normalized() (Request, error) {
 	switch {
 	case r.Limit < 1 || r.Limit > maxLimit:
 		return bad("limit %d out of range 1..%d", r.Limit, maxLimit)
-	case r.Bare && (r.Lines != nil || r.Rerank > 0):
-		return bad("a bare request has no text to find lines in or to rerank: leave out bare, or lines and rerank")
+	case r.Bare && r.Rerank > 0:
+		return bad("a bare request has no text to rerank: leave out bare or rerank")
 	case r.Offset < 0:
 		return bad("negative offset %d", r.Offset)
 	case !r.Since.IsZero() && !r.Until.IsZero() && !r.Until.After(r.Since):

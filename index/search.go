@@ -141,6 +141,22 @@ func (ix *Index) newSearch(ctx context.Context, req Request, p *plan.Plan, qvec 
 	return s
 }
 
+// countLines sets the matching lines of a hit of a Bare request with
+// Lines: their count alone.
+func (s *search) countLines(h *Hit, rec hitRecord, q *snippetQuery) error {
+	t, b, err := record.DecodeText(rec.rest)
+	if err != nil {
+		return fmt.Errorf("document %q: %w", h.ID, err)
+	}
+	title, body := string(t), string(b)
+	fd, err := s.fold.Get(h.ID, rec.seq, func() ([]byte, []byte, error) { return t, b, nil })
+	if err != nil {
+		return fmt.Errorf("document %q: %w", h.ID, err)
+	}
+	_, h.MatchingLines = s.lines(q, body, fd.WithMaps(title, body), &LineOptions{Max: 1})
+	return nil
+}
+
 // stopOnlyWarning is the warning of a text-mode search whose every word
 // is a stop word: it finds nothing, as the text index holds none of them.
 const stopOnlyWarning = "every word of the query is a stop word, which text mode does not index: search in auto or substring mode to find it as written"
@@ -465,11 +481,12 @@ func (s *search) explainText(e *Explain, f fusion.Hit) error {
 }
 
 // texts sets each hit's title and snippet from its record (none for a
-// Bare request), on up to Options.Workers goroutines: the snippets are
-// most of a page's cost and need only the fold cache, which is safe for
-// concurrent use, and the records, which nothing writes.
+// Bare request, which counts lines at most), on up to Options.Workers
+// goroutines: the snippets are most of a page's cost and need only the
+// fold cache, which is safe for concurrent use, and the records, which
+// nothing writes.
 func (s *search) texts(hits []Hit, recs []hitRecord) error {
-	if s.req.Bare {
+	if s.req.Bare && s.req.Lines == nil {
 		return nil
 	}
 	// The snippets' queries and what each hit declares are found first,
@@ -478,6 +495,9 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 	declared := make([][]string, len(hits))
 	for i := range hits {
 		qs[i] = s.snippetQuery(slices.Contains(hits[i].MatchedIn, LegFuzzy))
+		if s.req.Bare {
+			continue
+		}
 		var err error
 		if declared[i], err = s.declared(hits[i].ID); err != nil {
 			return err
@@ -485,6 +505,9 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 	}
 	text := func(i int) error {
 		h, rec := &hits[i], recs[i]
+		if s.req.Bare {
+			return s.countLines(h, rec, qs[i])
+		}
 		// The folded text is usually cached, and the original restored
 		// from it costs less than decompressing the record; a record
 		// decompressed for the cache is used as it is.

@@ -146,8 +146,9 @@ func TestLastWordPrefix(t *testing.T) {
 	}
 }
 
-// -l lists every hit without their text, a page of index.MaxBareLimit at a time,
-// unless --limit says how many; elsewhere --limit is the page.
+// -l and -c list every hit without their text (-c with their lines
+// counted), a page of index.MaxBareLimit at a time, unless --limit says
+// how many; elsewhere --limit is the page.
 func TestListsPathsRequest(t *testing.T) {
 	for _, tt := range []struct {
 		args  []string
@@ -160,8 +161,9 @@ func TestListsPathsRequest(t *testing.T) {
 		{args: []string{"-l", "--limit", "5000", "q"}, bare: true, limit: 5000},
 		{args: []string{"q"}, limit: index.DefaultLimit},
 		{args: []string{"-l", "--json", "q"}, limit: index.DefaultLimit},
-		{args: []string{"-c", "q"}, limit: index.MaxLimit},
-		{args: []string{"-c", "-k", "7", "q"}, limit: 7},
+		{args: []string{"-c", "q"}, bare: true, limit: index.MaxBareLimit},
+		{args: []string{"-c", "-k", "7", "q"}, bare: true, limit: 7},
+		{args: []string{"-c", "--json", "q"}, limit: index.DefaultLimit},
 		{args: []string{"-k", "500", "q"}, err: "--limit 500 out of range 1..100"},
 		{args: []string{"-l", "-k", "20000", "q"}, err: "--limit 20000 out of range 1..10000"},
 	} {
@@ -212,10 +214,22 @@ func TestListsEveryPath(t *testing.T) {
 	if got := strings.Count(r.stdout, "\n"); got != 5 || !strings.Contains(r.stderr, "more with --offset 5") {
 		t.Errorf("-l -k 5: %d paths, footer %q", got, r.stderr)
 	}
+	// -c counts the same hits' lines, over the same pages, in the same
+	// order.
+	r = twindex(t, dir, "search", "-c", "pelican").want(t, 0)
+	counts := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if len(counts) != n {
+		t.Fatalf("-c printed %d lines, want %d", len(counts), n)
+	}
+	for i, c := range counts {
+		if c != paths[i]+":1" {
+			t.Fatalf("-c line %d is %q, want %q", i, c, paths[i]+":1")
+		}
+	}
 }
 
-// -c counts the lines of every hit, as rg -c counts every file's, a page
-// of index.MaxLimit after another; with -k that many hits.
+// -c counts the lines of every hit, as rg -c counts every file's; with -k
+// that many hits.
 func TestCountsEveryHit(t *testing.T) {
 	dir := t.TempDir()
 	n := 2*index.MaxLimit + 13

@@ -163,8 +163,9 @@ func TestShardsRankAsOneIndex(t *testing.T) {
 		variant{"since", index.Request{Query: "error", Since: time.Date(2025, 1, 5, 0, 0, 0, 0, time.UTC), Limit: 10}},
 		variant{"deep", index.Request{Query: "the", Limit: 20, Offset: 80}},
 		variant{"fuzzy-substring", index.Request{Query: "netwrok", Mode: index.ModeSubstring, Fuzzy: index.FuzzyAuto, Limit: 10}},
-		// Bare: more hits than a page, no text.
+		// Bare: more hits than a page, no text, or their lines counted.
 		variant{"bare", index.Request{Query: "the", Bare: true, Limit: 250}},
+		variant{"bare-counted", index.Request{Query: "error", Bare: true, Limit: 250, Lines: &index.LineOptions{Max: 1}}},
 		variant{"bare-text", index.Request{Query: "read file", Mode: index.ModeText, Bare: true, Limit: 200, Offset: 20}},
 	)
 	// Queries of five words or more get feedback.
@@ -252,6 +253,8 @@ func diffResults(want, got *index.Result) string {
 			return fmt.Sprintf("hit %d %s matched in %v, want %v", i, w.ID, g.MatchedIn, w.MatchedIn)
 		case w.Snippet != g.Snippet:
 			return fmt.Sprintf("hit %d %s snippet\n%q\nwant\n%q", i, w.ID, g.Snippet, w.Snippet)
+		case w.MatchingLines != g.MatchingLines:
+			return fmt.Sprintf("hit %d %s has %d matching lines, want %d", i, w.ID, g.MatchingLines, w.MatchingLines)
 		case fmt.Sprint(w.Explain) != fmt.Sprint(g.Explain):
 			return fmt.Sprintf("hit %d %s explain %+v, want %+v", i, w.ID, g.Explain, w.Explain)
 		}
