@@ -102,9 +102,9 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 			if err != nil {
 				return false, fmt.Errorf("document %q: %w", d.id, err)
 			}
-			it := checkItem{id: d.id, rec: d.rec, seq: seq}
-			if d.fd, err = it.folded(s.fold, nil); err != nil {
-				return false, err
+			d.fd, err = s.fold.Get(d.id, seq, func() ([]byte, []byte, error) { return record.DecodeRecordText(d.rec) })
+			if err != nil {
+				return false, fmt.Errorf("document %q: %w", d.id, err)
 			}
 		}
 		if d.fd.HasRun(f == 1, tl.Text, tl.Folded) {

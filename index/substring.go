@@ -232,38 +232,6 @@ type checkItem struct {
 	cand *grams.Candidate
 }
 
-// folded returns the item's folded text, from the fold cache or its
-// record, which it decompresses into *buf (and leaves there the buffer
-// to pass again); a nil buf is a buffer of this call's own.
-func (it *checkItem) folded(c *record.FoldCache, buf *[]byte) (*record.Folded, error) {
-	if it.f != nil {
-		return it.f, nil
-	}
-	if buf == nil {
-		buf = new([]byte)
-	}
-	f, err := c.Get(it.id, it.seq, func() ([]byte, []byte, error) {
-		title, body, used, err := record.DecodeRecordTextTo(it.rec, *buf)
-		*buf = used
-		return title, body, err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("document %q: %w", it.id, err)
-	}
-	return f, nil
-}
-
-// foldInto decodes the item's record into buf and folds it into fold
-// (record.FoldInto) and returns the buffers to pass again.
-func (it *checkItem) foldInto(f *record.Folded, buf, fold []byte) (*record.Folded, []byte, []byte, error) {
-	title, body, buf, err := record.DecodeRecordTextTo(it.rec, buf)
-	if err != nil {
-		return nil, buf, fold, fmt.Errorf("document %q: %w", it.id, err)
-	}
-	f, fold = record.FoldInto(f, fold, title, body)
-	return f, buf, fold, nil
-}
-
 // parallelChecks is the fewest documents checked by more than one goroutine.
 const parallelChecks = 512
 
@@ -277,22 +245,28 @@ func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record
 	for w := range checks {
 		checks[w] = newCheck()
 	}
-	// With no cache to fill, each worker folds into a buffer of its own,
-	// used again for the next item: a check keeps nothing of the text.
-	scratch := !s.ix.fold.Keeps()
+	// A text the index's fold cache has room for is folded into it;
+	// else, with no cache or a full one, each worker folds into a buffer
+	// of its own, used again for the next item (a check keeps nothing of
+	// the text): evicting one folded text for another would cost a fold
+	// with masks and maps and gain no hit, the entries being arbitrary.
+	keep := s.ix.fold.Keeps()
 	folds := make([][]byte, workers)
 	fds := make([]record.Folded, workers)
 	err := s.inParts(len(todo), workers, func(w, i int) error {
 		it := &todo[i]
-		var f *record.Folded
-		var err error
-		if scratch && it.f == nil {
-			f, bufs[w], folds[w], err = it.foldInto(&fds[w], bufs[w], folds[w])
-		} else {
-			f, err = it.folded(s.fold, &bufs[w])
-		}
-		if err != nil {
-			return err
+		f := it.f
+		if f == nil {
+			title, body, buf, err := record.DecodeRecordTextTo(it.rec, bufs[w])
+			bufs[w] = buf
+			if err != nil {
+				return fmt.Errorf("document %q: %w", it.id, err)
+			}
+			if keep && s.fold.Room(len(title)+len(body)) {
+				f, _ = s.fold.Get(it.id, it.seq, func() ([]byte, []byte, error) { return title, body, nil })
+			} else {
+				f, folds[w] = record.FoldInto(&fds[w], folds[w], title, body)
+			}
 		}
 		if m, ok := checks[w](it.id, f, it.cand); ok {
 			outs[w] = append(outs[w], m)

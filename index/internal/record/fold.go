@@ -161,6 +161,14 @@ func NewFoldCache(max int) *FoldCache {
 // Keeps reports whether the cache keeps anything.
 func (c *FoldCache) Keeps() bool { return c.max > 0 }
 
+// Room reports whether the fold of a text of n bytes (title and body)
+// fits beside the entries the cache holds, none evicted.
+func (c *FoldCache) Room(n int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bytes+n+n/8+64 <= c.max
+}
+
 // Peek returns the cached folded text of the record (id, seq), or nil.
 func (c *FoldCache) Peek(id string, seq uint64) *Folded {
 	c.mu.Lock()

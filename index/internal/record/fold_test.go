@@ -2,6 +2,7 @@ package record
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/twindex/twindex/tokenize"
@@ -80,6 +81,27 @@ func TestFoldCacheKeepsNoMaps(t *testing.T) {
 	}
 	if plain, _ := c.Get("p", 1, func() ([]byte, []byte, error) { return []byte("ASCII"), []byte("only"), nil }); plain.mapless {
 		t.Error("an entry that needs no maps is marked mapless")
+	}
+}
+
+// Room tells whether a text's fold fits beside the entries held, none
+// evicted, so that a full cache's callers fold elsewhere.
+func TestFoldCacheRoom(t *testing.T) {
+	text := []byte(strings.Repeat("ASCII text ", 30)) // 330 bytes
+	c := NewFoldCache(1000)
+	if !c.Room(len(text)) || c.Room(1000) {
+		t.Fatalf("empty cache of 1000 bytes: room for %d %v, for 1000 %v", len(text), c.Room(len(text)), c.Room(1000))
+	}
+	c.Get("a", 1, func() ([]byte, []byte, error) { return nil, text, nil })
+	if !c.Room(len(text)) {
+		t.Fatalf("%d of 1000 bytes held: no room for another %d", c.bytes, len(text))
+	}
+	c.Get("b", 1, func() ([]byte, []byte, error) { return nil, text, nil })
+	if c.Room(len(text)) {
+		t.Fatalf("%d of 1000 bytes held: room for another %d", c.bytes, len(text))
+	}
+	if NewFoldCache(-1).Room(0) {
+		t.Error("a cache that keeps nothing has room")
 	}
 }
 
