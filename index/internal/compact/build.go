@@ -2,6 +2,7 @@ package compact
 
 import (
 	"bytes"
+	"cmp"
 	"maps"
 	"runtime"
 	"slices"
@@ -180,11 +181,7 @@ func (b *fieldBuilder) build(n int) field {
 		b.sumDuplicates()
 	}
 	terms := b.terms.len()
-	order := make([]uint32, terms) // dictionary rank -> term ID
-	for i := range order {
-		order[i] = uint32(i)
-	}
-	slices.SortFunc(order, func(x, y uint32) int { return bytes.Compare(b.terms.at(int(x)), b.terms.at(int(y))) })
+	order := dictionaryOrder(&b.terms) // dictionary rank -> term ID
 	rank := make([]uint32, terms)
 	f := field{name: b.name, start: make([]uint32, terms+1)}
 	f.terms = blob{data: make([]byte, 0, len(b.terms.data)), ends: make([]uint32, 0, terms)}
@@ -216,6 +213,41 @@ func (b *fieldBuilder) build(n int) field {
 		f.lens = append(f.lens, make([]uint32, n-len(f.lens))...)
 	}
 	return f
+}
+
+// dictionaryOrder returns the IDs of terms (their indexes) in the order of
+// bytes.Compare. Each term is sorted by a key of its first seven bytes,
+// padded with zeros, and its length (8 for any longer): two keys that
+// differ order their terms as bytes.Compare does, whatever their lengths,
+// and equal keys are the same term or longer terms with one prefix, which
+// are then compared whole. A trigram index's terms are all short, and
+// sorting words beats comparing them through the blob (13% of loading the
+// demo's snapshot did that).
+func dictionaryOrder(terms *blob) []uint32 {
+	type keyed struct {
+		key uint64
+		id  uint32
+	}
+	ks := make([]keyed, terms.len())
+	for i := range ks {
+		t := terms.at(i)
+		var k uint64
+		for j := range min(len(t), 7) {
+			k |= uint64(t[j]) << (56 - 8*j)
+		}
+		ks[i] = keyed{k | uint64(min(len(t), 8)), uint32(i)}
+	}
+	slices.SortFunc(ks, func(x, y keyed) int {
+		if x.key != y.key {
+			return cmp.Compare(x.key, y.key)
+		}
+		return bytes.Compare(terms.at(int(x.id)), terms.at(int(y.id)))
+	})
+	order := make([]uint32, len(ks))
+	for i, k := range ks {
+		order[i] = k.id
+	}
+	return order
 }
 
 // sumDuplicates merges the postings of one term in one document, which
