@@ -56,7 +56,7 @@ func (s *search) candidateSet(n query.Node, byLeaf map[*plan.Leaf]*sleaf, tris [
 		}
 	}
 	if len(use) > 0 {
-		set, err := grams.Postings(s.ctx, s.triR, fieldGrams, tris, use, counts)
+		set, err := grams.Postings(s.ctx, s.triR, fieldGrams, tris, use, counts, &s.cands)
 		if err != nil {
 			return nil, false, err
 		}

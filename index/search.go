@@ -12,6 +12,7 @@ import (
 
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index/collection"
+	"github.com/twindex/twindex/index/internal/grams"
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
@@ -66,6 +67,9 @@ type search struct {
 	// (Plan.Quoted), filled by the text leg's phrases and read by the
 	// substring leg, which folds the rest into buffers it reuses.
 	fold *record.FoldCache
+	// cands holds the substring leg's candidate lists until the search
+	// ends.
+	cands grams.Buffers
 }
 
 // Search runs a query. It returns ErrEmptyQuery for a query with nothing to
@@ -609,6 +613,7 @@ func (s *search) read(textR, triR bleveindex.IndexReader, tx storage.Tx) {
 }
 
 func (s *search) release() {
+	s.cands.Release()
 	for _, sl := range s.slots {
 		sl.Release()
 	}

@@ -17,6 +17,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
@@ -38,7 +39,7 @@ type Candidate struct {
 //
 // Cost: one pass over the rarest gram's postings, and for each other
 // gram a read through its postings or a seek per candidate (Visit).
-func Postings(ctx context.Context, r bleveindex.IndexReader, field string, grams []string, use []int, counts []float64) ([]Candidate, error) {
+func Postings(ctx context.Context, r bleveindex.IndexReader, field string, grams []string, use []int, counts []float64, bufs *Buffers) ([]Candidate, error) {
 	slices.SortFunc(use, func(a, b int) int { return cmp.Compare(counts[a], counts[b]) })
 	if len(use) == 0 || counts[use[0]] == 0 {
 		return nil, nil
@@ -62,13 +63,12 @@ func Postings(ctx context.Context, r bleveindex.IndexReader, field string, grams
 	// The rarest gram's postings are the candidates. Their IDs and
 	// frequencies go to two arenas, sliced once the arenas stop growing:
 	// a query of one common letter has a candidate for most documents.
-	var ids []byte
-	var idEnds []int
-	var freqs []uint32
+	b := bufs.get()
+	ids, idEnds, freqs := b.ids[:0], b.ends[:0], b.freqs[:0]
 	var tfd bleveindex.TermFieldDoc
 	first := readers[use[0]]
 	if n := int(min(first.Count(), 1<<20)); n > 0 {
-		ids, idEnds, freqs = make([]byte, 0, 8*n), make([]int, 0, n), make([]uint32, 0, n*len(grams))
+		ids, idEnds, freqs = slices.Grow(ids, 8*n), slices.Grow(idEnds, n), slices.Grow(freqs, n*len(grams))
 	}
 	for {
 		d, err := first.Next(tfd.Reset())
@@ -84,13 +84,14 @@ func Postings(ctx context.Context, r bleveindex.IndexReader, field string, grams
 		freqs = append(freqs, make([]uint32, len(grams))...)
 		freqs[at+use[0]] = uint32(d.Freq)
 	}
-	cands := make([]Candidate, len(idEnds))
+	cands := slices.Grow(b.cands[:0], len(idEnds))[:len(idEnds)]
 	start := 0
 	for i, end := range idEnds {
 		f := freqs[i*len(grams) : (i+1)*len(grams) : (i+1)*len(grams)]
 		cands[i] = Candidate{ID: ids[start:end:end], Freq: f}
 		start = end
 	}
+	b.ids, b.ends, b.freqs, b.cands = ids, idEnds, freqs, cands
 	for _, gi := range use[1:] {
 		kept := 0
 		err := Visit(readers[gi], cands, counts[gi], func(i int, d *bleveindex.TermFieldDoc) {
@@ -107,6 +108,43 @@ func Postings(ctx context.Context, r bleveindex.IndexReader, field string, grams
 		}
 	}
 	return cands, nil
+}
+
+// Buffers holds the arenas of the candidate lists that Postings returns,
+// to be used again once no candidate of them is read: a search holds them
+// until it ends. A nil *Buffers makes Postings allocate its own. Not safe
+// for concurrent use.
+type Buffers struct {
+	held []*arenas
+}
+
+// arenas are one candidate list's: the IDs and frequencies its candidates
+// point into, and the list.
+type arenas struct {
+	ids   []byte
+	ends  []int
+	freqs []uint32
+	cands []Candidate
+}
+
+var arenaPool = sync.Pool{New: func() any { return new(arenas) }}
+
+func (b *Buffers) get() *arenas {
+	if b == nil {
+		return new(arenas)
+	}
+	a := arenaPool.Get().(*arenas)
+	b.held = append(b.held, a)
+	return a
+}
+
+// Release gives the arenas back for later lists; the candidates they
+// hold must not be read after.
+func (b *Buffers) Release() {
+	for _, a := range b.held {
+		arenaPool.Put(a)
+	}
+	b.held = nil
 }
 
 // Unite merges two candidate lists sorted by ID.
