@@ -314,7 +314,7 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	start := time.Now()
 	var res *index.Result
 	if ahead != nil {
-		res, err, start = ahead.wait()
+		res, start, err = ahead.wait()
 	} else {
 		res, err = eng.Search(ctx, req)
 	}
@@ -638,10 +638,10 @@ func startAhead(ctx context.Context, eng server.Engine, req index.Request) *sear
 }
 
 // wait returns the search's result and when it started.
-func (a *searchAhead) wait() (*index.Result, error, time.Time) {
+func (a *searchAhead) wait() (*index.Result, time.Time, error) {
 	<-a.done
 	a.cancel()
-	return a.res, a.err, a.start
+	return a.res, a.start, a.err
 }
 
 // drop cancels the search and waits for it to end.
