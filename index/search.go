@@ -17,7 +17,6 @@ import (
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/index/internal/slots"
-	"github.com/twindex/twindex/index/internal/snippet"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/storage"
 )
@@ -143,22 +142,6 @@ func (ix *Index) newSearch(ctx context.Context, req Request, p *plan.Plan, qvec 
 		s.fold = record.NewFoldCache(defaultCacheBytes)
 	}
 	return s
-}
-
-// countLines sets the matching lines of a hit of a Bare request with
-// Lines: their count alone.
-func (s *search) countLines(h *Hit, rec hitRecord, q *snippetQuery) error {
-	t, b, err := record.DecodeText(rec.rest)
-	if err != nil {
-		return fmt.Errorf("document %q: %w", h.ID, err)
-	}
-	title, body := string(t), string(b)
-	fd, err := s.fold.Get(h.ID, rec.seq, func() ([]byte, []byte, error) { return t, b, nil })
-	if err != nil {
-		return fmt.Errorf("document %q: %w", h.ID, err)
-	}
-	_, h.MatchingLines = s.lines(q, body, fd.WithMaps(title, body), &LineOptions{Max: 1})
-	return nil
 }
 
 // stopOnlyWarning is the warning of a text-mode search whose every word
@@ -483,102 +466,6 @@ func (s *search) explainText(e *Explain, f fusion.Hit) error {
 	}
 	return nil
 }
-
-// texts sets each hit's title and snippet from its record (none for a
-// Bare request, which counts lines at most), on up to Options.Workers
-// goroutines: the snippets are most of a page's cost and need only the
-// fold cache, which is safe for concurrent use, and the records, which
-// nothing writes.
-func (s *search) texts(hits []Hit, recs []hitRecord) error {
-	if s.req.Bare && s.req.Lines == nil {
-		return nil
-	}
-	// The snippets' queries and what each hit declares are found first,
-	// on this goroutine.
-	qs := make([]*snippetQuery, len(hits))
-	declared := make([][]string, len(hits))
-	for i := range hits {
-		qs[i] = s.snippetQuery(slices.Contains(hits[i].MatchedIn, LegFuzzy))
-		if s.req.Bare {
-			continue
-		}
-		var err error
-		if declared[i], err = s.declared(hits[i].ID); err != nil {
-			return err
-		}
-	}
-	text := func(i int) error {
-		h, rec := &hits[i], recs[i]
-		if s.req.Bare {
-			return s.countLines(h, rec, qs[i])
-		}
-		// The folded text is usually cached, and the original restored
-		// from it costs less than decompressing the record; a record
-		// decompressed for the cache is used as it is.
-		var title, body string
-		decoded := false
-		fd, err := s.fold.Get(h.ID, rec.seq, func() ([]byte, []byte, error) {
-			t, b, err := record.DecodeText(rec.rest)
-			title, body, decoded = string(t), string(b), err == nil
-			return t, b, err
-		})
-		if err != nil {
-			return fmt.Errorf("document %q: %w", h.ID, err)
-		}
-		ok := decoded
-		if !ok {
-			title, body, ok = fd.Original()
-		}
-		if !ok {
-			t, b, err := record.DecodeText(rec.rest)
-			if err != nil {
-				return fmt.Errorf("document %q: %w", h.ID, err)
-			}
-			title, body = string(t), string(b)
-		}
-		h.Title = title
-		prefer, floor := s.declarations(h, body, declared[i], qs[i])
-		var at int
-		fd = fd.WithMaps(title, body)
-		h.Field, h.Snippet, at = s.snippet(qs[i], title, body, fd, prefer, floor)
-		if at >= 0 {
-			h.Line, h.Column = snippet.Locate(body, at)
-		}
-		if s.req.Lines != nil {
-			h.Lines, h.MatchingLines = s.lines(qs[i], body, fd, s.req.Lines)
-		}
-		if h.Explain != nil {
-			h.Explain.Defines = declared[i]
-		}
-		return nil
-	}
-	workers := min(s.ix.opts.Workers, len(hits)/parallelTexts)
-	if workers <= 1 {
-		for i := range hits {
-			if err := text(i); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < len(hits); i += workers {
-				if err := text(i); err != nil {
-					errs[w] = err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return errors.Join(errs...)
-}
-
-// parallelTexts is the fewest hits per goroutine that texts spreads.
-const parallelTexts = 4
 
 // parse parses req's query into the plan the legs read, with the
 // engine's errors: ErrEmptyQuery, or ErrInvalidRequest for a syntax error

@@ -1,7 +1,10 @@
 package index
 
 import (
+	"errors"
+	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/record"
@@ -103,4 +106,108 @@ func (s *search) lines(q *snippetQuery, body string, f *record.Folded, o *LineOp
 	var out []Line
 	n := q.Lines(snippet.Field{Text: body, Folded: f.Body, Map: f.BodyMap}, snippet.LineOptions(*o), func(l snippet.Line) { out = append(out, Line(l)) })
 	return out, n
+}
+
+// texts sets each hit's title and snippet from its record (none for a
+// Bare request, which counts lines at most), on up to Options.Workers
+// goroutines: the snippets are most of a page's cost and need only the
+// fold cache, which is safe for concurrent use, and the records, which
+// nothing writes.
+func (s *search) texts(hits []Hit, recs []hitRecord) error {
+	if s.req.Bare && s.req.Lines == nil {
+		return nil
+	}
+	// The snippets' queries and what each hit declares are found first,
+	// on this goroutine.
+	qs := make([]*snippetQuery, len(hits))
+	declared := make([][]string, len(hits))
+	for i := range hits {
+		qs[i] = s.snippetQuery(slices.Contains(hits[i].MatchedIn, LegFuzzy))
+		if s.req.Bare {
+			continue
+		}
+		var err error
+		if declared[i], err = s.declared(hits[i].ID); err != nil {
+			return err
+		}
+	}
+	text := func(i int) error {
+		h := &hits[i]
+		title, body, fd, err := s.hitText(h.ID, recs[i])
+		if err != nil {
+			return err
+		}
+		if s.req.Bare { // Lines: their count alone
+			_, h.MatchingLines = s.lines(qs[i], body, fd, &LineOptions{Max: 1})
+			return nil
+		}
+		h.Title = title
+		prefer, floor := s.declarations(h, body, declared[i], qs[i])
+		var at int
+		h.Field, h.Snippet, at = s.snippet(qs[i], title, body, fd, prefer, floor)
+		if at >= 0 {
+			h.Line, h.Column = snippet.Locate(body, at)
+		}
+		if s.req.Lines != nil {
+			h.Lines, h.MatchingLines = s.lines(qs[i], body, fd, s.req.Lines)
+		}
+		if h.Explain != nil {
+			h.Explain.Defines = declared[i]
+		}
+		return nil
+	}
+	workers := min(s.ix.opts.Workers, len(hits)/parallelTexts)
+	if workers <= 1 {
+		for i := range hits {
+			if err := text(i); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(hits); i += workers {
+				if err := text(i); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// parallelTexts is the fewest hits per goroutine that texts spreads.
+const parallelTexts = 4
+
+// hitText returns a hit's title and body and their folding with its
+// maps. The folded text is usually cached, and the original restored
+// from it costs less than decompressing the record; a record
+// decompressed for the cache is used as it is.
+func (s *search) hitText(id string, rec hitRecord) (title, body string, fd *record.Folded, err error) {
+	decoded := false
+	fd, err = s.fold.Get(id, rec.seq, func() ([]byte, []byte, error) {
+		t, b, err := record.DecodeText(rec.rest)
+		title, body, decoded = string(t), string(b), err == nil
+		return t, b, err
+	})
+	if err != nil {
+		return "", "", nil, fmt.Errorf("document %q: %w", id, err)
+	}
+	ok := decoded
+	if !ok {
+		title, body, ok = fd.Original()
+	}
+	if !ok {
+		t, b, err := record.DecodeText(rec.rest)
+		if err != nil {
+			return "", "", nil, fmt.Errorf("document %q: %w", id, err)
+		}
+		title, body = string(t), string(b)
+	}
+	return title, body, fd.WithMaps(title, body), nil
 }

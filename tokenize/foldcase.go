@@ -120,7 +120,8 @@ func FoldCase(text []byte) (folded string, offsets []int, upper, changed []uint6
 // verifying candidates it will not show). Into a buffer used again, it
 // allocates nothing.
 //
-// Cost: one pass over text, runs of ASCII eight bytes at a time.
+// Cost: one pass over text, runs of ASCII eight bytes at a time; the rest
+// as Fold folds it.
 func AppendFold(dst, text []byte) []byte {
 	dst = slices.Grow(dst, len(text))
 	for i := 0; i < len(text); {
@@ -133,22 +134,14 @@ func AppendFold(dst, text []byte) []byte {
 				continue
 			}
 		}
-		if c := text[i]; c < utf8.RuneSelf {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			dst = append(dst, c)
-			i++
-			continue
+		// Up to eight bytes and the rest of the rune they end in: a rune
+		// decodes from its own bytes, so the piece folds as the whole.
+		j := min(i+8, len(text))
+		for j < len(text) && !utf8.RuneStart(text[j]) {
+			j++
 		}
-		r, size := utf8.DecodeRune(text[i:])
-		if size == 1 {
-			r = utf8.RuneError
-		}
-		if f := foldRune(r); f != dropRune {
-			dst = utf8.AppendRune(dst, f)
-		}
-		i += size
+		dst, _ = appendFold(dst, unsafe.String(&text[i], j-i), -1)
+		i = j
 	}
 	return dst
 }
