@@ -81,6 +81,7 @@ type docRuns struct {
 	decoded bool // text holds the record's title and body
 	fd      *record.Folded
 	mapped  *record.Folded // fd with its maps back to text, once needed
+	scratch *foldScratch   // where fd is made, when not in the fold cache
 	pos     [2]map[string][]int
 }
 
@@ -95,16 +96,8 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 			return d.atStart(tl, f)
 		}
 		if d.fd == nil {
-			if err := d.read(); err != nil {
+			if err := d.fold(); err != nil {
 				return false, err
-			}
-			seq, err := record.Seq(d.rec)
-			if err != nil {
-				return false, fmt.Errorf("document %q: %w", d.id, err)
-			}
-			d.fd, err = s.fold.Get(d.id, seq, func() ([]byte, []byte, error) { return record.DecodeRecordText(d.rec) })
-			if err != nil {
-				return false, fmt.Errorf("document %q: %w", d.id, err)
 			}
 		}
 		if d.fd.HasRun(f == 1, tl.Text, tl.Folded) {
@@ -160,6 +153,41 @@ func (d *docRuns) termPositions(text string, spans [][2]int) map[string][]int {
 		}
 	}
 	return pos
+}
+
+// fold folds the document's title and body: into the worker's buffers
+// when the index keeps no fold cache, else through it.
+func (d *docRuns) fold() error {
+	if err := d.read(); err != nil {
+		return err
+	}
+	if sc := d.scratch; sc != nil {
+		title, body, dec, err := record.DecodeRecordTextTo(d.rec, sc.dec)
+		sc.dec = dec
+		if err != nil {
+			return fmt.Errorf("document %q: %w", d.id, err)
+		}
+		d.fd, sc.fold = record.FoldInto(&sc.fd, sc.fold, title, body, true)
+		return nil
+	}
+	seq, err := record.Seq(d.rec)
+	if err != nil {
+		return fmt.Errorf("document %q: %w", d.id, err)
+	}
+	d.fd, err = d.s.ix.fold.Get(d.id, seq, func() ([]byte, []byte, error) { return record.DecodeRecordText(d.rec) })
+	if err != nil {
+		return fmt.Errorf("document %q: %w", d.id, err)
+	}
+	return nil
+}
+
+// foldScratch is a worker's buffers for the folds of the documents whose
+// phrases it judges, used again from one to the next, in a process whose
+// index keeps no fold cache (a one-search CLI process): a fold allocated
+// for each would cost more than the folding does.
+type foldScratch struct {
+	dec, fold []byte
+	fd        record.Folded
 }
 
 // decode decodes the document's title and body from its record.
@@ -235,10 +263,19 @@ func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, ju
 	if err != nil {
 		return nil, nil, err
 	}
-	err = s.inParts(len(todo), s.workersFor(len(todo), parallelPhrases), func(_, i int) error {
+	workers := s.workersFor(len(todo), parallelPhrases)
+	var scratch []foldScratch
+	if !s.ix.fold.Keeps() {
+		scratch = make([]foldScratch, workers)
+	}
+	err = s.inParts(len(todo), workers, func(w, i int) error {
 		k := todo[i]
+		var sc *foldScratch
+		if scratch != nil {
+			sc = &scratch[w]
+		}
 		var err error
-		held[k], err = s.phrasesIn(j, ids[k], recs[i], t.Present(k))
+		held[k], err = s.phrasesIn(j, ids[k], recs[i], t.Present(k), sc)
 		return err
 	})
 	if err != nil {
@@ -321,11 +358,11 @@ func phrasesPresent(tp *plan.Text, pres []uint64) plan.Verdict {
 // holds every required phrase of a simple query: its words' terms
 // present (pres), then, for a phrase of several words, as a run, found as
 // written or from the positions of its terms. It may run on any
-// goroutine.
-func (s *search) phrasesIn(j *runJudge, id string, rec []byte, pres []uint64) (bool, error) {
+// goroutine; sc, when not nil, is its buffers for the document's fold.
+func (s *search) phrasesIn(j *runJudge, id string, rec []byte, pres []uint64, sc *foldScratch) (bool, error) {
 	nw := len(pres) / 2
 	bits := func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }
-	d := docRuns{runJudge: j, id: id, rec: rec}
+	d := docRuns{runJudge: j, id: id, rec: rec, scratch: sc}
 	for _, tl := range j.tp.Required {
 		ok := false
 		for f := range 2 {
@@ -372,11 +409,16 @@ func (d *docRuns) inWindows(tl *plan.TextLeaf, f int) (held, decided bool, err e
 	var spans [][2]int
 	var text string
 	folded, upper, ok := d.fd.Plain(f == 1)
-	if ok {
+	stored, kept := d.fd.Stored(f == 1)
+	switch {
+	case kept:
+		text = stored
+		spans, ok = st.Find(text, folded, nil)
+	case ok:
 		if spans, ok = st.FindPlain(folded, upper); ok && len(spans) > 0 {
 			text, spans = d.fd.RestoredSpans(f == 1, spans)
 		}
-	} else {
+	default:
 		if err := d.decode(); err != nil {
 			return false, false, err
 		}

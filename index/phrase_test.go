@@ -34,8 +34,8 @@ func TestExactRunsAgreeWithPositions(t *testing.T) {
 		`"code" "source"`, `x "all rights"`,
 	}
 	for _, backend := range []index.Backend{index.Compact, index.UpsideDown, index.Scorch} {
-		open := func(analyze bool) *index.Index {
-			ix, err := index.OpenMemory(&index.Options{Backend: backend})
+		open := func(analyze bool, cache int) *index.Index {
+			ix, err := index.OpenMemory(&index.Options{Backend: backend, CacheBytes: cache})
 			if errors.Is(err, index.ErrBackend) {
 				return nil // the js/wasm build has compact only
 			}
@@ -51,21 +51,26 @@ func TestExactRunsAgreeWithPositions(t *testing.T) {
 			}
 			return ix
 		}
-		fast, slow := open(false), open(true)
-		if fast == nil {
+		slow := open(true, 0)
+		if slow == nil {
 			continue
 		}
-		for _, q := range queries {
-			for _, mode := range []index.Mode{index.ModeText, index.ModeAuto} {
-				req := index.Request{Query: q, Mode: mode, Limit: 100}
-				a, b := search(t, fast, req), search(t, slow, req)
-				if a.Total != b.Total || !slices.Equal(ids(a), ids(b)) {
-					t.Errorf("%s %s %q: %d %v, by positions %d %v", backend, mode, q, a.Total, ids(a), b.Total, ids(b))
-					continue
-				}
-				for i := range a.Hits {
-					if a.Hits[i].Score != b.Hits[i].Score {
-						t.Errorf("%s %s %q: hit %s scores %v, by positions %v", backend, mode, q, a.Hits[i].ID, a.Hits[i].Score, b.Hits[i].Score)
+		// With the index's fold cache (case masks) and with none (each
+		// search folds into its own, keeping ASCII text as stored).
+		for _, cache := range []int{0, -1} {
+			fast := open(false, cache)
+			for _, q := range queries {
+				for _, mode := range []index.Mode{index.ModeText, index.ModeAuto} {
+					req := index.Request{Query: q, Mode: mode, Limit: 100}
+					a, b := search(t, fast, req), search(t, slow, req)
+					if a.Total != b.Total || !slices.Equal(ids(a), ids(b)) {
+						t.Errorf("%s cache %d %s %q: %d %v, by positions %d %v", backend, cache, mode, q, a.Total, ids(a), b.Total, ids(b))
+						continue
+					}
+					for i := range a.Hits {
+						if a.Hits[i].Score != b.Hits[i].Score || a.Hits[i].Snippet != b.Hits[i].Snippet {
+							t.Errorf("%s cache %d %s %q: hit %s scores %v %q, by positions %v %q", backend, cache, mode, q, a.Hits[i].ID, a.Hits[i].Score, a.Hits[i].Snippet, b.Hits[i].Score, b.Hits[i].Snippet)
+						}
 					}
 				}
 			}
@@ -198,7 +203,7 @@ func TestLongPhrasesMatchPositions(t *testing.T) {
 		}
 		docs = append(docs, index.Doc{ID: fmt.Sprint(i), Kind: []string{"a", "b"}[i%2], Title: forms[rng.IntN(len(forms))], Body: strings.Join(words, " ")})
 	}
-	backends(t, func(t *testing.T, ix *index.Index) {
+	check := func(t *testing.T, ix *index.Index) {
 		mustUpsert(t, ix, docs...)
 		for _, phrase := range []string{"package main", "main package", "package p", "type t", "t type", "point p", "p point",
 			"possibility dying", "possible lie", "packaged main", "package main type", "main of possible",
@@ -225,6 +230,17 @@ func TestLongPhrasesMatchPositions(t *testing.T) {
 				t.Errorf("%q: %d of %d documents hold it: the test needs both kinds", phrase, len(want), len(docs))
 			}
 		}
+	}
+	backends(t, check)
+	// With no fold cache, each search folds into its own, which keeps an
+	// ASCII field's text in place of its case masks.
+	t.Run("no cache", func(t *testing.T) {
+		ix, err := index.OpenMemory(&index.Options{CacheBytes: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		check(t, ix)
 	})
 }
 

@@ -61,11 +61,6 @@ type search struct {
 	// rec, when set, gathers this shard's part of those g lacks.
 	g   *collection.Stats
 	rec *collection.Recorder
-	// fold is the index's fold cache, or, in an index that keeps none,
-	// one of the search's own when its text leg reads stored text
-	// (Plan.Quoted), filled by the text leg's phrases and read by the
-	// substring leg, which folds the rest into buffers it reuses.
-	fold *record.FoldCache
 	// cands holds the substring leg's candidate lists until the search
 	// ends.
 	cands grams.Buffers
@@ -137,11 +132,7 @@ func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 
 // newSearch returns the state of a search of p.
 func (ix *Index) newSearch(ctx context.Context, req Request, p *plan.Plan, qvec []float32) *search {
-	s := &search{ix: ix, ctx: ctx, req: req, plan: p, qvec: qvec, fold: ix.fold}
-	if !ix.fold.Keeps() && p.Quoted {
-		s.fold = record.NewFoldCache(defaultCacheBytes)
-	}
-	return s
+	return &search{ix: ix, ctx: ctx, req: req, plan: p, qvec: qvec}
 }
 
 // stopOnlyWarning is the warning of a text-mode search whose every word
@@ -261,12 +252,6 @@ func (s *search) legs(tol *tolerance) (tri []rank.Scored, text *textList, err er
 			substring()
 		}()
 		wg.Wait()
-	case s.plan.Quoted:
-		// The text leg first: its phrases fold the records they check
-		// into the search's fold cache, where the substring leg finds
-		// them.
-		words()
-		substring()
 	default:
 		substring()
 		words()

@@ -190,7 +190,7 @@ const parallelTexts = 4
 // decompressed for the cache is used as it is.
 func (s *search) hitText(id string, rec hitRecord) (title, body string, fd *record.Folded, err error) {
 	decoded := false
-	fd, err = s.fold.Get(id, rec.seq, func() ([]byte, []byte, error) {
+	fd, err = s.ix.fold.Get(id, rec.seq, func() ([]byte, []byte, error) {
 		t, b, err := record.DecodeText(rec.rest)
 		title, body, decoded = string(t), string(b), err == nil
 		return t, b, err

@@ -201,7 +201,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 			return nil, err
 		}
 		if seqs != nil && seqs[i] > 0 {
-			if fd := s.fold.Peek(id, seqs[i]); fd != nil {
+			if fd := s.ix.fold.Peek(id, seqs[i]); fd != nil {
 				if !s.filter.active || s.filter.matchID(id) {
 					todo = append(todo, checkItem{id: id, f: fd, cand: &cands[i]})
 				}
@@ -262,10 +262,10 @@ func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record
 			if err != nil {
 				return fmt.Errorf("document %q: %w", it.id, err)
 			}
-			if keep && s.fold.Room(len(title)+len(body)) {
-				f, _ = s.fold.Get(it.id, it.seq, func() ([]byte, []byte, error) { return title, body, nil })
+			if keep && s.ix.fold.Room(len(title)+len(body)) {
+				f, _ = s.ix.fold.Get(it.id, it.seq, func() ([]byte, []byte, error) { return title, body, nil })
 			} else {
-				f, folds[w] = record.FoldInto(&fds[w], folds[w], title, body)
+				f, folds[w] = record.FoldInto(&fds[w], folds[w], title, body, false)
 			}
 		}
 		if m, ok := checks[w](it.id, f, it.cand); ok {

@@ -1,7 +1,9 @@
 package record
 
 import (
+	"encoding/binary"
 	mathbits "math/bits"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -24,41 +26,80 @@ type Folded struct {
 	// bits then restore it.
 	TitleUpper, BodyUpper     []uint64
 	TitleChanged, BodyChanged []uint64
+	// titleText and bodyText are the fields as stored, kept in place of
+	// the masks (then nil) by a fold that no later search reads (FoldInto)
+	// for a field that is ASCII, whose folding is the text lowered byte
+	// for byte; texts marks which: 1 the title, 2 the body. bare marks a
+	// fold that has neither for a field that is not ASCII: its folded
+	// text alone.
+	titleText, bodyText string
+	texts               uint8
+	bare                bool
 	// mapless marks an entry of the cache whose maps it left out (see
 	// FoldCache.Get); WithMaps restores them.
 	mapless bool
 }
 
 func (f *Folded) size() int {
-	return len(f.Title) + len(f.Body) + 8*(len(f.TitleMap)+len(f.BodyMap)+len(f.TitleUpper)+len(f.BodyUpper)+len(f.TitleChanged)+len(f.BodyChanged)) + 64
+	return len(f.Title) + len(f.Body) + len(f.titleText) + len(f.bodyText) + 8*(len(f.TitleMap)+len(f.BodyMap)+len(f.TitleUpper)+len(f.BodyUpper)+len(f.TitleChanged)+len(f.BodyChanged)) + 64
 }
 
 // Original returns the title and body as stored, when both can be
 // restored from their folded text: a snippet then needs no decoding.
 func (f *Folded) Original() (title, body string, ok bool) {
-	if f.TitleChanged != nil || f.BodyChanged != nil {
-		return "", "", false
+	if title, ok = f.original(false); ok {
+		body, ok = f.original(true)
 	}
-	return restoreCase(f.Title, f.TitleUpper), restoreCase(f.Body, f.BodyUpper), true
+	return title, body, ok
+}
+
+// original returns the body (else the title) as stored, ok when it can
+// be restored from its folded text.
+func (f *Folded) original(body bool) (string, bool) {
+	folded, upper, changed, text, kept := f.field(body)
+	if kept {
+		return text, true
+	}
+	if changed != nil || f.bare {
+		return "", false
+	}
+	return restoreCase(folded, upper), true
+}
+
+// field returns the body (else the title) folded, its case masks, and
+// the field as stored, kept true, when the fold kept it in their place.
+func (f *Folded) field(body bool) (folded string, upper, changed []uint64, text string, kept bool) {
+	if body {
+		return f.Body, f.BodyUpper, f.BodyChanged, f.bodyText, f.texts&2 != 0
+	}
+	return f.Title, f.TitleUpper, f.TitleChanged, f.titleText, f.texts&1 != 0
 }
 
 // Plain returns the body (else the title) folded, and its upper-case
 // letters (a bit per byte), ok only when folding did nothing but lower
 // ASCII letters: the folded text then has the original's offsets, and at
 // each token's start the spelling that the analyzer folds the token's
-// word to. RestoredSpans gives parts of the original back.
+// word to. RestoredSpans gives parts of the original back. For a field
+// the fold kept as stored, upper is nil: Stored gives it.
 func (f *Folded) Plain(body bool) (folded string, upper []uint64, ok bool) {
-	if body {
-		return f.Body, f.BodyUpper, f.BodyChanged == nil
-	}
-	return f.Title, f.TitleUpper, f.TitleChanged == nil
+	folded, upper, changed, _, kept := f.field(body)
+	return folded, upper, kept || changed == nil && !f.bare
+}
+
+// Stored returns the body (else the title) as stored, ok when the fold
+// kept it (NewSearchFoldCache): then folding did nothing but lower its
+// ASCII letters.
+func (f *Folded) Stored(body bool) (text string, ok bool) {
+	_, _, _, text, ok = f.field(body)
+	return text, ok
 }
 
 // RestoredSpans returns the spans of the body (else the title) as
 // written, one after another, and where each is in the text returned,
-// for a field that Plain reports ok. Cost: a copy of the spans.
+// for a field that Plain reports ok and the fold did not keep. Cost: a copy of the
+// spans.
 func (f *Folded) RestoredSpans(body bool, spans [][2]int) (text string, at [][2]int) {
-	folded, upper, _ := f.Plain(body)
+	folded, upper, _, _, _ := f.field(body)
 	n := 0
 	for _, sp := range spans {
 		n += sp[1] - sp[0]
@@ -119,17 +160,80 @@ func fold(seq uint64, title, body []byte) *Folded {
 	return f
 }
 
-// FoldInto folds a record's title and body into buf and returns f and the
-// buffer, for a reader that keeps none of it (a search verifying
-// candidates in a process with no fold cache): f's Title and Body are
-// views of buf, valid until buf is written again, and f has no maps and
-// no masks. Cost: tokenize.AppendFold of each; nothing allocated once buf
-// is large enough.
-func FoldInto(f *Folded, buf, title, body []byte) (*Folded, []byte) {
-	buf = tokenize.AppendFold(buf[:0], title)
-	n := len(buf)
-	buf = tokenize.AppendFold(buf, body)
-	*f = Folded{Title: unsafe.String(unsafe.SliceData(buf), n), Body: unsafe.String(unsafe.SliceData(buf[n:]), len(buf)-n)}
+// foldKeeping folds a record's title and body as fold does, but for a
+// field that is ASCII keeps the field itself (a view of title or body,
+// which must outlive the fold) in place of the masks: a fold that no
+// later search reads, for which the masks cost more to make than the
+// fold does. Cost: tokenize.AppendFold of the ASCII fields, in one
+// allocation; tokenize.FoldCase of another.
+func foldKeeping(seq uint64, title, body []byte) *Folded {
+	f, _ := FoldInto(&Folded{}, nil, title, body, true)
+	f.seq = seq
+	return f
+}
+
+// isASCII reports whether b holds nothing but ASCII bytes. Cost: a pass
+// over b, eight bytes at a time.
+func isASCII(b []byte) bool {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// FoldInto folds a record's title and body into buf and returns f and
+// the buffer, for a reader that keeps none of it (a search verifying
+// candidates, or judging phrases, in a process with no fold cache): f's
+// Title and Body are views of buf, valid until buf is written again. An
+// ASCII field keeps the field itself, a view of title or body (Stored);
+// another has its masks and maps when masks is true (tokenize.FoldCase),
+// else its folded text alone. Cost: tokenize.AppendFold of each field,
+// nothing allocated once buf is large enough; FoldCase of a field that is
+// not ASCII when masks is true.
+func FoldInto(f *Folded, buf, title, body []byte, masks bool) (*Folded, []byte) {
+	*f = Folded{}
+	n := 0
+	for k, field := range [2][]byte{title, body} {
+		if isASCII(field) {
+			f.texts |= 1 << k
+		}
+		if !masks || f.texts&(1<<k) != 0 {
+			n += len(field)
+		}
+	}
+	buf = slices.Grow(buf[:0], n)
+	for k, field := range [2][]byte{title, body} {
+		var folded, text string
+		switch {
+		case f.texts&(1<<k) != 0 || !masks:
+			f.bare = f.bare || f.texts&(1<<k) == 0
+			at := len(buf)
+			buf = tokenize.AppendFold(buf, field)
+			folded = unsafe.String(unsafe.SliceData(buf[at:]), len(buf)-at)
+			if f.texts&(1<<k) != 0 {
+				text = unsafe.String(unsafe.SliceData(field), len(field))
+			}
+		case k == 0:
+			f.Title, f.TitleMap, f.TitleUpper, f.TitleChanged = tokenize.FoldCase(field)
+			continue
+		default:
+			f.Body, f.BodyMap, f.BodyUpper, f.BodyChanged = tokenize.FoldCase(field)
+			continue
+		}
+		if k == 0 {
+			f.Title, f.titleText = folded, text
+		} else {
+			f.Body, f.bodyText = folded, text
+		}
+	}
 	return f, buf
 }
 
@@ -150,12 +254,15 @@ type FoldCache struct {
 	m     map[string]*Folded
 	bytes int
 	max   int
+	texts bool // folds keep ASCII fields' text (foldKeeping): it keeps nothing
 }
 
 // NewFoldCache returns a cache that holds up to max bytes; with max 0 or
-// less it keeps nothing.
+// less it keeps nothing, and its folds keep an ASCII field's text in place
+// of case masks (they may view the title and body load returns, which
+// must outlive them).
 func NewFoldCache(max int) *FoldCache {
-	return &FoldCache{m: map[string]*Folded{}, max: max}
+	return &FoldCache{m: map[string]*Folded{}, max: max, texts: max <= 0}
 }
 
 // Keeps reports whether the cache keeps anything.
@@ -194,7 +301,11 @@ func (c *FoldCache) Get(id string, seq uint64, load func() (title, body []byte, 
 	if err != nil {
 		return nil, err
 	}
-	f = fold(seq, title, body)
+	if c.texts {
+		f = foldKeeping(seq, title, body)
+	} else {
+		f = fold(seq, title, body)
+	}
 	if c.max <= 0 {
 		return f, nil
 	}
@@ -245,10 +356,7 @@ func (c *FoldCache) Get(id string, seq uint64, load func() (title, body []byte, 
 // the field's, lowered. Cost: a scan of the folded field, cached between
 // searches.
 func (fd *Folded) HasRun(body bool, written, folded string) bool {
-	text, upper, changed := fd.Title, fd.TitleUpper, fd.TitleChanged
-	if body {
-		text, upper, changed = fd.Body, fd.BodyUpper, fd.BodyChanged
-	}
+	text, upper, changed, orig, kept := fd.field(body)
 	q := folded
 	if len(q) == 0 || len(written) != len(q) || !wordByte(q[0]) || !wordByte(q[len(q)-1]) || !plainCase(written) {
 		return false
@@ -261,14 +369,23 @@ func (fd *Folded) HasRun(body bool, written, folded string) bool {
 		}
 		i += at
 		end := i + len(q)
-		if (i == 0 || separator(text[i-1])) && (end == len(text) || separator(text[end])) &&
-			(changed == nil || !anyBit(changed, max(i-1, 0), min(end+1, len(text)))) &&
-			plainCase(restoreCase(text[i:end], shiftMask(upper, i, end-i))) {
+		if (i == 0 || separator(text[i-1])) && (end == len(text) || separator(text[end])) && fd.plainAt(kept, orig, text, upper, changed, i, end) {
 			return true
 		}
 		at = i + 1
 	}
 	return false
+}
+
+// plainAt reports whether the field's bytes [i, end) are as folded, up to
+// case, and are words of plain case (plainCase): from the field as
+// stored when the fold kept it (kept, orig), else from its masks.
+func (fd *Folded) plainAt(kept bool, orig, text string, upper, changed []uint64, i, end int) bool {
+	if kept {
+		return plainCase(orig[i:end])
+	}
+	return !fd.bare && (changed == nil || !anyBit(changed, max(i-1, 0), min(end+1, len(text)))) &&
+		plainCase(restoreCase(text[i:end], shiftMask(upper, i, end-i)))
 }
 
 // wordByte reports whether c is an ASCII letter or digit.

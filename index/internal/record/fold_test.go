@@ -129,10 +129,66 @@ func TestHasRun(t *testing.T) {
 		{"lowered Cyrillic elsewhere", "ДОМ all rights", "all rights", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fd := fold(1, nil, []byte(tc.body))
-			if got := fd.HasRun(true, tc.written, tokenize.Fold(tc.written)); got != tc.want {
-				t.Errorf("HasRun(%q in %q) = %v, want %v", tc.written, tc.body, got, tc.want)
+			// With case masks (an index's cache) and with the text kept
+			// in their place (a search's own).
+			for _, fd := range []*Folded{fold(1, nil, []byte(tc.body)), foldKeeping(1, nil, []byte(tc.body))} {
+				if got := fd.HasRun(true, tc.written, tokenize.Fold(tc.written)); got != tc.want {
+					t.Errorf("HasRun(%q in %q), text kept %v: %v, want %v", tc.written, tc.body, fd.texts != 0, got, tc.want)
+				}
 			}
 		})
+	}
+}
+
+// TestFoldKeeping checks that a fold that keeps an ASCII field's text in
+// place of its masks folds as fold does, gives the same originals and
+// plain verdicts, and keeps the text of ASCII fields only.
+func TestFoldKeeping(t *testing.T) {
+	for _, tc := range []struct{ title, body string }{
+		{"", ""},
+		{"Title", "ASCII body, with Upper and lower case: getUserByID(XMLParser)"},
+		{"Café", "ASCII body"},
+		{"ASCII title", "naïve Ångström"},
+		{"\u212a", "Kelvin \u212a sign"},
+		{strings.Repeat("Long ASCII ", 20), strings.Repeat("ÄÖü ", 30)},
+	} {
+		title, body := []byte(tc.title), []byte(tc.body)
+		want, got := fold(1, title, body), foldKeeping(1, title, body)
+		if got.Title != want.Title || got.Body != want.Body || !reflect.DeepEqual(got.TitleMap, want.TitleMap) || !reflect.DeepEqual(got.BodyMap, want.BodyMap) {
+			t.Errorf("%q %q: foldKeeping %+v, fold %+v", tc.title, tc.body, got, want)
+		}
+		for k, field := range []string{tc.title, tc.body} {
+			stored, kept := got.Stored(k == 1)
+			if ascii := isASCII([]byte(field)); kept != ascii || kept && stored != field {
+				t.Errorf("%q: kept %v (%q), ASCII %v", field, kept, stored, ascii)
+			}
+			_, _, wantOK := want.Plain(k == 1)
+			if _, _, ok := got.Plain(k == 1); ok != wantOK {
+				t.Errorf("%q: Plain %v, with masks %v", field, ok, wantOK)
+			}
+		}
+		gt, gb, gok := got.Original()
+		wt, wb, wok := want.Original()
+		if gok != wok || gt != wt || gb != wb {
+			t.Errorf("%q %q: Original %q %q %v, with masks %q %q %v", tc.title, tc.body, gt, gb, gok, wt, wb, wok)
+		}
+		if gok && (gt != tc.title || gb != tc.body) {
+			t.Errorf("Original %q %q, stored %q %q", gt, gb, tc.title, tc.body)
+		}
+		// Without masks, a field that is not ASCII has its folded text
+		// alone: neither restorable nor plain.
+		bare, _ := FoldInto(&Folded{}, nil, title, body, false)
+		if bare.Title != want.Title || bare.Body != want.Body {
+			t.Errorf("%q %q: FoldInto without masks folds to %q %q", tc.title, tc.body, bare.Title, bare.Body)
+		}
+		ascii := isASCII(title) && isASCII(body)
+		if bt, bb, ok := bare.Original(); ok != ascii || ok && (bt != tc.title || bb != tc.body) {
+			t.Errorf("%q %q without masks: Original %q %q %v", tc.title, tc.body, bt, bb, ok)
+		}
+		for k, field := range []string{tc.title, tc.body} {
+			if _, _, ok := bare.Plain(k == 1); ok != isASCII([]byte(field)) {
+				t.Errorf("%q without masks: Plain %v", field, ok)
+			}
+		}
 	}
 }
