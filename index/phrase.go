@@ -82,7 +82,11 @@ type docRuns struct {
 	fd      *record.Folded
 	mapped  *record.Folded // fd with its maps back to text, once needed
 	scratch *foldScratch   // where fd is made, when not in the fold cache
-	pos     [2]map[string][]int
+	head    *record.Folded // the fold of the text's head, when read and not whole
+	// headRead is set once the head was read: after fold, head is not
+	// valid (it shares the scratch buffers).
+	headRead bool
+	pos      [2]map[string][]int
 }
 
 // held reports whether field f (0 title, 1 body) holds tl, a leaf that
@@ -94,6 +98,15 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 	if !s.ix.analyzeRuns {
 		if tl.Initial {
 			return d.atStart(tl, f)
+		}
+		if d.fd == nil && d.scratch != nil && !d.headRead {
+			// Most phrases of common words are in a file's first lines.
+			if err := d.foldHead(); err != nil {
+				return false, err
+			}
+			if d.fd == nil && d.head.HasRun(f == 1, tl.Text, tl.Folded) {
+				return true, nil
+			}
 		}
 		if d.fd == nil {
 			if err := d.fold(); err != nil {
@@ -153,6 +166,30 @@ func (d *docRuns) termPositions(text string, spans [][2]int) map[string][]int {
 		}
 	}
 	return pos
+}
+
+// foldHead folds the head of the document's text (record.DecodeTextHead)
+// into the worker's buffers, once: as fd when the head is the whole text,
+// else as head, until fold uses the buffers again.
+func (d *docRuns) foldHead() error {
+	d.headRead = true
+	if err := d.read(); err != nil {
+		return err
+	}
+	sc := d.scratch
+	h, dec, err := record.DecodeTextHead(d.rec, sc.dec, textHead)
+	sc.dec = dec
+	if err != nil {
+		return fmt.Errorf("document %q: %w", d.id, err)
+	}
+	fd, fold := record.FoldHeadInto(&sc.fd, sc.fold, h, true)
+	sc.fold = fold
+	if h.Whole {
+		d.fd = fd
+	} else {
+		d.head = fd
+	}
+	return nil
 }
 
 // fold folds the document's title and body: into the worker's buffers

@@ -87,8 +87,10 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 	// newCheck returns a function that judges a document whose folded
 	// text is fd (cand is nil for a scanned one), with its own state,
 	// shared with leafOK so that neither is made anew per document: one
-	// per goroutine.
-	newCheck := func() func(id string, fd *record.Folded, cand *grams.Candidate) (rank.Scored, bool) {
+	// per goroutine. dl is the document's folded length; given the fold
+	// of the text's head (head true), it abstains unless every leaf occurs
+	// in it.
+	newCheck := func() checkFunc {
 		var (
 			f      *record.Folded
 			c      *grams.Candidate
@@ -116,8 +118,8 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 			return v
 		}
 		nearOK := func(n *query.Near) plan.Verdict { return s.nearIn(n, byLeaf, f, leafOK) }
-		return func(id string, fd *record.Folded, cand *grams.Candidate) (rank.Scored, bool) {
-			f, c, score, dl = fd, cand, 0, float64(len(fd.Title)+len(fd.Body))
+		return func(id string, fd *record.Folded, cand *grams.Candidate, head bool, length float64) (rank.Scored, plan.Verdict) {
+			f, c, score, dl = fd, cand, 0, length
 			clear(seen)
 			v := plan.Yes
 			if s.plan.Strict {
@@ -126,11 +128,26 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 				for _, sl := range order {
 					if leafOK(sl.Leaf) == plan.No {
 						v = plan.No
+						if head {
+							v = plan.Abstain // the rest of the text may hold it
+						}
 						break
 					}
 				}
 			}
-			return rank.Scored{ID: id, Score: score}, v == plan.Yes
+			return rank.Scored{ID: id, Score: score}, v
+		}
+	}
+	// A simple query's leaves are judged by a text's head when each is
+	// found by its first occurrence, its frequency estimated from its
+	// grams: not a leaf at the start (^), nor one too short for a gram.
+	head := 0
+	if !s.plan.Strict {
+		head = textHead
+		for _, sl := range leaves {
+			if sl.Folded == "" || sl.Leaf.Initial || len(sl.Grams) == 0 {
+				head = 0
+			}
 		}
 	}
 	// todo is what to check: the documents that pass the filters, with
@@ -140,7 +157,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 	var todo []checkItem
 	// verify filters a stored record and adds it to todo. Only a filter
 	// on stored fields needs its header decoded in full.
-	verify := func(id string, rec []byte, cand *grams.Candidate) error {
+	verify := func(id string, rec []byte, cand *grams.Candidate, dl float64) error {
 		if s.filter.active && !s.filter.matchID(id) {
 			return nil
 		}
@@ -157,7 +174,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 				return nil
 			}
 		}
-		todo = append(todo, checkItem{id: id, rec: rec, seq: seq, cand: cand})
+		todo = append(todo, checkItem{id: id, rec: rec, seq: seq, cand: cand, dl: dl})
 		return nil
 	}
 
@@ -170,11 +187,13 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 	}
 	// Unless a filter needs the stored record, a candidate whose folded
 	// text is cached needs none: fieldLength gives its record's sequence
-	// number (or a higher one, which misses).
+	// number (or a higher one, which misses), and its folded length, which
+	// a check of the text's head needs.
 	var seqs []uint64
+	var lens []float64
 	if !s.filter.byHeader && len(cands) > 0 {
-		seqs = make([]uint64, len(cands))
-		err := s.eachLength(cands, func(i int, seq uint64, _ float64) { seqs[i] = seq })
+		seqs, lens = make([]uint64, len(cands)), make([]float64, len(cands))
+		err := s.eachLength(cands, func(i int, seq uint64, norm float64) { seqs[i], lens[i] = seq, lengthOf(norm) })
 		if err != nil {
 			return nil, err
 		}
@@ -184,7 +203,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 			if err := s.ctx.Err(); err != nil {
 				return err
 			}
-			return verify(string(k), v, nil)
+			return verify(string(k), v, nil, -1)
 		})
 		if err != nil {
 			return nil, err
@@ -212,11 +231,15 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 		if rec == nil {
 			continue // drift between an index and the store is Check's to report
 		}
-		if err := verify(id, rec, &cands[i]); err != nil {
+		dl := -1.0
+		if lens != nil && seqs[i] > 0 {
+			dl = lens[i]
+		}
+		if err := verify(id, rec, &cands[i], dl); err != nil {
 			return nil, err
 		}
 	}
-	return s.checkAll(todo, newCheck)
+	return s.checkAll(todo, newCheck, head)
 }
 
 // checkItem is a document to check, with its folded text, or its stored
@@ -226,6 +249,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 // process whose fold cache is cold, it is most of a search.
 type checkItem struct {
 	id   string
+	dl   float64 // the folded length the trigram index holds; -1 when not read
 	f    *record.Folded
 	rec  []byte
 	seq  uint64
@@ -235,13 +259,26 @@ type checkItem struct {
 // parallelChecks is the fewest documents checked by more than one goroutine.
 const parallelChecks = 512
 
+// textHead is how much of a candidate's body a check decodes and folds
+// first when no fold cache keeps it: a common word occurs in most of a
+// corpus, and mostly in a file's first lines (a licence, a package
+// clause), where it is found without decoding the rest.
+const textHead = 1024
+
+// checkFunc judges a document whose folded text, or its head's, is fd
+// (see newCheck in substringLeg).
+type checkFunc func(id string, fd *record.Folded, cand *grams.Candidate, head bool, dl float64) (rank.Scored, plan.Verdict)
+
 // checkAll checks every item, on up to Options.Workers goroutines, each
 // with its own check function, and returns the matches in no set order.
-func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record.Folded, *grams.Candidate) (rank.Scored, bool)) ([]rank.Scored, error) {
+// With head more than 0, a candidate that is not folded into the cache is
+// first judged by its text's head, of head bytes (record.DecodeTextHead),
+// and decoded whole only when that does not decide it.
+func (s *search) checkAll(todo []checkItem, newCheck func() checkFunc, head int) ([]rank.Scored, error) {
 	workers := s.workersFor(len(todo), parallelChecks)
 	outs := make([][]rank.Scored, workers)
 	bufs := make([][]byte, workers) // each worker's decompressed text, folded and dropped
-	checks := make([]func(string, *record.Folded, *grams.Candidate) (rank.Scored, bool), workers)
+	checks := make([]checkFunc, workers)
 	for w := range checks {
 		checks[w] = newCheck()
 	}
@@ -256,6 +293,25 @@ func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record
 	err := s.inParts(len(todo), workers, func(w, i int) error {
 		it := &todo[i]
 		f := it.f
+		if f == nil && head > 0 && it.cand != nil && it.dl >= 0 {
+			h, buf, err := record.DecodeTextHead(it.rec, bufs[w], head)
+			bufs[w] = buf
+			if err != nil {
+				return fmt.Errorf("document %q: %w", it.id, err)
+			}
+			// A text the cache has room for goes into it whole.
+			if !h.Whole && !(keep && s.ix.fold.Room(h.TitleLen+h.BodyLen)) {
+				var hf *record.Folded
+				hf, folds[w] = record.FoldHeadInto(&fds[w], folds[w], h, false)
+				m, v := checks[w](it.id, hf, it.cand, true, it.dl)
+				if v == plan.Yes {
+					outs[w] = append(outs[w], m)
+				}
+				if v != plan.Abstain {
+					return nil
+				}
+			}
+		}
 		if f == nil {
 			title, body, buf, err := record.DecodeRecordTextTo(it.rec, bufs[w])
 			bufs[w] = buf
@@ -268,7 +324,7 @@ func (s *search) checkAll(todo []checkItem, newCheck func() func(string, *record
 				f, folds[w] = record.FoldInto(&fds[w], folds[w], title, body, false)
 			}
 		}
-		if m, ok := checks[w](it.id, f, it.cand); ok {
+		if m, v := checks[w](it.id, f, it.cand, false, float64(len(f.Title)+len(f.Body))); v == plan.Yes {
 			outs[w] = append(outs[w], m)
 		}
 		return nil

@@ -1,6 +1,7 @@
 package index_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -247,4 +248,77 @@ func TestIndexScoresAgreeWithText(t *testing.T) {
 		}
 		compare("after updates and removals")
 	})
+}
+
+// TestHeadChecksAgreeWithWhole checks that judging a candidate by its
+// text's head (a process with no fold cache: record.DecodeTextHead) gives
+// what judging its whole text gives, with the index's fold cache: the same
+// hits, scores, snippets, order and Total, and brute force's matches, on
+// every backend. The documents are longer than the head, the words in
+// the head, past it, in both and in neither, and some texts fold other
+// than plainly (so their folded lengths are not their stored ones).
+func TestHeadChecksAgreeWithWhole(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	words := []string{"reader", "writer", "errors", "Über", "naïve", "buffer", "closeIdle"}
+	filler := func(n int) string {
+		var b strings.Builder
+		for b.Len() < n {
+			fmt.Fprintf(&b, "w%dq ", rng.IntN(300))
+		}
+		return b.String()
+	}
+	var docs []index.Doc
+	for i := range 400 {
+		var parts []string
+		for range 1 + rng.IntN(4) {
+			parts = append(parts, words[rng.IntN(len(words))], filler(rng.IntN(3000)))
+		}
+		if i%3 == 0 {
+			parts = append([]string{filler(rng.IntN(2000))}, parts...)
+		}
+		docs = append(docs, index.Doc{ID: fmt.Sprintf("d%03d", i), Title: words[rng.IntN(len(words))] + " " + fmt.Sprint(i), Body: strings.Join(parts, " ")})
+	}
+	cases := []substringCase{{"reader", nil}, {"reader writer", nil}, {"über naive", nil}, {"closeidle errors", nil}, {"ader uffe", nil}, {"w17q reader", nil}}
+	for _, be := range []string{"scorch", "upsidedown", "compact", "disk"} {
+		open := func(cache int) *index.Index {
+			opts := &index.Options{Backend: index.Backend(be), CacheBytes: cache}
+			if be == "disk" {
+				if openDisk == nil {
+					return nil
+				}
+				opts.Backend = ""
+				return openDisk(t, opts)
+			}
+			ix, err := index.OpenMemory(opts)
+			if errors.Is(err, index.ErrBackend) {
+				return nil // the js/wasm build has compact only
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ix.Close() })
+			return ix
+		}
+		head, whole := open(-1), open(0)
+		if head == nil {
+			continue
+		}
+		mustUpsert(t, whole, docs...)
+		mustUpsert(t, head, docs...)
+		checkSubstring(t, head, docs, cases)
+		for _, c := range cases {
+			for _, mode := range []index.Mode{index.ModeSubstring, index.ModeAuto} {
+				req := index.Request{Query: c.query, Mode: mode, Limit: index.MaxLimit}
+				a, b := search(t, head, req), search(t, whole, req)
+				if a.Total != b.Total || len(a.Hits) != len(b.Hits) {
+					t.Fatalf("%q %s: %d, %d hits by heads; %d, %d whole", c.query, mode, a.Total, len(a.Hits), b.Total, len(b.Hits))
+				}
+				for i := range a.Hits {
+					if g, w := a.Hits[i], b.Hits[i]; g.ID != w.ID || g.Score != w.Score || g.Snippet != w.Snippet {
+						t.Fatalf("%s %q %s: hit %d is %s %v %q by heads, %s %v %q whole", be, c.query, mode, i, g.ID, g.Score, g.Snippet, w.ID, w.Score, w.Snippet)
+					}
+				}
+			}
+		}
+	}
 }

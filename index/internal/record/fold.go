@@ -35,6 +35,9 @@ type Folded struct {
 	titleText, bodyText string
 	texts               uint8
 	bare                bool
+	// cut marks the fold of a text's head (FoldHeadInto): its body is
+	// the body's start, whose end is not the field's.
+	cut bool
 	// mapless marks an entry of the cache whose maps it left out (see
 	// FoldCache.Get); WithMaps restores them.
 	mapless bool
@@ -57,6 +60,9 @@ func (f *Folded) Original() (title, body string, ok bool) {
 // be restored from its folded text.
 func (f *Folded) original(body bool) (string, bool) {
 	folded, upper, changed, text, kept := f.field(body)
+	if body && f.cut {
+		return "", false
+	}
 	if kept {
 		return text, true
 	}
@@ -83,7 +89,7 @@ func (f *Folded) field(body bool) (folded string, upper, changed []uint64, text 
 // the fold kept as stored, upper is nil: Stored gives it.
 func (f *Folded) Plain(body bool) (folded string, upper []uint64, ok bool) {
 	folded, upper, changed, _, kept := f.field(body)
-	return folded, upper, kept || changed == nil && !f.bare
+	return folded, upper, !(body && f.cut) && (kept || changed == nil && !f.bare)
 }
 
 // Stored returns the body (else the title) as stored, ok when the fold
@@ -91,7 +97,7 @@ func (f *Folded) Plain(body bool) (folded string, upper []uint64, ok bool) {
 // ASCII letters.
 func (f *Folded) Stored(body bool) (text string, ok bool) {
 	_, _, _, text, ok = f.field(body)
-	return text, ok
+	return text, ok && !(body && f.cut)
 }
 
 // RestoredSpans returns the spans of the body (else the title) as
@@ -237,6 +243,15 @@ func FoldInto(f *Folded, buf, title, body []byte, masks bool) (*Folded, []byte) 
 	return f, buf
 }
 
+// FoldHeadInto is FoldInto for a text's head (DecodeTextHead): a fold
+// that answers HasRun only, the end of its body not being the body's when
+// the head is not whole.
+func FoldHeadInto(f *Folded, buf []byte, h TextHead, masks bool) (*Folded, []byte) {
+	f, buf = FoldInto(f, buf, h.Title, h.Body, masks)
+	f.cut = !h.Whole
+	return f, buf
+}
+
 // FoldCache keeps folded text between searches so that verifying
 // substring candidates and finding snippet matches costs a scan of folded
 // text, not a fold per search. An entry is valid for one record: it is
@@ -369,7 +384,9 @@ func (fd *Folded) HasRun(body bool, written, folded string) bool {
 		}
 		i += at
 		end := i + len(q)
-		if (i == 0 || separator(text[i-1])) && (end == len(text) || separator(text[end])) && fd.plainAt(kept, orig, text, upper, changed, i, end) {
+		// The end of a head is not a separator: the body goes on.
+		if (i == 0 || separator(text[i-1])) && (end == len(text) && !(body && fd.cut) || end < len(text) && separator(text[end])) &&
+			fd.plainAt(kept, orig, text, upper, changed, i, end) {
 			return true
 		}
 		at = i + 1

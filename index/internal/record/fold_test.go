@@ -192,3 +192,29 @@ func TestFoldKeeping(t *testing.T) {
 		}
 	}
 }
+
+// TestHasRunInHead checks that the fold of a text's head finds a run that
+// ends before the head does, but not one the head's end cuts: the body
+// may go on with more of the word ("all rightsholder").
+func TestHasRunInHead(t *testing.T) {
+	for _, tc := range []struct {
+		body  string
+		whole bool
+		want  bool
+	}{
+		{"x all rights", true, true},
+		{"x all rights", false, false},
+		{"x all rights, and", false, true},
+		{"All Rights reserved", false, true},
+	} {
+		for _, masks := range []bool{true, false} {
+			fd, _ := FoldHeadInto(&Folded{}, nil, TextHead{Body: []byte(tc.body), Whole: tc.whole, BodyLen: 100}, masks)
+			if got := fd.HasRun(true, "all rights", "all rights"); got != tc.want {
+				t.Errorf("%q, whole %v, masks %v: HasRun %v, want %v", tc.body, tc.whole, masks, got, tc.want)
+			}
+			if _, _, ok := fd.Plain(true); ok == !tc.whole {
+				t.Errorf("%q, whole %v: the head's body is plain", tc.body, tc.whole)
+			}
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package record
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// checkHead compares DecodeTextHead's title and body start with the whole
+// text DecodeRecordText gives: the same title, lengths and body, or a
+// prefix of at least n bytes less a cut rune, ending at a rune start.
+func checkHead(t *testing.T, rec []byte, n int) {
+	t.Helper()
+	title, body, fullErr := DecodeRecordText(rec)
+	h, _, err := DecodeTextHead(rec, nil, n)
+	if err != nil {
+		if fullErr == nil {
+			t.Fatalf("n %d: head %v, the whole text decodes", n, err)
+		}
+		return
+	}
+	if fullErr != nil {
+		return // damage after the head is not read
+	}
+	if !bytes.Equal(h.Title, title) || h.TitleLen != len(title) || h.BodyLen != len(body) || !bytes.HasPrefix(body, h.Body) {
+		t.Fatalf("n %d: head %q %q (%d, %d), whole %q %q", n, h.Title, h.Body, h.TitleLen, h.BodyLen, title, body)
+	}
+	if h.Whole != (len(h.Body) == len(body)) {
+		t.Fatalf("n %d: Whole %v with %d of %d bytes", n, h.Whole, len(h.Body), len(body))
+	}
+	if !h.Whole && (len(h.Body) < n-utf8.UTFMax || len(h.Body) < len(body) && !utf8.RuneStart(body[len(h.Body)])) {
+		t.Fatalf("n %d: a head of %d bytes of %d", n, len(h.Body), len(body))
+	}
+}
+
+// TestDecodeTextHead checks heads of raw and compressed texts, ASCII and
+// not, long titles, and a body cut inside a rune, against the whole text.
+func TestDecodeTextHead(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := []string{"func", "return", "err", "naïve", "Ünïcode", "→", "😀", "\n", "x", strings.Repeat("ab", 40)}
+	for i := range 300 {
+		var title, body strings.Builder
+		for range rng.IntN(3) * rng.IntN(200) {
+			title.WriteString(words[rng.IntN(len(words))] + " ")
+		}
+		for range rng.IntN(2000) {
+			body.WriteString(words[rng.IntN(len(words))])
+			if rng.IntN(3) > 0 {
+				body.WriteByte(' ')
+			}
+		}
+		rec := Encode(&Header{Seq: uint64(i)}, nil, title.String(), body.String())
+		for _, n := range []int{0, 1, 7, 64, 1024, 4096, 1 << 20} {
+			checkHead(t, rec, n)
+		}
+	}
+	// A compressed body of a thousand bytes, its head of 100: not whole.
+	rec := Encode(&Header{Seq: 1}, nil, "t", strings.Repeat("zip zap ", 125))
+	if h, _, err := DecodeTextHead(rec, nil, 100); err != nil || h.Whole || len(h.Body) < 100 || len(h.Body) >= 1000 {
+		t.Fatalf("head of 100 of a 1,000-byte body: %d bytes, whole %v, %v", len(h.Body), h.Whole, err)
+	}
+}
+
+// TestDecodeTextHeadReusesBuffer checks that a buffer large enough for the
+// whole text is used with no allocation.
+func TestDecodeTextHeadReusesBuffer(t *testing.T) {
+	rec := Encode(&Header{Seq: 1}, nil, "t", strings.Repeat("zip zap ", 500))
+	big := make([]byte, 0, 8000)
+	if n := testing.AllocsPerRun(20, func() { DecodeTextHead(rec, big, 512) }); n != 0 {
+		t.Errorf("%v allocations decoding into a buffer large enough", n)
+	}
+}
+
+// FuzzDecodeTextHead decodes heads of arbitrary records, as a damaged
+// store would give, and of texts encoded from arbitrary strings: never a
+// panic, and on a record whose whole text decodes, its title and a prefix
+// of its body.
+func FuzzDecodeTextHead(f *testing.F) {
+	f.Add([]byte(nil), "t", "b", 10)
+	f.Add([]byte(nil), "", strings.Repeat("zip ", 300), 100)
+	f.Add(Encode(&Header{Seq: 2}, nil, "", strings.Repeat("zip ", 300)), "", "", 5)
+	f.Add([]byte{version, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0xff, 0x7f, 0}, "", "", 3)
+	f.Fuzz(func(t *testing.T, rec []byte, title, body string, n int) {
+		n = int(uint(n) % 5000)
+		if rec == nil {
+			rec = Encode(&Header{Seq: 1}, nil, title, body)
+		}
+		checkHead(t, rec, n)
+		if len(rec) > 20 {
+			bad := bytes.Clone(rec)
+			bad[len(bad)/2+n%(len(bad)/2)] ^= byte(n) | 1
+			checkHead(t, bad, n)
+		}
+	})
+}
+
+func ExampleDecodeTextHead() {
+	rec := Encode(&Header{Seq: 1}, nil, "LICENSE", "Copyright 2009 The Go Authors. All rights reserved.\n"+strings.Repeat("More text. ", 1000))
+	h, _, err := DecodeTextHead(rec, nil, 64)
+	fmt.Println(string(h.Title), h.Whole, h.BodyLen, err)
+	fmt.Println(strings.Contains(string(h.Body), "All rights"))
+	// Output:
+	// LICENSE false 11052 <nil>
+	// true
+}
