@@ -99,13 +99,17 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 		if tl.Initial {
 			return d.atStart(tl, f)
 		}
-		if d.fd == nil && d.scratch != nil && !d.headRead {
+		if d.fd == nil && d.scratch != nil && !d.headRead && d.scratch.heads.worth() {
 			// Most phrases of common words are in a file's first lines.
 			if err := d.foldHead(); err != nil {
 				return false, err
 			}
-			if d.fd == nil && d.head.HasRun(f == 1, tl.Text, tl.Folded) {
-				return true, nil
+			if d.fd == nil {
+				held := d.head.HasRun(f == 1, tl.Text, tl.Folded)
+				d.scratch.heads.add(held)
+				if held {
+					return true, nil
+				}
 			}
 		}
 		if d.fd == nil {
@@ -225,6 +229,7 @@ func (d *docRuns) fold() error {
 type foldScratch struct {
 	dec, fold []byte
 	fd        record.Folded
+	heads     headOdds
 }
 
 // decode decodes the document's title and body from its record.

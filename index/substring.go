@@ -265,6 +265,27 @@ const parallelChecks = 512
 // clause), where it is found without decoding the rest.
 const textHead = 1024
 
+// headOdds tells a worker whether reading texts' heads first still pays:
+// a head that does not decide costs its decoding again with the rest (a
+// quarter of a typical source file's), one that decides saves the rest.
+// After headTrial heads, they are read while at least one in
+// headPays decides.
+type headOdds struct{ tries, decided int }
+
+const (
+	headTrial = 32
+	headPays  = 3
+)
+
+func (o *headOdds) worth() bool { return o.tries < headTrial || o.decided*headPays >= o.tries }
+
+func (o *headOdds) add(decided bool) {
+	o.tries++
+	if decided {
+		o.decided++
+	}
+}
+
 // checkFunc judges a document whose folded text, or its head's, is fd
 // (see newCheck in substringLeg).
 type checkFunc func(id string, fd *record.Folded, cand *grams.Candidate, head bool, dl float64) (rank.Scored, plan.Verdict)
@@ -290,10 +311,11 @@ func (s *search) checkAll(todo []checkItem, newCheck func() checkFunc, head int)
 	keep := s.ix.fold.Keeps()
 	folds := make([][]byte, workers)
 	fds := make([]record.Folded, workers)
+	heads := make([]headOdds, workers)
 	err := s.inParts(len(todo), workers, func(w, i int) error {
 		it := &todo[i]
 		f := it.f
-		if f == nil && head > 0 && it.cand != nil && it.dl >= 0 {
+		if f == nil && head > 0 && it.cand != nil && it.dl >= 0 && heads[w].worth() {
 			h, buf, err := record.DecodeTextHead(it.rec, bufs[w], head)
 			bufs[w] = buf
 			if err != nil {
@@ -307,6 +329,7 @@ func (s *search) checkAll(todo []checkItem, newCheck func() checkFunc, head int)
 				if v == plan.Yes {
 					outs[w] = append(outs[w], m)
 				}
+				heads[w].add(v != plan.Abstain)
 				if v != plan.Abstain {
 					return nil
 				}
