@@ -8,6 +8,7 @@ package index
 
 import (
 	"fmt"
+	"slices"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
@@ -295,6 +296,10 @@ func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, ju
 			continue
 		}
 		ids[k] = id
+		if s.runsHeld(tp, id, t.Present(k)) {
+			held[k] = true
+			continue
+		}
 		todo = append(todo, k)
 	}
 	want := make([]string, len(todo))
@@ -324,6 +329,36 @@ func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, ju
 		return nil, nil, err
 	}
 	return held, ids, nil
+}
+
+// runsHeld reports whether the substring leg found each required phrase
+// of tp as written in a field of the document id that it may match in and
+// whose presence bits (pres) hold its words (search.runs): what
+// phrasesIn would find by HasRun, without reading the document.
+func (s *search) runsHeld(tp *plan.Text, id string, pres []uint64) bool {
+	bits, ok := s.runs[id]
+	if !ok {
+		return false
+	}
+	nw := len(pres) / 2
+	for _, tl := range tp.Required {
+		i := slices.Index(s.plan.Leaves, tl.Leaf)
+		if i < 0 || i >= 32 {
+			return false
+		}
+		held := false
+		for f := range 2 {
+			fb := pres[f*nw : (f+1)*nw]
+			if tl.Fields&(1<<f) != 0 && tl.Present(fb) && (!tl.NeedsPositions() || tl.Compound(fb) || bits&(1<<(2*i+f)) != 0) {
+				held = true
+				break
+			}
+		}
+		if !held {
+			return false
+		}
+	}
+	return true
 }
 
 // records returns the stored records of the documents ids, distinct, in

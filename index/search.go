@@ -64,6 +64,12 @@ type search struct {
 	// cands holds the substring leg's candidate lists until the search
 	// ends.
 	cands grams.Buffers
+	// runs holds, by document ID, the quoted phrases the substring leg
+	// found as written in the documents it matched (record.Folded.HasRun):
+	// bit 2i+f for leaf i of the plan in field f (0 title, 1 body). The
+	// text leg, which runs after it in a quoted search, takes them as
+	// held without reading the documents again (heldPhrases).
+	runs map[string]uint64
 }
 
 // Search runs a query. It returns ErrEmptyQuery for a query with nothing to

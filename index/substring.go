@@ -3,6 +3,7 @@ package index
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 
@@ -90,7 +91,23 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 	// per goroutine. dl is the document's folded length; given the fold
 	// of the text's head (head true), it abstains unless every leaf occurs
 	// in it.
+	// A quoted search's phrases are looked for as written in each match,
+	// whose folded text is at hand, for the text leg (search.runs).
+	var runLeaves []*sleaf
+	if s.plan.Quoted && !s.plan.Strict && s.req.Mode.legs()&runsText != 0 && !s.ix.analyzeRuns {
+		for _, sl := range leaves {
+			if sl.Leaf.Quoted && sl.Leaf.Phrase && !sl.Leaf.Initial && !sl.Negated && sl.at < 32 {
+				runLeaves = append(runLeaves, sl)
+			}
+		}
+	}
+	var found []map[string]uint64 // each worker's runs
 	newCheck := func() checkFunc {
+		var runs map[string]uint64
+		if len(runLeaves) > 0 {
+			runs = map[string]uint64{}
+			found = append(found, runs)
+		}
 		var (
 			f      *record.Folded
 			c      *grams.Candidate
@@ -133,6 +150,19 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 						}
 						break
 					}
+				}
+			}
+			if v == plan.Yes && runs != nil {
+				var bits uint64
+				for _, sl := range runLeaves {
+					for fi := range 2 {
+						if sl.Fields&(1<<fi) != 0 && f.HasRun(fi == 1, sl.Leaf.Text, sl.Leaf.Folded) {
+							bits |= 1 << (2*sl.at + fi)
+						}
+					}
+				}
+				if bits != 0 {
+					runs[id] = bits
 				}
 			}
 			return rank.Scored{ID: id, Score: score}, v
@@ -239,7 +269,14 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 			return nil, err
 		}
 	}
-	return s.checkAll(todo, newCheck, head)
+	out, err := s.checkAll(todo, newCheck, head)
+	if len(found) > 0 {
+		s.runs = found[0]
+		for _, m := range found[1:] {
+			maps.Copy(s.runs, m)
+		}
+	}
+	return out, err
 }
 
 // checkItem is a document to check, with its folded text, or its stored
