@@ -401,8 +401,14 @@ func (fd *Folded) plainAt(kept bool, orig, text string, upper, changed []uint64,
 	if kept {
 		return plainCase(orig[i:end])
 	}
-	return !fd.bare && (changed == nil || !anyBit(changed, max(i-1, 0), min(end+1, len(text)))) &&
-		plainCase(restoreCase(text[i:end], shiftMask(upper, i, end-i)))
+	if fd.bare || changed != nil && anyBit(changed, max(i-1, 0), min(end+1, len(text))) {
+		return false
+	}
+	// The occurrence restored in a buffer on the stack: a phrase is short.
+	var buf [64]byte
+	b := append(buf[:0], text[i:end]...)
+	raiseCase(b, upper, i)
+	return plainCase(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 
 // wordByte reports whether c is an ASCII letter or digit.
@@ -456,15 +462,4 @@ func anyBit(mask []uint64, lo, hi int) bool {
 		}
 	}
 	return false
-}
-
-// shiftMask returns the bits of mask for bytes [off, off+n), from bit 0.
-func shiftMask(mask []uint64, off, n int) []uint64 {
-	out := make([]uint64, (n+63)/64)
-	for k := range n {
-		if b := off + k; mask[b/64]&(1<<(b%64)) != 0 {
-			out[k/64] |= 1 << (k % 64)
-		}
-	}
-	return out
 }

@@ -218,3 +218,15 @@ func TestHasRunInHead(t *testing.T) {
 		}
 	}
 }
+
+// HasRun on a fold with case masks allocates nothing: it runs on every
+// document a phrase's words are in.
+func TestHasRunAllocates(t *testing.T) {
+	fd := fold(1, nil, []byte("// Copyright 2009 The Go Authors. All Rights reserved.\npackage main"))
+	if !fd.HasRun(true, "all rights", "all rights") {
+		t.Fatal("no run")
+	}
+	if n := testing.AllocsPerRun(50, func() { fd.HasRun(true, "all rights", "all rights") }); n > 0 {
+		t.Errorf("%v allocations", n)
+	}
+}
