@@ -352,31 +352,36 @@ func (s *search) checkAll(todo []checkItem, newCheck func() checkFunc, head int)
 	err := s.inParts(len(todo), workers, func(w, i int) error {
 		it := &todo[i]
 		f := it.f
-		if f == nil && head > 0 && it.cand != nil && it.dl >= 0 && heads[w].worth() {
-			h, buf, err := record.DecodeTextHead(it.rec, bufs[w], head)
-			bufs[w] = buf
-			if err != nil {
-				return fmt.Errorf("document %q: %w", it.id, err)
-			}
-			// A text the cache has room for goes into it whole.
-			if !h.Whole && !(keep && s.ix.fold.Room(h.TitleLen+h.BodyLen)) {
-				var hf *record.Folded
-				hf, folds[w] = record.FoldHeadInto(&fds[w], folds[w], h, false)
-				m, v := checks[w](it.id, hf, it.cand, true, it.dl)
-				if v == plan.Yes {
-					outs[w] = append(outs[w], m)
-				}
-				heads[w].add(v != plan.Abstain)
-				if v != plan.Abstain {
-					return nil
-				}
-			}
-		}
 		if f == nil {
-			title, body, buf, err := record.DecodeRecordTextTo(it.rec, bufs[w])
-			bufs[w] = buf
-			if err != nil {
-				return fmt.Errorf("document %q: %w", it.id, err)
+			var title, body []byte
+			whole := false // title and body hold the whole text
+			if head > 0 && it.cand != nil && it.dl >= 0 && heads[w].worth() {
+				h, buf, err := record.DecodeTextHead(it.rec, bufs[w], head)
+				bufs[w] = buf
+				if err != nil {
+					return fmt.Errorf("document %q: %w", it.id, err)
+				}
+				switch {
+				case h.Whole:
+					title, body, whole = h.Title, h.Body, true
+				case !(keep && s.ix.fold.Room(h.TitleLen+h.BodyLen)): // else it goes into the cache whole
+					var hf *record.Folded
+					hf, folds[w] = record.FoldHeadInto(&fds[w], folds[w], h, false)
+					m, v := checks[w](it.id, hf, it.cand, true, it.dl)
+					if v == plan.Yes {
+						outs[w] = append(outs[w], m)
+					}
+					heads[w].add(v != plan.Abstain)
+					if v != plan.Abstain {
+						return nil
+					}
+				}
+			}
+			if !whole {
+				var err error
+				if title, body, bufs[w], err = record.DecodeRecordTextTo(it.rec, bufs[w]); err != nil {
+					return fmt.Errorf("document %q: %w", it.id, err)
+				}
 			}
 			if keep && s.ix.fold.Room(len(title)+len(body)) {
 				f, _ = s.ix.fold.Get(it.id, it.seq, func() ([]byte, []byte, error) { return title, body, nil })
