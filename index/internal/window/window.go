@@ -54,6 +54,18 @@ type Starts struct {
 	prefixes      []find.Finder
 	before, after int
 	stopBefore    string
+	// others are the phrase's other words: a window around a place
+	// where no prefix of one of them can start a token on its side (the
+	// words after it after the place, those before before it) holds no
+	// occurrence, as a token at a later position starts later.
+	others []other
+}
+
+// other is a word of the phrase besides the one looked for: its terms'
+// prefixes, and whether it comes after that word.
+type other struct {
+	prefixes []find.Finder
+	after    bool
 }
 
 // New returns the Starts of a phrase of words (in order), analyzed by
@@ -65,7 +77,8 @@ func New(text *tokenize.Text, words []Word) *Starts {
 	}
 	var best []string
 	bestRel, longest := 0, minPrefix-1
-	for _, w := range words {
+	all := make([][]string, len(words))
+	for k, w := range words {
 		var prefixes []string
 		shortest := -1
 		for _, term := range w.Terms {
@@ -80,6 +93,7 @@ func New(text *tokenize.Text, words []Word) *Starts {
 				shortest = len(p)
 			}
 		}
+		all[k] = prefixes
 		if len(prefixes) > 0 && len(prefixes) <= maxPrefixes && shortest > longest {
 			best, bestRel, longest = prefixes, w.Rel, shortest
 		}
@@ -90,6 +104,20 @@ func New(text *tokenize.Text, words []Word) *Starts {
 	st := &Starts{before: bestRel, after: words[len(words)-1].Rel - bestRel}
 	for _, p := range best {
 		st.prefixes = append(st.prefixes, find.New(p))
+	}
+	for k, w := range words {
+		if w.Rel == bestRel || len(all[k]) == 0 || len(all[k]) > maxPrefixes {
+			continue
+		}
+		o := other{after: w.Rel > bestRel}
+		for _, p := range all[k] {
+			if p != "" {
+				o.prefixes = append(o.prefixes, find.New(p))
+			}
+		}
+		if len(o.prefixes) == len(all[k]) {
+			st.others = append(st.others, o)
+		}
 	}
 	for _, w := range words {
 		if w.Rel == bestRel-1 && w.Stop && len(w.Terms) == 1 && lettersAZ(w.Terms[0]) {
@@ -154,13 +182,17 @@ func mayFollow(orig func(k int) byte, o int, s string) bool {
 //
 // Cost: a scan of folded per prefix, and a pass over each window.
 func (st *Starts) Find(text, folded string, offsets []int) (spans [][2]int, ok bool) {
+	var tokenAt func(i int) bool // where the window filter's prefixes may start a token
+	if offsets == nil {
+		tokenAt = func(i int) bool { return i == 0 || tokenize.MayStart(text[i-1], text[i]) }
+	}
 	return st.find(folded, func(i int) (int, bool) {
 		if offsets != nil {
 			i = offsets[i]
 		}
 		return i, (i == 0 || tokenize.MayStart(text[i-1], text[i])) &&
 			(st.stopBefore == "" || mayFollow(func(k int) byte { return text[k] }, i, st.stopBefore))
-	}, func(i int) (int, int) { return tokenize.RunWindow(text, i, st.before, st.after) })
+	}, func(i int) (int, int) { return tokenize.RunWindow(text, i, st.before, st.after) }, tokenAt)
 }
 
 // FindPlain is Find for a text that folding only lowered: folded is
@@ -173,16 +205,19 @@ func (st *Starts) FindPlain(folded string, upper []uint64) (spans [][2]int, ok b
 		}
 		return folded[i]
 	}
+	tokenAt := func(i int) bool { return i == 0 || tokenize.MayStart(orig(i-1), orig(i)) }
 	return st.find(folded, func(i int) (int, bool) {
-		return i, (i == 0 || tokenize.MayStart(orig(i-1), orig(i))) &&
-			(st.stopBefore == "" || mayFollow(orig, i, st.stopBefore))
-	}, func(i int) (int, int) { return tokenize.RunWindow(folded, i, st.before, st.after) })
+		return i, tokenAt(i) && (st.stopBefore == "" || mayFollow(orig, i, st.stopBefore))
+	}, func(i int) (int, int) { return tokenize.RunWindow(folded, i, st.before, st.after) }, tokenAt)
 }
 
 // find finds the prefixes in folded; start maps a place to the text's
 // offset and says whether a token can start there, window gives the
-// window around it.
-func (st *Starts) find(folded string, start func(i int) (int, bool), window func(i int) (lo, hi int)) (spans [][2]int, ok bool) {
+// window around it. tokenAt, for a folded text with the text's offsets
+// (nil for another), says whether a token can start at an offset: a
+// window where one of the other words cannot start on its side is
+// dropped (Starts.others).
+func (st *Starts) find(folded string, start func(i int) (int, bool), window func(i int) (lo, hi int), tokenAt func(i int) bool) (spans [][2]int, ok bool) {
 	most := len(folded)/sparse + 1
 	for _, p := range st.prefixes {
 		n := len(p.Needle())
@@ -201,6 +236,9 @@ func (st *Starts) find(folded string, start func(i int) (int, bool), window func
 				return nil, false
 			}
 			lo, hi := window(o)
+			if tokenAt != nil && !st.othersIn(folded, o, lo, hi, tokenAt) {
+				continue
+			}
 			spans = append(spans, [2]int{lo, hi})
 		}
 	}
@@ -209,6 +247,36 @@ func (st *Starts) find(folded string, start func(i int) (int, bool), window func
 		return nil, false
 	}
 	return spans, true
+}
+
+// othersIn reports whether each of the other words can start a token
+// in the window [lo, hi) around o on its side of o: a prefix of its
+// terms at a place after o for a word after, before o for one before.
+func (st *Starts) othersIn(folded string, o, lo, hi int, tokenAt func(i int) bool) bool {
+	for _, w := range st.others {
+		from, to := lo, o // where the word's token can start
+		if w.after {
+			from, to = o+1, hi
+		}
+		found := false
+		for _, p := range w.prefixes {
+			for at := from; at < to && !found; {
+				i := p.Index(folded[at:])
+				if i < 0 || at+i >= to {
+					break
+				}
+				found = tokenAt(at + i)
+				at += i + 1
+			}
+			if found {
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // Merge sorts spans and joins those that overlap or touch.

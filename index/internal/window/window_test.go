@@ -22,11 +22,12 @@ func TestFind(t *testing.T) {
 		t.Fatal("no starts")
 	}
 	// Padded: windows that hold half the text are not worth finding.
-	s := strings.Repeat("q ", 40) + "x for range v y; errant w forRange z; for ranges a b c d for range"
+	s := strings.Repeat("q ", 40) + "x for range v y; errant w forRange v z; for ranges va b c d for range"
 	folded, offsets := tokenize.FoldMap(s)
 	got, ok := st.Find(s, folded, offsets)
-	// "errant" holds "ran" where no token starts.
-	want := [][2]int{{82, 93}, {104, 116}, {118, 130}, {137, 146}} // "for range v", "w forRange z", "for ranges a", "d for range"
+	// "errant" holds "ran" where no token starts; the last "for range"
+	// has no word after it that a "v" starts, so its window is dropped.
+	want := [][2]int{{82, 93}, {104, 116}, {120, 133}} // "for range v", "w forRange v", "for ranges va"
 	if !ok || !slices.Equal(got, want) {
 		t.Fatalf("Find = %v %v, want %v", got, ok, want)
 	}
@@ -38,9 +39,15 @@ func TestFind(t *testing.T) {
 	if _, ok := st.Find(dense, dense, nil); ok {
 		t.Error("Find found windows that hold most of the text")
 	}
-	dense = strings.Repeat("Range ", 40)
+	dense = strings.Repeat("forRange v ", 40)
 	if _, ok := st.Find(dense, strings.ToLower(dense), nil); ok {
-		t.Error("Find found windows where the prefix starts every six bytes")
+		t.Error("Find found windows where the prefix starts every eleven bytes")
+	}
+	// Where no "for" comes before a "range" nor a "v" after, no window
+	// can hold the phrase: none, and no analysis of the text.
+	dense = strings.Repeat("Range ", 40)
+	if got, ok := st.Find(dense, strings.ToLower(dense), nil); !ok || len(got) != 0 {
+		t.Errorf("Find = %v %v in a text without the other words, want none", got, ok)
 	}
 	if st := window.New(text, []window.Word{{Rel: 0, Terms: []string{"t"}}, {Rel: 1, Terms: []string{"x"}}}); st != nil {
 		t.Error("starts for words of one letter")
