@@ -83,6 +83,7 @@ type docRuns struct {
 	fd      *record.Folded
 	mapped  *record.Folded // fd with its maps back to text, once needed
 	scratch *foldScratch   // where fd is made, when not in the fold cache
+	noRun   bool           // the document holds the phrases in no run as written (search.runsAll)
 	head    *record.Folded // the fold of the text's head, when read and not whole
 	// headRead is set once the head was read: after fold, head is not
 	// valid (it shares the scratch buffers).
@@ -100,7 +101,9 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 		if tl.Initial {
 			return d.atStart(tl, f)
 		}
-		if d.fd == nil && d.scratch != nil && !d.headRead && d.scratch.heads.worth() {
+		// A document without the run as written (search.runsAll) can
+		// hold the phrase only in other forms: windows or positions.
+		if d.fd == nil && !d.noRun && d.scratch != nil && !d.headRead && d.scratch.heads.worth() {
 			// Most phrases of common words are in a file's first lines.
 			if err := d.foldHead(); err != nil {
 				return false, err
@@ -118,7 +121,7 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 				return false, err
 			}
 		}
-		if d.fd.HasRun(f == 1, tl.Text, tl.Folded) {
+		if !d.noRun && d.fd.HasRun(f == 1, tl.Text, tl.Folded) {
 			return true, nil
 		}
 		held, decided, err := d.inWindows(tl, f)
@@ -439,7 +442,8 @@ func phrasesPresent(tp *plan.Text, pres []uint64) plan.Verdict {
 func (s *search) phrasesIn(j *runJudge, id string, rec []byte, pres []uint64, sc *foldScratch) (bool, error) {
 	nw := len(pres) / 2
 	bits := func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }
-	d := docRuns{runJudge: j, id: id, rec: rec, scratch: sc}
+	_, matched := s.runs[id]
+	d := docRuns{runJudge: j, id: id, rec: rec, scratch: sc, noRun: s.runsAll && !matched}
 	for _, tl := range j.tp.Required {
 		ok := false
 		for f := range 2 {

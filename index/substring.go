@@ -161,9 +161,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 						}
 					}
 				}
-				if bits != 0 {
-					runs[id] = bits
-				}
+				runs[id] = bits
 			}
 			return rank.Scored{ID: id, Score: score}, v
 		}
@@ -271,7 +269,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 	}
 	out, err := s.checkAll(todo, newCheck, head)
 	if len(found) > 0 {
-		s.runs = found[0]
+		s.runs, s.runsAll = found[0], len(leaves) == 1
 		for _, m := range found[1:] {
 			maps.Copy(s.runs, m)
 		}
