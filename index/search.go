@@ -263,6 +263,8 @@ func (s *search) legs(tol *tolerance) (tri []rank.Scored, text *textList, err er
 		}()
 		wg.Wait()
 	default:
+		// The substring leg first: a quoted search's text leg takes the
+		// runs it found (search.runs).
 		substring()
 		words()
 	}

@@ -152,7 +152,7 @@ func TestSubstringChecksInParallel(t *testing.T) {
 		return ix
 	}
 	// With no fold cache, the workers fold into buffers they use again
-	// (a quoted phrase: into a cache of the search's own).
+	// (a quoted phrase's judges too).
 	one := open(1, 0)
 	many := map[string]*index.Index{"4 workers": open(4, 0), "4 workers, no cache": open(4, -1)}
 	cases := []substringCase{{"reader", nil}, {"reader zq", nil}, {"e", nil}, {"ub er", nil}, {"rite", nil}, {"über", nil}}

@@ -93,8 +93,8 @@ func (f *Folded) Plain(body bool) (folded string, upper []uint64, ok bool) {
 }
 
 // Stored returns the body (else the title) as stored, ok when the fold
-// kept it (NewSearchFoldCache): then folding did nothing but lower its
-// ASCII letters.
+// kept it (FoldInto, a cache that keeps nothing): then folding did
+// nothing but lower its ASCII letters.
 func (f *Folded) Stored(body bool) (text string, ok bool) {
 	_, _, _, text, ok = f.field(body)
 	return text, ok && !(body && f.cut)

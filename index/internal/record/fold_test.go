@@ -130,7 +130,7 @@ func TestHasRun(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// With case masks (an index's cache) and with the text kept
-			// in their place (a search's own).
+			// in their place (a fold no later search reads).
 			for _, fd := range []*Folded{fold(1, nil, []byte(tc.body)), foldKeeping(1, nil, []byte(tc.body))} {
 				if got := fd.HasRun(true, tc.written, tokenize.Fold(tc.written)); got != tc.want {
 					t.Errorf("HasRun(%q in %q), text kept %v: %v, want %v", tc.written, tc.body, fd.texts != 0, got, tc.want)
