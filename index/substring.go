@@ -85,12 +85,6 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 		sl.at = i
 	}
 
-	// newCheck returns a function that judges a document whose folded
-	// text is fd (cand is nil for a scanned one), with its own state,
-	// shared with leafOK so that neither is made anew per document: one
-	// per goroutine. dl is the document's folded length; given the fold
-	// of the text's head (head true), it abstains unless every leaf occurs
-	// in it.
 	// A quoted search's phrases are looked for as written in each match,
 	// whose folded text is at hand, for the text leg (search.runs).
 	var runLeaves []*sleaf
@@ -102,6 +96,12 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 		}
 	}
 	var found []map[string]uint64 // each worker's runs
+	// newCheck returns a function that judges a document whose folded
+	// text is fd (cand is nil for a scanned one), with its own state,
+	// shared with leafOK so that neither is made anew per document: one
+	// per goroutine. dl is the document's folded length; given the fold
+	// of the text's head (head true), it abstains unless every leaf occurs
+	// in it.
 	newCheck := func() checkFunc {
 		var runs map[string]uint64
 		if len(runLeaves) > 0 {
