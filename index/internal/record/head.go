@@ -158,20 +158,16 @@ func snappyPrefix(dst, src []byte, size, want int) ([]byte, error) {
 			length = 4 + int(tag>>2)&7
 			offset = int(tag&0xe0)<<3 | int(src[s+1])
 			s += 2
-		case 2: // a copy with a 16-bit offset
-			if s+3 > len(src) {
+		default: // a copy with a 16-bit (2) or 32-bit (3) offset
+			w := 2 << (tag&3 - 2) // the offset's bytes
+			if s+1+w > len(src) {
 				return nil, corruptSnappy
 			}
 			length = 1 + int(tag>>2)
-			offset = int(binary.LittleEndian.Uint16(src[s+1:]))
-			s += 3
-		case 3: // a copy with a 32-bit offset
-			if s+5 > len(src) {
-				return nil, corruptSnappy
+			for k := w; k > 0; k-- {
+				offset = offset<<8 | int(src[s+k])
 			}
-			length = 1 + int(tag>>2)
-			offset = int(binary.LittleEndian.Uint32(src[s+1:]))
-			s += 5
+			s += 1 + w
 		}
 		if offset <= 0 || offset > o || length > size-o {
 			return nil, corruptSnappy

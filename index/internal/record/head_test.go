@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -61,6 +62,32 @@ func TestDecodeTextHead(t *testing.T) {
 	rec := Encode(&Header{Seq: 1}, nil, "t", strings.Repeat("zip zap ", 125))
 	if h, _, err := DecodeTextHead(rec, nil, 100); err != nil || h.Whole || len(h.Body) < 100 || len(h.Body) >= 1000 {
 		t.Fatalf("head of 100 of a 1,000-byte body: %d bytes, whole %v, %v", len(h.Body), h.Whole, err)
+	}
+}
+
+// TestDecodeTextHeadCopies decodes blocks made by hand with each kind of
+// copy: golang/snappy's encoder works in 64 KB blocks and never writes a
+// 32-bit offset, which another encoder (or damage) may.
+func TestDecodeTextHeadCopies(t *testing.T) {
+	empty := Encode(&Header{Seq: 1}, nil, "", "")
+	prefix := empty[:len(empty)-3] // the header, without the raw kind and two empty lengths
+	// The text: title length 0, body length 8, then "abcd" and a copy of it.
+	lit := []byte{10, 5 << 2, 0, 8, 'a', 'b', 'c', 'd'}
+	for name, copyOp := range map[string][]byte{
+		"1-byte offset": {(4-4)<<2 | 1, 4},
+		"16-bit offset": {(4-1)<<2 | 2, 4, 0},
+		"32-bit offset": {(4-1)<<2 | 3, 4, 0, 0, 0},
+		"overlapping":   {(4-1)<<2 | 2, 2, 0},
+	} {
+		rec := append(append(append(slices.Clone(prefix), textSnappy), lit...), copyOp...)
+		_, wantBody, err := DecodeRecordText(rec)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		h, _, err := DecodeTextHead(rec, nil, 4)
+		if err != nil || !h.Whole || string(h.Body) != string(wantBody) || len(wantBody) != 8 {
+			t.Errorf("%s: head %q %v %v, whole text %q", name, h.Body, h.Whole, err, wantBody)
+		}
 	}
 }
 
