@@ -36,6 +36,14 @@ const (
 	width  = 240     // target window length
 	before = 60      // context kept before the best match
 	scan   = 1 << 20 // only this much of a field is searched for matches
+	// headScan is how much of a long field is searched first: a window
+	// there that holds every key of the query is the one the whole field
+	// gives, as no later window holds more and the earlier ones hold the
+	// same matches.
+	headScan = 4096
+	// reach is how far past a window's end its last word may go
+	// (wordBoundary).
+	reach = 24
 )
 
 // Field is a field's text and its folded form (tokenize.FoldMap): Map[i]
@@ -63,10 +71,21 @@ type Query struct {
 	// the queries that share it.
 	Words *Words
 
-	subs   []find.Finder
-	terms  map[string]int
-	probes []probe
-	runs   []Run
+	subs    []find.Finder
+	terms   map[string]int
+	probes  []probe
+	runs    []Run
+	keys    []int // the distinct keys of the subs, terms and runs
+	longest int   // the longest sub or probe, in bytes
+}
+
+// addKey notes a key and a needle's length for the head's judgment
+// (render).
+func (q *Query) addKey(k, needle int) {
+	if !slices.Contains(q.keys, k) {
+		q.keys = append(q.keys, k)
+	}
+	q.longest = max(q.longest, needle)
 }
 
 type probe struct {
@@ -87,6 +106,7 @@ type Run struct {
 // AddSub adds a folded substring to look for; its key is the number of
 // substrings added before it.
 func (q *Query) AddSub(folded string) {
+	q.addKey(len(q.subs), len(folded))
 	q.subs = append(q.subs, find.New(folded))
 }
 
@@ -102,6 +122,7 @@ func (q *Query) AddTerm(term string, k int) {
 	}
 	q.terms[term] = k
 	p := term[:runePrefix(term, 3)]
+	q.addKey(k, len(p))
 	if !slices.ContainsFunc(q.probes, func(o probe) bool { return o.find.Needle() == p && o.key == k }) {
 		q.probes = append(q.probes, probe{find.New(p), k})
 	}
@@ -109,6 +130,7 @@ func (q *Query) AddTerm(term string, k int) {
 
 // AddRun adds a phrase run.
 func (q *Query) AddRun(r Run) {
+	q.addKey(r.Key, 0)
 	q.runs = append(q.runs, r)
 }
 
@@ -133,7 +155,7 @@ func (q *Query) Snippet(title, body Field, prefer, floor int) (snip string, at i
 	if snip, _ := q.render(title, -1, 0); snip != "" {
 		return snip, -1, true
 	}
-	lo, hi, _ := shown(body.Text, nil, -1, 0)
+	lo, hi, _, _ := shown(body.Text, nil, -1, 0)
 	return q.mark(body.Text, lo, hi, nil), -1, false
 }
 
@@ -246,34 +268,60 @@ func (q *Query) runSpans(toks analysis.TokenStream) []span {
 
 // render returns the snippet of one field, or "" when the field has no
 // match, and the offset of its best match; see Snippet for prefer and
-// floor.
+// floor. A long field with the original's offsets is first judged by its
+// head (headScan bytes): where a window there holds every key of the
+// query, the rest is not searched.
 func (q *Query) render(f Field, prefer, floor int) (string, int) {
+	if prefer < 0 && len(q.runs) == 0 && f.Map == nil && len(f.Folded) >= 2*headScan {
+		if snip, at, ok := q.renderIn(f, floor, -1, headScan); ok {
+			return snip, at
+		}
+	}
+	snip, at, _ := q.renderIn(f, floor, prefer, len(f.Folded))
+	return snip, at
+}
+
+// renderIn is render of the matches in the field's first cut folded
+// bytes; ok is false when they do not decide it: the window chosen holds
+// fewer than all keys or ends too near cut for the matches past it to be
+// known, or a licence comment's matches may have others past cut.
+func (q *Query) renderIn(f Field, floor, prefer, cut int) (snip string, best int, ok bool) {
+	whole := cut >= len(f.Folded)
+	if !whole {
+		f.Folded = f.Folded[:cut]
+	}
 	exact, guess := q.matchSpans(f, Spans)
 	if len(exact)+len(guess) == 0 {
-		return "", -1
+		return "", -1, whole
 	}
 	// Matches in the licence comment count when there are no others.
 	if floor > 0 && slices.ContainsFunc(slices.Concat(exact, guess), func(sp span) bool { return sp.start >= floor }) {
 		out := func(sp span) bool { return sp.start < floor }
 		exact, guess = slices.DeleteFunc(exact, out), slices.DeleteFunc(guess, out)
 	} else {
+		if floor > 0 && !whole {
+			return "", -1, false
+		}
 		floor = 0
 	}
-	lo, hi, at := shown(f.Text, sortSpans(append(slices.Clone(exact), guess...)), prefer, floor)
+	lo, hi, at, keys := shown(f.Text, sortSpans(append(slices.Clone(exact), guess...)), prefer, floor)
+	if !whole && (keys < len(q.keys) || at+width+reach+q.longest > cut) {
+		return "", -1, false
+	}
 	spans := exact
 	if len(guess) > 0 {
 		spans = append(spans, q.wordSpans(f.Text, lo, hi, guess)...)
 	}
 	spans = sortSpans(spans)
 	if len(spans) == 0 {
-		return "", -1
+		return "", -1, whole
 	}
 	// The best match: the first at or after the window's anchor.
-	best := spans[0].start
+	best = spans[0].start
 	if i := slices.IndexFunc(spans, func(sp span) bool { return sp.start >= at }); i >= 0 {
 		best = spans[i].start
 	}
-	return q.mark(f.Text, lo, hi, spans), best
+	return q.mark(f.Text, lo, hi, spans), best, true
 }
 
 // wordSpans analyzes the words around the candidates that fall in
@@ -324,9 +372,10 @@ func sortSpans(spans []span) []span {
 // holding the most distinct matched terms, or the one that starts at
 // prefer (a declaration) when prefer >= 0, starting a little before its
 // first match but not before floor, on word boundaries where possible.
-// at is the window's first match.
-func shown(text string, spans []span, prefer, floor int) (lo, hi, at int) {
-	lo, hi, at = floor, min(len(text), floor+width), -1
+// at is the window's first match, nkeys how many distinct keys its
+// matches have (-1 for prefer's).
+func shown(text string, spans []span, prefer, floor int) (lo, hi, at, nkeys int) {
+	lo, hi, at, nkeys = floor, min(len(text), floor+width), -1, -1
 	switch {
 	case prefer >= 0:
 		at = prefer
@@ -344,7 +393,7 @@ func shown(text string, spans []span, prefer, floor int) (lo, hi, at int) {
 				best, bestKeys = i, len(keys)
 			}
 		}
-		at = spans[best].start
+		at, nkeys = spans[best].start, bestKeys
 	}
 	if at >= 0 {
 		lo = max(floor, at-before)
@@ -354,7 +403,7 @@ func shown(text string, spans []span, prefer, floor int) (lo, hi, at int) {
 	if lo < floor {
 		lo = floor
 	}
-	return lo, wordBoundary(text, hi, true), at
+	return lo, wordBoundary(text, hi, true), at, nkeys
 }
 
 // mark renders text[lo:hi], HTML-escaped, with the spans in it marked.

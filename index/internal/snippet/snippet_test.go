@@ -194,3 +194,53 @@ func TestRunStarts(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadRendersAsWhole checks that a long field's snippet judged by its
+// head is the one the whole field gives: texts of filler with the query's
+// words (as substrings, terms, parts of identifiers) placed anywhere,
+// near the head's end too, with and without a licence comment's floor;
+// and that the head decides often enough for the test to mean something.
+func TestHeadRendersAsWhole(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	forms := []string{"reader", "Reader", "readFile", "ReadFile", "read_file", "file", "files", "filing", "parse", "Parser", "url", "URL"}
+	queries := []struct {
+		subs  []string
+		words string
+	}{{[]string{"reader"}, "reader"}, {nil, "read file"}, {[]string{"readfile"}, "readFile"}, {[]string{"parse", "url"}, "parse url"}, {nil, "file"}}
+	decided, runs := 0, 0
+	for i := range 400 {
+		// Every fourth text has its first forms just before the head's
+		// end, so that its window reaches past it.
+		first := 0
+		if i%4 == 0 {
+			first = 4096 - 40 - rng.IntN(260)
+		}
+		var b strings.Builder
+		for b.Len() < 8000+rng.IntN(20000) {
+			if b.Len() >= first && rng.IntN(40) == 0 || b.Len() >= first && first > 0 && b.Len() < first+60 {
+				b.WriteString(forms[rng.IntN(len(forms))])
+			} else {
+				fmt.Fprintf(&b, "w%dq", rng.IntN(500))
+			}
+			b.WriteString([]string{" ", " ", "\n", ". ", "(", "_"}[rng.IntN(6)])
+		}
+		text := b.String()
+		f := field(text)
+		qs := queries[i%len(queries)]
+		q := query(qs.subs, qs.words)
+		for _, floor := range []int{0, rng.IntN(3000)} {
+			snip, at := q.Render(f, -1, floor)
+			wantSnip, wantAt := q.RenderWhole(f, -1, floor)
+			if snip != wantSnip || at != wantAt {
+				t.Fatalf("text %d, %v %q, floor %d: head gives %q at %d, the whole field %q at %d", i, qs.subs, qs.words, floor, snip, at, wantSnip, wantAt)
+			}
+			runs++
+			if q.HeadDecides(f, floor) {
+				decided++
+			}
+		}
+	}
+	if decided < runs/4 || decided == runs {
+		t.Errorf("the head decided %d of %d snippets: the test needs both", decided, runs)
+	}
+}

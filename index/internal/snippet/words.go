@@ -41,7 +41,6 @@ func wordAround(text string, i int) (start, end int) {
 // the nearest space so that the window does not cut words: backwards for
 // the window's start, forwards for its end.
 func wordBoundary(text string, i int, forward bool) int {
-	const reach = 24
 	for i > 0 && i < len(text) && !utf8.RuneStart(text[i]) {
 		i--
 	}
