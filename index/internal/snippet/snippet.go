@@ -347,13 +347,19 @@ func (q *Query) wordSpans(text string, lo, hi int, guess []span) []span {
 	return out
 }
 
-// sortSpans sorts spans and merges overlapping ones.
+// sortSpans sorts spans and merges overlapping ones. Spans of the same
+// bytes keep the lowest key: the order is total, so that a window's keys
+// do not depend on the order spans were found in (the head of a field
+// and the whole give the same).
 func sortSpans(spans []span) []span {
 	slices.SortFunc(spans, func(a, b span) int {
 		if a.start != b.start {
 			return a.start - b.start
 		}
-		return b.end - a.end
+		if a.end != b.end {
+			return b.end - a.end
+		}
+		return a.key - b.key
 	})
 	merged := spans[:0]
 	for _, sp := range spans {

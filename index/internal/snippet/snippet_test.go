@@ -202,11 +202,13 @@ func TestRunStarts(t *testing.T) {
 // and that the head decides often enough for the test to mean something.
 func TestHeadRendersAsWhole(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	forms := []string{"reader", "Reader", "readFile", "ReadFile", "read_file", "file", "files", "filing", "parse", "Parser", "url", "URL"}
+	forms := []string{"reader", "Reader", "readFile", "ReadFile", "read_file", "file", "files", "filing", "parse", "Parser", "url", "URL", "err", "error", "Errorf", "returns"}
+	// Terms that share a probe ("err" of err and error) make spans of the
+	// same bytes with different keys.
 	queries := []struct {
 		subs  []string
 		words string
-	}{{[]string{"reader"}, "reader"}, {nil, "read file"}, {[]string{"readfile"}, "readFile"}, {[]string{"parse", "url"}, "parse url"}, {nil, "file"}}
+	}{{[]string{"reader"}, "reader"}, {nil, "read file"}, {[]string{"readfile"}, "readFile"}, {[]string{"parse", "url"}, "parse url"}, {nil, "file"}, {nil, "return err error"}}
 	decided, runs := 0, 0
 	for i := range 400 {
 		// Every fourth text has its first forms just before the head's
