@@ -161,7 +161,9 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 						}
 					}
 				}
-				runs[id] = bits
+				if bits != 0 || len(leaves) == 1 { // every match, for search.runsAll
+					runs[id] = bits
+				}
 			}
 			return rank.Scored{ID: id, Score: score}, v
 		}
@@ -331,74 +333,94 @@ type checkFunc func(id string, fd *record.Folded, cand *grams.Candidate, head bo
 // first judged by its text's head, of head bytes (record.DecodeTextHead),
 // and decoded whole only when that does not decide it.
 func (s *search) checkAll(todo []checkItem, newCheck func() checkFunc, head int) ([]rank.Scored, error) {
-	workers := s.workersFor(len(todo), parallelChecks)
-	outs := make([][]rank.Scored, workers)
-	bufs := make([][]byte, workers) // each worker's decompressed text, folded and dropped
-	checks := make([]checkFunc, workers)
-	for w := range checks {
-		checks[w] = newCheck()
+	workers := make([]checkWorker, s.workersFor(len(todo), parallelChecks))
+	for w := range workers {
+		workers[w] = checkWorker{s: s, check: newCheck(), head: head}
 	}
-	// A text the index's fold cache has room for is folded into it;
-	// else, with no cache or a full one, each worker folds into a buffer
-	// of its own, used again for the next item (a check keeps nothing of
-	// the text): evicting one folded text for another would cost a fold
-	// with masks and maps and gain no hit, the entries being arbitrary.
-	keep := s.ix.fold.Keeps()
-	folds := make([][]byte, workers)
-	fds := make([]record.Folded, workers)
-	heads := make([]headOdds, workers)
-	err := s.inParts(len(todo), workers, func(w, i int) error {
-		it := &todo[i]
-		f := it.f
-		if f == nil {
-			var title, body []byte
-			whole := false // title and body hold the whole text
-			if head > 0 && it.cand != nil && it.dl >= 0 && heads[w].worth() {
-				h, buf, err := record.DecodeTextHead(it.rec, bufs[w], head)
-				bufs[w] = buf
-				if err != nil {
-					return fmt.Errorf("document %q: %w", it.id, err)
-				}
-				switch {
-				case h.Whole:
-					title, body, whole = h.Title, h.Body, true
-				case !(keep && s.ix.fold.Room(h.TitleLen+h.BodyLen)): // else it goes into the cache whole
-					var hf *record.Folded
-					hf, folds[w] = record.FoldHeadInto(&fds[w], folds[w], h, false)
-					m, v := checks[w](it.id, hf, it.cand, true, it.dl)
-					if v == plan.Yes {
-						outs[w] = append(outs[w], m)
-					}
-					heads[w].add(v != plan.Abstain)
-					if v != plan.Abstain {
-						return nil
-					}
-				}
-			}
-			if !whole {
-				var err error
-				if title, body, bufs[w], err = record.DecodeRecordTextTo(it.rec, bufs[w]); err != nil {
-					return fmt.Errorf("document %q: %w", it.id, err)
-				}
-			}
-			if keep && s.ix.fold.Room(len(title)+len(body)) {
-				f, _ = s.ix.fold.Get(it.id, it.seq, func() ([]byte, []byte, error) { return title, body, nil })
-			} else {
-				f, folds[w] = record.FoldInto(&fds[w], folds[w], title, body, false)
-			}
-		}
-		if m, v := checks[w](it.id, f, it.cand, false, float64(len(f.Title)+len(f.Body))); v == plan.Yes {
-			outs[w] = append(outs[w], m)
-		}
-		return nil
-	})
+	err := s.inParts(len(todo), len(workers), func(w, i int) error { return workers[w].item(&todo[i]) })
 	if err != nil {
 		return nil, err
+	}
+	outs := make([][]rank.Scored, len(workers))
+	for w := range workers {
+		outs[w] = workers[w].out
 	}
 	if out := slices.Concat(outs...); out != nil {
 		return out, nil
 	}
 	return []rank.Scored{}, nil
+}
+
+// checkWorker is one goroutine of checkAll: its check function, its
+// matches, and the buffers it decompresses and folds texts into, used
+// again from item to item (a check keeps nothing of the text).
+type checkWorker struct {
+	s         *search
+	check     checkFunc
+	head      int // see checkAll
+	out       []rank.Scored
+	dec, fold []byte
+	fd        record.Folded
+	heads     headOdds
+}
+
+// item checks one item. A text the index's fold cache has room for is
+// folded into it; else, with no cache or a full one, into the worker's
+// buffer: evicting one folded text for another would cost a fold with
+// masks and maps and gain no hit, the entries being arbitrary.
+func (cw *checkWorker) item(it *checkItem) error {
+	s := cw.s
+	f := it.f
+	if f == nil {
+		title, body, decided, err := cw.text(it)
+		if err != nil || decided {
+			return err
+		}
+		if s.ix.fold.Keeps() && s.ix.fold.Room(len(title)+len(body)) {
+			f, _ = s.ix.fold.Get(it.id, it.seq, func() ([]byte, []byte, error) { return title, body, nil })
+		} else {
+			f, cw.fold = record.FoldInto(&cw.fd, cw.fold, title, body, false)
+		}
+	}
+	cw.add(cw.check(it.id, f, it.cand, false, float64(len(f.Title)+len(f.Body))))
+	return nil
+}
+
+// text returns an item's title and body, decompressed into the worker's
+// buffer, unless the head of its text decided it (decided): tried when
+// heads are asked for and still pay, the item is a candidate whose folded
+// length is known, and its text would not go into the fold cache whole.
+func (cw *checkWorker) text(it *checkItem) (title, body []byte, decided bool, err error) {
+	if cw.head > 0 && it.cand != nil && it.dl >= 0 && cw.heads.worth() {
+		var h record.TextHead
+		if h, cw.dec, err = record.DecodeTextHead(it.rec, cw.dec, cw.head); err != nil {
+			return nil, nil, false, fmt.Errorf("document %q: %w", it.id, err)
+		}
+		if h.Whole {
+			return h.Title, h.Body, false, nil
+		}
+		if fc := cw.s.ix.fold; !fc.Keeps() || !fc.Room(h.TitleLen+h.BodyLen) {
+			var hf *record.Folded
+			hf, cw.fold = record.FoldHeadInto(&cw.fd, cw.fold, h, false)
+			v := cw.add(cw.check(it.id, hf, it.cand, true, it.dl))
+			cw.heads.add(v != plan.Abstain)
+			if v != plan.Abstain {
+				return nil, nil, true, nil
+			}
+		}
+	}
+	if title, body, cw.dec, err = record.DecodeRecordTextTo(it.rec, cw.dec); err != nil {
+		return nil, nil, false, fmt.Errorf("document %q: %w", it.id, err)
+	}
+	return title, body, false, nil
+}
+
+// add keeps a check's match and returns its verdict.
+func (cw *checkWorker) add(m rank.Scored, v plan.Verdict) plan.Verdict {
+	if v == plan.Yes {
+		cw.out = append(cw.out, m)
+	}
+	return v
 }
 
 // workersFor is the goroutines that share n items: up to

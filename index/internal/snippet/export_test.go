@@ -5,11 +5,11 @@ package snippet
 func (q *Query) Render(f Field, prefer, floor int) (string, int) { return q.render(f, prefer, floor) }
 
 func (q *Query) RenderWhole(f Field, prefer, floor int) (string, int) {
-	snip, at, _ := q.renderIn(f, floor, prefer, len(f.Folded))
+	snip, at, _ := q.renderIn(f, prefer, floor, len(f.Folded))
 	return snip, at
 }
 
 func (q *Query) HeadDecides(f Field, floor int) bool {
-	_, _, ok := q.renderIn(f, floor, -1, headScan)
+	_, _, ok := q.renderIn(f, -1, floor, headScan)
 	return ok
 }

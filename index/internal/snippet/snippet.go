@@ -273,11 +273,11 @@ func (q *Query) runSpans(toks analysis.TokenStream) []span {
 // query, the rest is not searched.
 func (q *Query) render(f Field, prefer, floor int) (string, int) {
 	if prefer < 0 && len(q.runs) == 0 && f.Map == nil && len(f.Folded) >= 2*headScan {
-		if snip, at, ok := q.renderIn(f, floor, -1, headScan); ok {
+		if snip, at, ok := q.renderIn(f, -1, floor, headScan); ok {
 			return snip, at
 		}
 	}
-	snip, at, _ := q.renderIn(f, floor, prefer, len(f.Folded))
+	snip, at, _ := q.renderIn(f, prefer, floor, len(f.Folded))
 	return snip, at
 }
 
@@ -285,7 +285,7 @@ func (q *Query) render(f Field, prefer, floor int) (string, int) {
 // bytes; ok is false when they do not decide it: the window chosen holds
 // fewer than all keys or ends too near cut for the matches past it to be
 // known, or a licence comment's matches may have others past cut.
-func (q *Query) renderIn(f Field, floor, prefer, cut int) (snip string, best int, ok bool) {
+func (q *Query) renderIn(f Field, prefer, floor, cut int) (snip string, best int, ok bool) {
 	whole := cut >= len(f.Folded)
 	if !whole {
 		f.Folded = f.Folded[:cut]
