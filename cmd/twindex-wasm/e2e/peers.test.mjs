@@ -81,6 +81,10 @@ before(async () => {
   await page.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state),
     null, { timeout: 120_000, polling: 250 });
   assert.equal(await page.evaluate(() => window.twindexApp.error), null);
+  // The page warms its engine up in idle moments after the load (app.js);
+  // waited for, so that it runs neither beside the peers' rounds nor
+  // during twindex's own.
+  await page.evaluate(() => window.twindexApp.warmed);
 });
 
 after(async () => {
