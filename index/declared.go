@@ -4,6 +4,7 @@ import (
 	"github.com/twindex/twindex/decl"
 	"github.com/twindex/twindex/index/internal/grams"
 	"github.com/twindex/twindex/index/internal/plan"
+	"github.com/twindex/twindex/index/internal/snippet"
 	"github.com/twindex/twindex/tokenize"
 )
 
@@ -55,13 +56,16 @@ func (s *search) declared(id string) ([]string, error) {
 // declarations returns, for a hit's snippet, where the first declaration
 // of a query term is in its body (-1: none; only the hits that declare
 // one are read for it) and where its licence comment ends.
-func (s *search) declarations(h *Hit, body string, declared []string, q *snippetQuery) (prefer, floor int) {
+func (s *search) declarations(h *Hit, body *snippet.Field, declared []string, q *snippetQuery) (prefer, floor int) {
 	lang := decl.LangOf(h.ID, h.Kind, h.Title)
 	prefer = -1
 	if len(declared) > 0 {
-		if n, ok := decl.Find(lang, body, func(name string) bool { return q.defines[tokenize.Fold(name)] }); ok {
+		*body = body.Restored()
+		if n, ok := decl.Find(lang, body.Text, func(name string) bool { return q.defines[tokenize.Fold(name)] }); ok {
 			prefer = n.Start
 		}
 	}
-	return prefer, decl.Boilerplate(lang, body)
+	// Boilerplate reads comment markers and lowers what it compares: the
+	// folding's bytes give it what the text does.
+	return prefer, decl.Boilerplate(lang, body.Shape())
 }

@@ -91,9 +91,8 @@ func (s *search) snippetTerms(tolerant bool) *snippetQuery {
 
 // snippet returns the field a hit shows, its snippet and where its best
 // match is in the body (-1: none); see snippet.Query.Snippet.
-func (s *search) snippet(q *snippetQuery, title, body string, f *record.Folded, prefer, floor int) (field, snip string, at int) {
-	snip, at, inTitle := q.Snippet(snippet.Field{Text: title, Folded: f.Title, Map: f.TitleMap},
-		snippet.Field{Text: body, Folded: f.Body, Map: f.BodyMap}, prefer, floor)
+func (s *search) snippet(q *snippetQuery, title string, body snippet.Field, f *record.Folded, prefer, floor int) (field, snip string, at int) {
+	snip, at, inTitle := q.Snippet(snippet.Field{Text: title, Folded: f.Title, Map: f.TitleMap}, body, prefer, floor)
 	if inTitle {
 		return fieldTitle, snip, at
 	}
@@ -102,9 +101,9 @@ func (s *search) snippet(q *snippetQuery, title, body string, f *record.Folded, 
 
 // lines returns the body's matching lines with their context, and how
 // many lines match; see snippet.Query.Lines.
-func (s *search) lines(q *snippetQuery, body string, f *record.Folded, o *LineOptions) ([]Line, int) {
+func (s *search) lines(q *snippetQuery, body snippet.Field, o *LineOptions) ([]Line, int) {
 	var out []Line
-	n := q.Lines(snippet.Field{Text: body, Folded: f.Body, Map: f.BodyMap}, snippet.LineOptions(*o), func(l snippet.Line) { out = append(out, Line(l)) })
+	n := q.Lines(body, snippet.LineOptions(*o), func(l snippet.Line) { out = append(out, Line(l)) })
 	return out, n
 }
 
@@ -138,18 +137,18 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 			return err
 		}
 		if s.req.Bare { // Lines: their count alone
-			_, h.MatchingLines = s.lines(qs[i], body, fd, &LineOptions{Max: 1})
+			_, h.MatchingLines = s.lines(qs[i], body, &LineOptions{Max: 1})
 			return nil
 		}
 		h.Title = title
-		prefer, floor := s.declarations(h, body, declared[i], qs[i])
+		prefer, floor := s.declarations(h, &body, declared[i], qs[i])
 		var at int
 		h.Field, h.Snippet, at = s.snippet(qs[i], title, body, fd, prefer, floor)
 		if at >= 0 {
-			h.Line, h.Column = snippet.Locate(body, at)
+			h.Line, h.Column = snippet.Locate(body.Shape(), at)
 		}
 		if s.req.Lines != nil {
-			h.Lines, h.MatchingLines = s.lines(qs[i], body, fd, s.req.Lines)
+			h.Lines, h.MatchingLines = s.lines(qs[i], body, s.req.Lines)
 		}
 		if h.Explain != nil {
 			h.Explain.Defines = declared[i]
@@ -187,27 +186,38 @@ const parallelTexts = 4
 // hitText returns a hit's title and body and their folding with its
 // maps. The folded text is usually cached, and the original restored
 // from it costs less than decompressing the record; a record
-// decompressed for the cache is used as it is.
-func (s *search) hitText(id string, rec hitRecord) (title, body string, fd *record.Folded, err error) {
+// decompressed for the cache is used as it is. A body cached as folded
+// ASCII with its case mask is given by those (snippet.Field), for the
+// snippet to restore the parts it shows.
+func (s *search) hitText(id string, rec hitRecord) (title string, body snippet.Field, fd *record.Folded, err error) {
 	decoded := false
+	var text string
 	fd, err = s.ix.fold.Get(id, rec.seq, func() ([]byte, []byte, error) {
 		t, b, err := record.DecodeText(rec.rest)
-		title, body, decoded = string(t), string(b), err == nil
+		title, text, decoded = string(t), string(b), err == nil
 		return t, b, err
 	})
 	if err != nil {
-		return "", "", nil, fmt.Errorf("document %q: %w", id, err)
+		return "", body, nil, fmt.Errorf("document %q: %w", id, err)
+	}
+	if !decoded {
+		if folded, upper, ok := fd.Plain(true); ok && upper != nil {
+			if title, ok := fd.OriginalTitle(); ok {
+				return title, snippet.Field{Folded: folded, Upper: upper}, fd, nil
+			}
+		}
 	}
 	ok := decoded
 	if !ok {
-		title, body, ok = fd.Original()
+		title, text, ok = fd.Original()
 	}
 	if !ok {
 		t, b, err := record.DecodeText(rec.rest)
 		if err != nil {
-			return "", "", nil, fmt.Errorf("document %q: %w", id, err)
+			return "", body, nil, fmt.Errorf("document %q: %w", id, err)
 		}
-		title, body = string(t), string(b)
+		title, text = string(t), string(b)
 	}
-	return title, body, fd.WithMaps(title, body), nil
+	fd = fd.WithMaps(title, text)
+	return title, snippet.Field{Text: text, Folded: fd.Body, Map: fd.BodyMap}, fd, nil
 }

@@ -2,6 +2,7 @@ package tokenize
 
 import (
 	"encoding/binary"
+	mathbits "math/bits"
 	"slices"
 	"unicode/utf8"
 	"unsafe"
@@ -113,6 +114,23 @@ func FoldCase(text []byte) (folded string, offsets []int, upper, changed []uint6
 		}
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b)), offsets, upper, changed
+}
+
+// RaiseCase undoes FoldCase's lowering in b, which holds the folded bytes
+// from off on: it raises the letters that upper (FoldCase's mask) marks.
+// Where FoldCase's changed mask is nil, that restores the text.
+//
+// Cost: a step per upper-case letter of b.
+func RaiseCase(b []byte, upper []uint64, off int) {
+	end := off + len(b)
+	for w := off / 64; w < len(upper) && w*64 < end; w++ {
+		bits := upper[w]
+		for ; bits != 0; bits &= bits - 1 {
+			if i := w*64 + mathbits.TrailingZeros64(bits); i >= off && i < end {
+				b[i-off] -= 'a' - 'A'
+			}
+		}
+	}
 }
 
 // AppendFold appends Fold(text) to dst and returns it: FoldCase's folded

@@ -2,7 +2,6 @@ package record
 
 import (
 	"encoding/binary"
-	mathbits "math/bits"
 	"slices"
 	"sync"
 	"unsafe"
@@ -45,6 +44,12 @@ type Folded struct {
 
 func (f *Folded) size() int {
 	return len(f.Title) + len(f.Body) + len(f.titleText) + len(f.bodyText) + 8*(len(f.TitleMap)+len(f.BodyMap)+len(f.TitleUpper)+len(f.BodyUpper)+len(f.TitleChanged)+len(f.BodyChanged)) + 64
+}
+
+// OriginalTitle returns the title as stored, when it can be restored
+// from its folded text (Original's title).
+func (f *Folded) OriginalTitle() (string, bool) {
+	return f.original(false)
 }
 
 // Original returns the title and body as stored, when both can be
@@ -115,7 +120,7 @@ func (f *Folded) RestoredSpans(body bool, spans [][2]int) (text string, at [][2]
 	for k, sp := range spans {
 		base := len(b)
 		b = append(b, folded[sp[0]:sp[1]]...)
-		raiseCase(b[base:], upper, sp[0])
+		tokenize.RaiseCase(b[base:], upper, sp[0])
 		at[k] = [2]int{base, len(b)}
 	}
 	return view(b), at
@@ -128,24 +133,10 @@ func restoreCase(folded string, mask []uint64) string {
 		return ""
 	}
 	b := []byte(folded)
-	raiseCase(b, mask, 0)
+	tokenize.RaiseCase(b, mask, 0)
 	// b is not written again: the string shares it instead of copying
 	// it, as strings.Builder does.
 	return view(b)
-}
-
-// raiseCase raises the letters of b, which holds the folded bytes from
-// off on, that mask (a bit per folded byte) marks.
-func raiseCase(b []byte, mask []uint64, off int) {
-	end := off + len(b)
-	for w := off / 64; w < len(mask) && w*64 < end; w++ {
-		bits := mask[w]
-		for ; bits != 0; bits &= bits - 1 {
-			if i := w*64 + mathbits.TrailingZeros64(bits); i >= off && i < end {
-				b[i-off] -= 'a' - 'A'
-			}
-		}
-	}
 }
 
 // WithMaps returns f, or for an entry the cache kept without its maps, the
@@ -407,7 +398,7 @@ func (fd *Folded) plainAt(kept bool, orig, text string, upper, changed []uint64,
 	// The occurrence restored in a buffer on the stack: a phrase is short.
 	var buf [64]byte
 	b := append(buf[:0], text[i:end]...)
-	raiseCase(b, upper, i)
+	tokenize.RaiseCase(b, upper, i)
 	return plainCase(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 

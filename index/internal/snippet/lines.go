@@ -38,11 +38,12 @@ func Locate(text string, at int) (line, col int) {
 // analysis of that much when the query has runs, and the analysis of
 // every word a probe finds.
 func (q *Query) Lines(body Field, o LineOptions, add func(Line)) int {
+	body = body.Restored()
 	text := body.Text
 	exact, guess := q.matchSpans(body, len(text)+1)
 	spans := exact
 	if len(guess) > 0 {
-		spans = append(spans, q.wordSpans(text, 0, len(text), guess)...)
+		spans = append(spans, q.wordSpans(&body, 0, len(text), guess)...)
 	}
 	spans = sortSpans(spans)
 	if len(spans) == 0 {
@@ -129,7 +130,7 @@ func (q *Query) markLine(text string, lo, hi int, spans []span) string {
 	if cutBefore {
 		b.WriteString("…")
 	}
-	q.writeMarked(&b, text, lo, hi, spans)
+	q.writeMarked(&b, text[lo:hi], lo, spans)
 	if cutAfter {
 		b.WriteString("…")
 	}

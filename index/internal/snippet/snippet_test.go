@@ -33,6 +33,76 @@ func field(text string) snippet.Field {
 	return snippet.Field{Text: text, Folded: folded, Map: m}
 }
 
+// byFolding returns the field of text given by its folding alone, or
+// false when folding did more than lower ASCII letters.
+func byFolding(text string) (snippet.Field, bool) {
+	folded, _, upper, changed := tokenize.FoldCase([]byte(text))
+	return snippet.Field{Folded: folded, Upper: upper}, changed == nil && upper != nil
+}
+
+// TestByFolding checks that a field given by its folding shows what the
+// field with its text shows: snippets (declarations preferred, licence
+// floors, windows anywhere, camelCase parts and phrases' runs) and lines.
+func TestByFolding(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	forms := []string{"Reader", "readFile", "ReadFile", "XMLParser", "read_file", "FILE", "files", "Parse", "URL", "Errorf", "package main",
+		"Package Main", "→ arrow", "naïve", "<b>&amp;</b>", "日本語"}
+	a := tokenize.NewText()
+	queries := []*snippet.Query{query([]string{"reader"}, "reader"), query(nil, "read file"), query([]string{"parse", "url"}, "parse url"),
+		query([]string{"xml"}, "parser"), query([]string{"b>&amp"}, "")}
+	runQ := &snippet.Query{Analyze: a.Analyze, MarkStart: "[", MarkEnd: "]", MaxLine: 80}
+	runQ.AddRun(snippet.Run{Key: 0, Occurrences: func(pos map[string][]int) (out [][2]int) {
+		for _, p := range pos["packag"] {
+			if slices.Contains(pos["main"], p+1) {
+				out = append(out, [2]int{p, p + 1})
+			}
+		}
+		return out
+	}})
+	queries = append(queries, runQ)
+	tested := 0
+	for i := range 300 {
+		var b strings.Builder
+		for b.Len() < 100+rng.IntN([]int{400, 12000}[i%2]) {
+			if rng.IntN(12) == 0 {
+				b.WriteString(forms[rng.IntN(len(forms))])
+			} else {
+				fmt.Fprintf(&b, "W%dq", rng.IntN(500))
+			}
+			b.WriteString([]string{" ", " ", "\n", ". ", "(", "_"}[rng.IntN(6)])
+		}
+		text := b.String()
+		folded, ok := byFolding(text)
+		if !ok {
+			continue
+		}
+		tested++
+		whole := field(text)
+		q := queries[i%len(queries)]
+		for _, prefer := range []int{-1, rng.IntN(len(text))} {
+			floor := []int{0, rng.IntN(len(text))}[rng.IntN(2)]
+			s1, at1, in1 := q.Snippet(field("Title"), whole, prefer, floor)
+			s2, at2, in2 := q.Snippet(field("Title"), folded, prefer, floor)
+			if s1 != s2 || at1 != at2 || in1 != in2 {
+				t.Fatalf("text %d, prefer %d, floor %d:\ntext    %q %d %v\nfolding %q %d %v", i, prefer, floor, s1, at1, in1, s2, at2, in2)
+			}
+		}
+		var l1, l2 []snippet.Line
+		o := snippet.LineOptions{Before: 1, After: 1, Max: 20}
+		n1 := q.Lines(whole, o, func(l snippet.Line) { l1 = append(l1, l) })
+		n2 := q.Lines(folded, o, func(l snippet.Line) { l2 = append(l2, l) })
+		if n1 != n2 || !slices.Equal(l1, l2) {
+			t.Fatalf("text %d: lines %d %v, by folding %d %v", i, n1, l1, n2, l2)
+		}
+		if got := folded.Restored(); got.Text != text || got.Upper != nil {
+			t.Fatalf("text %d: Restored gives another text", i)
+		}
+	}
+	if tested < 100 {
+		t.Errorf("only %d texts fold by lowering ASCII alone", tested)
+	}
+}
+
 func TestSnippet(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -111,8 +181,15 @@ func FuzzSnippet(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body, sub string) {
 		q := query([]string{tokenize.Fold(sub)}, sub)
 		q.MarkStart, q.MarkEnd = "<mark>", "</mark>"
-		snip, _, _ := q.Snippet(field(""), field(body), -1, 0)
+		snip, at, _ := q.Snippet(field(""), field(body), -1, 0)
 		q.Lines(field(body), snippet.LineOptions{Before: 1, After: 1, Max: 3}, func(l snippet.Line) { snip += "\n" + l.Text })
+		if folded, ok := byFolding(body); ok {
+			got, gotAt, _ := q.Snippet(field(""), folded, -1, 0)
+			q.Lines(folded, snippet.LineOptions{Before: 1, After: 1, Max: 3}, func(l snippet.Line) { got += "\n" + l.Text })
+			if got != snip || gotAt != at {
+				t.Fatalf("by folding %q %d, by text %q %d", got, gotAt, snip, at)
+			}
+		}
 		if strings.Count(snip, "<mark>") != strings.Count(snip, "</mark>") {
 			t.Fatalf("unbalanced markers in %q", snip)
 		}
