@@ -165,11 +165,12 @@
   // the index is ready the page types WARM_WORDS into the engine, one
   // keystroke at a time in idle moments, and shows nothing of it (about
   // 80 searches, 0.3-0.5 s of the engine's time): the functions a search
-  // runs are optimized before the user's keystrokes need them. It pauses while the user
-  // searches (WARM_PAUSE_MS after the last search asked) and runs once;
-  // ?warm=0 skips it. Its words are not the page's examples, nor
-  // prefixes of the e2e test's keystrokes, so that the test measures the
-  // compiled engine and not answers the warm-up left in its caches.
+  // runs are optimized before the user's keystrokes need them. It pauses
+  // while the user searches (until WARM_PAUSE_MS after the last search
+  // asked) and runs once; ?warm=0 skips it. Its words are not the page's
+  // examples, nor prefixes of the e2e test's keystrokes, so that the test
+  // measures the compiled engine and not answers the warm-up left in its
+  // caches.
   const WARM_WORDS = [
     ['func', 'auto'], ['string', 'substring'], ['value', 'text'], ['time.Now', 'auto'],
     ['open file', 'text'], ['strconv', 'substring'], ['package', 'auto'], ['sync.Once', 'auto'],
