@@ -215,6 +215,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 	if !all && !s.ix.textScores && s.decidedByGrams(leaves) {
 		return s.indexScores(leaves, tris, cands, avgTitle, avgAll)
 	}
+	todo = make([]checkItem, 0, len(cands))
 	// Unless a filter needs the stored record, a candidate whose folded
 	// text is cached needs none: fieldLength gives its record's sequence
 	// number (or a higher one, which misses), and its folded length, which
