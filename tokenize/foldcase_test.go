@@ -68,6 +68,22 @@ func checkFoldCase(t *testing.T, text string) {
 	if got := tokenize.AppendFold([]byte("kept"), []byte(text)); string(got) != "kept"+wantFolded {
 		t.Fatalf("AppendFold(%q) = %q, want %q", text, got[4:], wantFolded)
 	}
+	if changed == nil {
+		// RaiseCase restores the text, whole and from any byte on.
+		b := []byte(folded)
+		tokenize.RaiseCase(b, upper, 0)
+		if string(b) != text {
+			t.Fatalf("RaiseCase of FoldCase(%q) = %q", text, b)
+		}
+		for lo := range len(folded) {
+			hi := min(len(folded), lo+1+lo%70)
+			b := []byte(folded[lo:hi])
+			tokenize.RaiseCase(b, upper, lo)
+			if string(b) != text[lo:hi] {
+				t.Fatalf("RaiseCase of FoldCase(%q)[%d:%d] = %q, want %q", text, lo, hi, b, text[lo:hi])
+			}
+		}
+	}
 }
 
 func TestFoldCase(t *testing.T) {
@@ -104,7 +120,7 @@ func asciiBytes() string {
 }
 
 // FuzzFoldCase checks FoldCase against FoldMap and a byte-by-byte mask,
-// and AppendFold against FoldMap.
+// AppendFold against FoldMap, and RaiseCase against the text.
 func FuzzFoldCase(f *testing.F) {
 	for _, s := range []string{"", "Hello, World", "getUserByID(XMLParser) and more", "naïve Ünïcode", "\u212a\u0130ſ", "ABCDEFGH\xffIJKLMNOPQ"} {
 		f.Add(s)
