@@ -319,8 +319,11 @@
   }
 
   // moreItem offers the next page of req's hits, of which the first n of
-  // total are shown. Its hits are appended unless the input moved on.
+  // total are shown. Its hits are appended unless a search was asked for
+  // since these were rendered (a click on the list while the next
+  // keystroke's search runs included).
   function moreItem(req, n, total) {
+    const shown = generation;
     const li = document.createElement('li');
     li.className = 'more';
     li.append(`showing the first ${n} of ${total} · `);
@@ -329,7 +332,7 @@
     b.className = 'link';
     b.textContent = `show ${Math.min(LIMIT, total - n)} more`;
     b.addEventListener('click', async () => {
-      const gen = generation;
+      if (shown !== generation) return;
       b.disabled = true;
       let res;
       try {
@@ -340,7 +343,7 @@
         li.textContent = `Search failed: ${e.message}`;
         return;
       }
-      if (gen !== generation) return;
+      if (shown !== generation || !li.isConnected) return;
       li.remove();
       for (const hit of res.hits) results.append(hitItem(hit));
       if (res.truncated) results.append(moreItem(req, n + res.hits.length, res.total));
