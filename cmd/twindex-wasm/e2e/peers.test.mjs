@@ -164,7 +164,7 @@ test('twindex against MiniSearch, Orama and FlexSearch', { timeout: 600_000 }, a
   for (let round = 0; round < rounds; round++) {
     // twindex: the keystrokes on the page's engine, as the page asks
     // (auto mode, 10 hits with snippets).
-    const tw = await page.evaluate(async ([session, paced]) => {
+    const twRound = (paced) => page.evaluate(async ([session, paced]) => {
       const out = [];
       for (const q of session) {
         const t0 = performance.now();
@@ -173,19 +173,11 @@ test('twindex against MiniSearch, Orama and FlexSearch', { timeout: 600_000 }, a
         if (paced) await new Promise((r) => requestAnimationFrame(r));
       }
       return out;
-    }, [session, false]);
+    }, [session, paced]);
+    const tw = await twRound(false);
     results.twindex.call.push(...tw.map((s) => s.call));
     results.twindex.engine.push(...tw.map((s) => s.engine));
-    const twPaced = await page.evaluate(async ([session, paced]) => {
-      const out = [];
-      for (const q of session) {
-        const r = await twindex.search(q, { mode: 'auto', limit: 10 });
-        out.push(r.tookMs);
-        if (paced) await new Promise((r) => requestAnimationFrame(r));
-      }
-      return out;
-    }, [session, true]);
-    results.twindex.paced.push(...twPaced);
+    results.twindex.paced.push(...(await twRound(true)).map((s) => s.engine));
 
     for (const lib of Object.keys(ENTRY)) {
       const h0 = await heap();
