@@ -105,17 +105,26 @@ func ranksAmong(n int, score func(i int) float64, scores []float64) []int {
 // least x: slices.BinarySearch's, without its care for NaN, which scores
 // never are and which made it the costlier half of ranksAmong.
 func lowerBound(asc []float64, x float64) int {
-	i, n := 0, len(asc)
-	for n > 0 {
-		half := n / 2
-		if asc[i+half] < x {
-			i += half + 1
-			n -= half + 1
-		} else {
-			n = half
-		}
+	// Branch-free: each step adds half or nothing by a mask, so a search
+	// costs no mispredicted jumps.
+	if len(asc) == 0 {
+		return 0
 	}
-	return i
+	base, n := 0, len(asc)
+	for n > 1 {
+		half := n >> 1
+		base += half & -less(asc[base+half-1], x)
+		n -= half
+	}
+	return base + less(asc[base], x)
+}
+
+// less is a < b as 1 or 0, which the compiler sets without a jump.
+func less(a, b float64) int {
+	if a < b {
+		return 1
+	}
+	return 0
 }
 
 // bestHeap is a min-heap of the best scores seen so far.
