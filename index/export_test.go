@@ -49,6 +49,11 @@ func ScoreFromText(ix *Index) { ix.textScores = true }
 // fieldLength posting, never the snapshot's list held whole (backend.Whole).
 func ReadLengths(ix *Index) { ix.lengths = nil }
 
+// JoinByIDs makes fused searches of ix place the substring leg's matches
+// in the text leg by their external IDs, never by a table of doc numbers
+// (backend.Join).
+func JoinByIDs(ix *Index) { ix.join = nil }
+
 // AnalyzeRuns makes the text leg of ix judge quoted phrases by their
 // words' positions only, never by their text as written (record.Folded.HasRun).
 func AnalyzeRuns(ix *Index) { ix.analyzeRuns = true }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/binary"
 	"math"
 	"slices"
 
@@ -79,7 +80,7 @@ func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, n
 		return out, known, nil
 	}
 	wText := s.ix.opts.TextWeight
-	pos, err := s.inText(known, func(j int) string { return out[j].ID }, text)
+	pos, err := s.inText(known, func(j int) string { return out[j].ID }, nil, text)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -118,7 +119,7 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 	k, wTri, wText := float64(s.ix.opts.K), s.ix.opts.SubstringWeight, s.ix.opts.TextWeight
 	m := rank.TopScored(tri, bestDepth*need)
 	topRank := fusion.Ranks(scoresOf(tri[:m]))
-	pos, err := s.inText(len(tri), func(i int) string { return tri[i].ID }, text)
+	pos, err := s.inText(len(tri), func(i int) string { return tri[i].ID }, func(i int) uint32 { return tri[i].Doc }, text)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -221,12 +222,29 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 const bestDepth = 4
 
 // inText returns where each of n documents, whose IDs idOf gives, stands
-// in the text leg's hits, or -1. It resolves the text leg's IDs unless
-// they are many more than n: looking an ID up in the text index costs as
-// much as resolving idLookupCost of its internal IDs.
-func (s *search) inText(n int, idOf func(int) string, text *textList) ([]int, error) {
+// in the text leg's hits, or -1. docOf, when not nil, gives them as
+// trigram index doc numbers (rank.Scored.Doc), which the state's join
+// table places in the text index once it is built (backend.Join). Else
+// it resolves the text leg's IDs unless they are many more than n:
+// looking an ID up in the text index costs as much as resolving
+// idLookupCost of its internal IDs.
+func (s *search) inText(n int, idOf func(int) string, docOf func(int) uint32, text *textList) ([]int, error) {
 	pos := make([]int, n)
-	if n*idLookupCost > len(text.Hits) {
+	byMap := n*idLookupCost > len(text.Hits)
+	if docOf != nil {
+		work := n * idLookupCost
+		if byMap {
+			work = n + len(text.Hits)
+		}
+		table, err := s.ix.join.Table(s.allTriR, s.allTextR, s.triIDs, s.textIDs, work)
+		if err != nil {
+			return nil, err
+		}
+		if table != nil && joined(table, n, docOf, text, pos) {
+			return pos, nil
+		}
+	}
+	if byMap {
 		byID := make(map[string]int, len(text.Hits))
 		for p := range text.Hits {
 			id, err := text.Resolve(p)
@@ -257,6 +275,27 @@ func (s *search) inText(n int, idOf func(int) string, text *textList) ([]int, er
 		}
 	}
 	return pos, nil
+}
+
+// joined fills pos as inText does, through table (backend.Join.Table),
+// and reports whether docOf knew every document's doc number.
+func joined(table []int32, n int, docOf func(int) uint32, text *textList, pos []int) bool {
+	var iid [8]byte
+	for i := range n {
+		d := docOf(i)
+		if d == 0 {
+			return false
+		}
+		pos[i] = -1
+		if int(d-1) >= len(table) || table[d-1] < 0 {
+			continue
+		}
+		binary.BigEndian.PutUint64(iid[:], uint64(table[d-1]))
+		if p, ok := text.Index(iid[:]); ok {
+			pos[i] = p
+		}
+	}
+	return true
 }
 
 // textOnly appends to out the text leg's best hits in no other leg

@@ -79,7 +79,7 @@ func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candi
 		if s.filter.active && !s.filter.matchID(id) {
 			continue
 		}
-		out = append(out, rank.Scored{ID: id, Score: score[i]})
+		out = append(out, rank.Scored{ID: id, Score: score[i], Doc: rank.DocOf(cands[i].ID)})
 	}
 	return out, nil
 }

@@ -88,6 +88,23 @@ func TestIDsAfterRenumbering(t *testing.T) {
 // length of every match, score and rank every hit as on a
 // twin index that reads each match's posting instead.
 func TestLengthsAfterRenumbering(t *testing.T) {
+	twinsAfterRenumbering(t, index.ReadLengths, index.ModeSubstring, "reading each posting")
+}
+
+// TestJoinAfterRenumbering checks the table of doc numbers that places
+// the substring leg's matches in the text leg, built per pair of states
+// once the searches have joined enough documents (backend.Join): fused
+// searches, repeated until they use it, rank every hit as on a twin index
+// that joins by external IDs.
+func TestJoinAfterRenumbering(t *testing.T) {
+	twinsAfterRenumbering(t, index.JoinByIDs, index.ModeAuto, "joining by IDs")
+}
+
+// twinsAfterRenumbering writes the same rounds to two indexes of each
+// backend, the second slowed by slow, and checks after each round that
+// searches in mode give the same hits, scores and totals on both; how
+// names the slow twin's way in failures.
+func twinsAfterRenumbering(t *testing.T, slow func(*index.Index), mode index.Mode, how string) {
 	opens := map[string]func(t *testing.T) *index.Index{
 		"compact": func(t *testing.T) *index.Index {
 			ix, err := index.OpenMemory(&index.Options{Backend: index.Compact})
@@ -115,7 +132,7 @@ func TestLengthsAfterRenumbering(t *testing.T) {
 	for name, open := range opens {
 		t.Run(name, func(t *testing.T) {
 			held, read := open(t), open(t)
-			index.ReadLengths(read)
+			slow(read)
 			add := func(prefix string, n int) {
 				var docs []index.Doc
 				for i := range n {
@@ -132,15 +149,17 @@ func TestLengthsAfterRenumbering(t *testing.T) {
 			check := func(when string) {
 				t.Helper()
 				for _, q := range []string{"common", "co", "word a0", "fill"} {
-					for range 2 { // the second search reads what the first held
-						req := index.Request{Query: q, Mode: index.ModeSubstring, Limit: index.MaxLimit}
-						a, b := search(t, held, req), search(t, read, req)
-						if a.Total != b.Total || len(a.Hits) != len(b.Hits) {
-							t.Fatalf("%s, %q: %d hits, %d reading each posting", when, q, a.Total, b.Total)
-						}
-						for i := range a.Hits {
-							if a.Hits[i].ID != b.Hits[i].ID || a.Hits[i].Score != b.Hits[i].Score {
-								t.Fatalf("%s, %q: hit %d is %s %v, reading each posting %s %v", when, q, i, a.Hits[i].ID, a.Hits[i].Score, b.Hits[i].ID, b.Hits[i].Score)
+					for _, limit := range []int{index.MaxLimit, 5} {
+						for range 3 { // the later searches read what the first kept
+							req := index.Request{Query: q, Mode: mode, Limit: limit}
+							a, b := search(t, held, req), search(t, read, req)
+							if a.Total != b.Total || len(a.Hits) != len(b.Hits) {
+								t.Fatalf("%s, %q: %d hits, %d %s", when, q, a.Total, b.Total, how)
+							}
+							for i := range a.Hits {
+								if a.Hits[i].ID != b.Hits[i].ID || a.Hits[i].Score != b.Hits[i].Score {
+									t.Fatalf("%s, %q: hit %d is %s %v, %s %s %v", when, q, i, a.Hits[i].ID, a.Hits[i].Score, how, b.Hits[i].ID, b.Hits[i].Score)
+								}
 							}
 						}
 					}

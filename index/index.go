@@ -80,6 +80,9 @@ type Index struct {
 	// textIDs and triIDs remember the external IDs of the bleve indexes'
 	// latest snapshots.
 	textIDs, triIDs backend.IDs
+	// join maps the trigram index's doc numbers to the text index's, for
+	// the latest pair of states searches fused.
+	join *backend.Join
 	// lengths remembers the trigram index's fieldLength postings of its
 	// latest snapshot, read whole.
 	lengths *backend.Whole
@@ -160,6 +163,7 @@ func open(dir string, st storage.Store, o Options) (*Index, error) {
 		triA:    tokenize.NewTrigram(),
 		fold:    record.NewFoldCache(o.CacheBytes),
 		lengths: backend.NewWhole(fieldLength, lengthTerm),
+		join:    new(backend.Join),
 	}
 	fail := func(err error) (*Index, error) {
 		ix.closeBackends()

@@ -165,7 +165,11 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 					runs[id] = bits
 				}
 			}
-			return rank.Scored{ID: id, Score: score}, v
+			m := rank.Scored{ID: id, Score: score}
+			if c != nil {
+				m.Doc = rank.DocOf(c.ID)
+			}
+			return m, v
 		}
 	}
 	// A simple query's leaves are judged by a text's head when each is

@@ -2,6 +2,7 @@ package rank
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 )
 
@@ -10,6 +11,23 @@ import (
 type Scored struct {
 	ID    string
 	Score float64
+	// Doc is 1 + the document's doc number in the leg's index, when the
+	// index numbers its documents and the leg knows it (DocOf); else 0.
+	Doc uint32
+}
+
+// DocOf returns what Scored.Doc holds for a document whose internal ID
+// is iid: 1 + its doc number when iid is one (8 bytes, big-endian, below
+// 1<<31), else 0.
+func DocOf(iid []byte) uint32 {
+	if len(iid) != 8 {
+		return 0
+	}
+	n := binary.BigEndian.Uint64(iid)
+	if n >= 1<<31 {
+		return 0
+	}
+	return uint32(n) + 1
 }
 
 // SortScored sorts l by score, best first, ties by ID.
