@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -31,6 +32,9 @@ type OwnOptions struct {
 	HTTP string
 	// Token and CORS are the HTTP API's; see HTTPOptions.
 	Token, CORS string
+	// Idle, when positive, closes Owner.Idle once no request (local or
+	// HTTP) has been in progress for this long.
+	Idle time.Duration
 }
 
 // Owner serves a Host to the other processes of this machine, from the
@@ -56,6 +60,10 @@ type Owner struct {
 	httpAddr string
 
 	ready chan struct{} // closed once the index is up to date
+	idle  chan struct{} // closed once OwnOptions.Idle passed without requests
+	// active counts the requests in progress, last is when one last
+	// started or ended (Unix nanoseconds): for OwnOptions.Idle.
+	active, last atomic.Int64
 
 	stop   context.CancelFunc // stops the watcher
 	mu     sync.Mutex         // guards closed
@@ -70,7 +78,8 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 	if o == nil {
 		o = &OwnOptions{}
 	}
-	ow := &Owner{host: h, log: o.Log, ready: make(chan struct{}), stop: func() {}}
+	ow := &Owner{host: h, log: o.Log, ready: make(chan struct{}), idle: make(chan struct{}), stop: func() {}}
+	ow.last.Store(time.Now().UnixNano())
 	if ow.log == nil {
 		ow.log = slog.New(slog.DiscardHandler)
 	}
@@ -113,7 +122,7 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 	local.Handle("/engine/", localHandler(eng, ow.checkReady))
 	local.Handle("/", ow.svc.Handler(nil))
 	ow.local = &http.Server{
-		Handler:           local,
+		Handler:           ow.track(local),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(ow.log.Handler(), slog.LevelWarn),
@@ -124,8 +133,8 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 		}
 	})
 	if httpLn != nil {
-		ow.http = httpServer(ow.svc.Handler(&HTTPOptions{Token: o.Token, CORS: o.CORS,
-			Loopback: httpLn.Addr().(*net.TCPAddr).IP.IsLoopback()}), ow.log)
+		ow.http = httpServer(ow.track(ow.svc.Handler(&HTTPOptions{Token: o.Token, CORS: o.CORS,
+			Loopback: httpLn.Addr().(*net.TCPAddr).IP.IsLoopback()})), ow.log)
 		ow.wg.Go(func() {
 			if err := ow.http.Serve(httpLn); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				ow.log.Error("HTTP server stopped", "error", err)
@@ -139,14 +148,51 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 		return nil, err
 	}
 	ow.log.Info("serving the index to this machine", "index", owned.Dir, "socket", owned.Socket)
+	ctx, stop := context.WithCancel(context.Background())
+	ow.stop = stop
+	if o.Idle > 0 {
+		ow.wg.Go(func() { ow.watchIdle(ctx, o.Idle) })
+	}
 	if w == nil {
 		close(ow.ready)
 		return ow, nil
 	}
-	ctx, stop := context.WithCancel(context.Background())
-	ow.stop = stop
 	ow.wg.Go(func() { w.run(ctx, func() { close(ow.ready) }) })
 	return ow, nil
+}
+
+// track counts h's requests in progress and when one last started or
+// ended, for OwnOptions.Idle.
+func (ow *Owner) track(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ow.active.Add(1)
+		ow.last.Store(time.Now().UnixNano())
+		defer func() {
+			ow.last.Store(time.Now().UnixNano())
+			ow.active.Add(-1)
+		}()
+		h.ServeHTTP(w, r)
+	})
+}
+
+// watchIdle closes ow.idle once no request has been in progress for d,
+// or returns when ctx ends.
+func (ow *Owner) watchIdle(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		since := time.Since(time.Unix(0, ow.last.Load()))
+		if ow.active.Load() == 0 && since >= d {
+			close(ow.idle)
+			return
+		}
+		t.Reset(max(d-since, d/10))
+	}
 }
 
 // checkReady returns ErrStarting until the index is up to date.
@@ -162,6 +208,11 @@ func (ow *Owner) checkReady() error {
 // Ready is closed once the Owner has brought the index up to date and
 // serves requests.
 func (ow *Owner) Ready() <-chan struct{} { return ow.ready }
+
+// Idle is closed once OwnOptions.Idle has passed with no request in
+// progress; never without it. The Owner goes on serving: its owner
+// decides to Close it.
+func (ow *Owner) Idle() <-chan struct{} { return ow.idle }
 
 // Service is the Owner's MCP tools and HTTP API, to serve over more
 // transports (stdio).

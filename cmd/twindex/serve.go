@@ -22,7 +22,8 @@ the index up to date, then serves it to the other twindex commands, to any
 number of 'twindex mcp' agents and, with --http, to programs over HTTP.
 Every other command on this index (search, get, index, stats, ...) sends
 its request here and prints what it always does. Ctrl-C or SIGTERM stops
-it once the writes in progress are done.
+it once the writes in progress are done; with --idle, so does a time
+without requests ('twindex search --serve' starts one that way).
 
 It watches PATH, every folder a search would walk (.gitignore and
 .twindexignore honored, new folders included): a file created, changed or
@@ -61,6 +62,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	emb := fs.embedFlags(e)
 	rr := fs.rerankFlags(e)
 	cf := fs.clusterFlags()
+	idle := fs.Duration("idle", 0, "exit after this long (e.g. 15m) with no request in progress from a command, an agent or HTTP; 0: never")
 	pos, err := fs.parse(args)
 	if err != nil {
 		return err
@@ -76,6 +78,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 		if *lang != "" {
 			return usageErr("a cluster's shards are indexed in English", "--lang does not apply to --node")
 		}
+		if *idle != 0 {
+			return usageErr("a node serves its cluster until it is stopped", "--idle does not apply to --node")
+		}
 		return runNode(ctx, e, cf, *idx, *httpAddr, *cors, log)
 	}
 	if cf.used() {
@@ -83,6 +88,9 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	}
 	if *maxSize <= 0 {
 		return usageErr("", "--max-size must be positive")
+	}
+	if *idle < 0 {
+		return usageErr("", "--idle must not be negative")
 	}
 	if len(pos) == 0 {
 		pos = []string{"."}
@@ -104,7 +112,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
 	o := wf.options(log)
-	o.HTTP, o.CORS, o.Token = *httpAddr, *cors, e.getenv("TWINDEX_TOKEN")
+	o.HTTP, o.CORS, o.Token, o.Idle = *httpAddr, *cors, e.getenv("TWINDEX_TOKEN"), *idle
 	if o.CORS != "" && o.HTTP == "" {
 		return usageErr("run 'twindex serve --help'", "--cors needs --http")
 	}
@@ -119,8 +127,12 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if a := owner.HTTPAddr(); a != "" {
 		fmt.Fprintf(e.stderr, "listening on %s\n", a)
 	}
-	<-ctx.Done()
-	log.Info("stopping")
+	select {
+	case <-ctx.Done():
+		log.Info("stopping")
+	case <-owner.Idle():
+		log.Info("stopping: no request", "for", *idle)
+	}
 	return release(host, owner, loc.Dir)
 }
 

@@ -1,0 +1,61 @@
+package server
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/twindex/twindex/index"
+)
+
+// An Owner with OwnOptions.Idle closes Idle only once no request has been
+// in progress for that long: not while one is (a request whose body is
+// still coming, over HTTP), and soon after the last one ends.
+func TestOwnerIdle(t *testing.T) {
+	ix, err := index.Open(filepath.Join(t.TempDir(), "idx"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHost(ix, nil)
+	t.Cleanup(func() { h.Close() })
+	const idle = 150 * time.Millisecond
+	ow, err := Own(h, &OwnOptions{NoWatch: true, HTTP: "127.0.0.1:0", Idle: idle})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ow.Close(context.Background()) })
+
+	body, send := io.Pipe()
+	t.Cleanup(func() { send.Close() }) // before the Owner's Close, which waits for the request
+	done := make(chan error, 1)
+	go func() {
+		resp, err := http.Post(ow.HTTPAddr()+"/v1/search", "application/json", body)
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	// Held open for 4 idle periods, from before the first ends.
+	select {
+	case <-ow.Idle():
+		t.Fatal("Idle closed while a request was in progress")
+	case <-time.After(4 * idle):
+	}
+	io.WriteString(send, `{"query": "x"}`)
+	send.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	ended := time.Now()
+	select {
+	case <-ow.Idle():
+		if took := time.Since(ended); took < idle {
+			t.Errorf("Idle closed %s after the last request, before %s", took, idle)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Idle not closed 10 s after the last request")
+	}
+}
