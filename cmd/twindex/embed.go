@@ -22,6 +22,14 @@ func (fs *flagSet) embedFlags(e *env) *embedFlags {
 	return f
 }
 
+// args are the flags that give another twindex process this embedder.
+func (f *embedFlags) args() []string {
+	if f.url == "" {
+		return nil
+	}
+	return []string{"--embed-url", f.url, "--embed-model", f.model, "--embed-api", f.api, "--embed-key-env", f.keyEnv}
+}
+
 // options sets opts.Embedder from the flags.
 func (f *embedFlags) options(e *env, opts *index.Options) error {
 	if f.url == "" {

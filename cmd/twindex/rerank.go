@@ -20,6 +20,14 @@ func (fs *flagSet) rerankFlags(e *env) *rerankFlags {
 	return f
 }
 
+// args are the flags that give another twindex process this reranker.
+func (f *rerankFlags) args() []string {
+	if f.url == "" {
+		return nil
+	}
+	return []string{"--rerank-url", f.url, "--rerank-model", f.model, "--rerank-key-env", f.keyEnv}
+}
+
 // options sets opts.Reranker from the flags.
 func (f *rerankFlags) options(e *env, opts *index.Options) error {
 	if f.url == "" {

@@ -23,7 +23,7 @@ type searchFlags struct {
 	syntax, fuzzy, boostProject, boostSession                      string
 	kinds, projects, tags                                          stringList
 	limit, offset, fallback, expand, rerank                        int
-	explain, json, noSync, quiet, prefix                           bool
+	explain, json, noSync, quiet, prefix, serve                    bool
 	maxSize                                                        int64
 	// ripgrep's
 	filesOnly, count                 bool
@@ -156,6 +156,11 @@ func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error
 	fs.BoolVar(&f.noSync, "no-sync", false, "search the index as it is, without bringing it up to date first")
 	fs.Int64Var(&f.maxSize, "max-size", defaultMaxSize, "when syncing, skip files larger than this many `bytes`")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress or summary on stderr")
+	serve, err := serveEnv(e)
+	if err != nil {
+		return nil, nil, err
+	}
+	fs.BoolVar(&f.serve, "serve", serve, "when no server owns the folder's index, start one in the background ('twindex serve --idle 15m') and search through it: later searches skip the folder's walk (env TWINDEX_SERVE=1)")
 	if pos, err = fs.parse(args); err != nil {
 		return nil, nil, err
 	}
@@ -249,6 +254,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		mode = openFill
 	}
 	existed := loc.Exists
+	if f.serve && existed && doSync {
+		startServer(e, &loc, f)
+	}
 	eng, filled, err := loc.engine(e, opts, mode, f.maxSize)
 	if err != nil {
 		return err

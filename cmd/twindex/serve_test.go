@@ -404,3 +404,124 @@ func hitIDs(t *testing.T, dir string, args ...string) []string {
 	slices.Sort(ids)
 	return ids
 }
+
+// ownerPID is the pid in the owner file of dir's index, or 0 when none.
+func ownerPID(t *testing.T, dir string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, ".twindex", "serve", "owner.json"))
+	if os.IsNotExist(err) {
+		return 0
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o struct{ PID int }
+	if err := json.Unmarshal(b, &o); err != nil {
+		t.Fatalf("owner file: %v\n%s", err, b)
+	}
+	return o.PID
+}
+
+// stopPID stops a server that is no child of the test with SIGTERM and
+// waits up to 30 s for it to go; then kills it and fails.
+func stopPID(t *testing.T, pid int) {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return
+	}
+	p.Signal(syscall.SIGTERM)
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if p.Signal(syscall.Signal(0)) != nil {
+			return
+		}
+	}
+	p.Kill()
+	t.Errorf("server pid %d ignored SIGTERM for 30 s", pid)
+}
+
+// search --serve (or TWINDEX_SERVE=1) on a folder index that no server
+// owns starts 'twindex serve' in the background and searches through it;
+// the next searches use it, and see the folder's changes through its
+// watcher; a server that runs is not started again.
+func TestSearchStartsServer(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.txt": "badger"})
+	twindex(t, dir, "index", ".").want(t, 0)
+	if pid := ownerPID(t, dir); pid != 0 {
+		t.Fatalf("a server (pid %d) before any was asked for", pid)
+	}
+
+	r := twindex(t, dir, "search", "--serve", "badger").want(t, 0)
+	pid := ownerPID(t, dir)
+	if pid == 0 {
+		t.Fatalf("search --serve left no server:\n%s", r.stderr)
+	}
+	t.Cleanup(func() { stopPID(t, pid) })
+	if !strings.Contains(r.stderr, fmt.Sprintf("started a server (pid %d)", pid)) || !strings.Contains(r.stdout, "a.txt:badger") {
+		t.Errorf("search --serve:\n%s%s", r.stdout, r.stderr)
+	}
+	if log, err := os.ReadFile(filepath.Join(dir, ".twindex", "serve.log")); err != nil || !strings.Contains(string(log), "serving the index to this machine") {
+		t.Errorf("the server's log: %v\n%s", err, log)
+	}
+	// The server owns the index.
+	if r := twindex(t, dir, "rebuild").want(t, 3); !strings.Contains(r.stderr, fmt.Sprintf("served by twindex (pid %d)", pid)) {
+		t.Errorf("rebuild beside the started server: %s", r.stderr)
+	}
+
+	writeFiles(t, dir, map[string]string{"b.txt": "badger two"})
+	for _, env := range [][]string{nil, {"TWINDEX_SERVE=1"}} {
+		args := []string{"search", "--json", "badger"}
+		if env == nil {
+			args = append(args, "--serve")
+		}
+		r := twindexEnv(t, dir, "", env, args...).want(t, 0)
+		if strings.Contains(r.stderr, "started a server") || ownerPID(t, dir) != pid {
+			t.Errorf("%v %v started another server (pid %d, first %d):\n%s", env, args, ownerPID(t, dir), pid, r.stderr)
+		}
+		var res jsonResult
+		if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Total != 2 {
+			t.Errorf("%v %v: %v, want both files\n%s", env, args, err, r.stdout)
+		}
+	}
+	if r := twindexEnv(t, dir, "", []string{"TWINDEX_SERVE=maybe"}, "search", "badger").want(t, 2); !strings.Contains(r.stderr, "TWINDEX_SERVE") {
+		t.Errorf("TWINDEX_SERVE=maybe: %s", r.stderr)
+	}
+}
+
+// 'twindex serve --idle D' exits by itself, cleanly, once D passes with
+// no request, and not while requests keep coming.
+func TestServeIdle(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.txt": "badger"})
+	const idle = 700 * time.Millisecond
+	s := serve(t, dir, "--idle", idle.String())
+	for range 5 { // a request every idle/2: it stays
+		time.Sleep(idle / 2)
+		twindex(t, dir, "search", "badger").want(t, 0)
+		select {
+		case <-s.done:
+			t.Fatalf("the server exited with requests coming:\n%s", s.stderr())
+		default:
+		}
+	}
+	last := time.Now()
+	select {
+	case <-s.done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the server still runs 30 s after the last request:\n%s", s.stderr())
+	}
+	// The server's clock of its last request stops before this
+	// process's: a little under idle is on time.
+	if took := time.Since(last); took < idle*3/4 {
+		t.Errorf("the server exited %s after the last request, before --idle %s", took, idle)
+	}
+	if err := s.cmd.Wait(); err != nil {
+		t.Errorf("the idle server's exit: %v\n%s", err, s.stderr())
+	}
+	if pid := ownerPID(t, dir); pid != 0 {
+		t.Errorf("the idle server left its owner file (pid %d)", pid)
+	}
+	if !strings.Contains(s.stderr(), "stopping: no request") {
+		t.Errorf("the idle server's log:\n%s", s.stderr())
+	}
+}
