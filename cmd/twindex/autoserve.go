@@ -7,18 +7,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
-
-	"github.com/twindex/twindex/server"
 )
 
 // autoIdle is how long a server that 'twindex search --serve' started
 // waits for requests before it exits.
 const autoIdle = 15 * time.Minute
-
-// serveStartWait bounds how long a search waits for the server it started
-// to make its endpoint: the server opens the index (for writing, which
-// checks its segments) before it does.
-const serveStartWait = 10 * time.Second
 
 // serveLog is the file, in the index folder, that a server started by a
 // search logs to.
@@ -37,19 +30,20 @@ func serveEnv(e *env) (bool, error) {
 	return on, nil
 }
 
+// maxServeLog is the size past which serveLog is emptied when a server
+// is started: each start appends to it.
+const maxServeLog = 1 << 20
+
 // startServer starts 'twindex serve' for the folder index at l in the
-// background, unless a server owns it already, and waits until the server
-// takes requests (the search then sends its own there) or has exited. The
-// server logs to serveLog in the index folder and exits after autoIdle
-// without requests. A server that cannot start is reported on stderr and
-// the search goes on without one.
+// background, in a session of its own, once this search has closed the
+// index (the server opens it for writing), and does not wait for it: the
+// next command finds it serving, or starting (its lock taken), and waits
+// for it then. The server appends its log to serveLog in the index folder
+// and exits after autoIdle without requests. A server that cannot be
+// started is reported on stderr.
 func startServer(e *env, l *location, f *searchFlags) {
-	if c, err := server.Dial(l.Dir); err == nil {
-		c.Close()
-		return
-	}
 	warn := func(err error) {
-		fmt.Fprintf(e.stderr, "twindex: no server started (%v); searching without one\n", err)
+		fmt.Fprintf(e.stderr, "twindex: no server started: %v\n", err)
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -62,7 +56,10 @@ func startServer(e *env, l *location, f *searchFlags) {
 	}
 	args = append(append(args, f.emb.args()...), f.rr.args()...)
 	logPath := filepath.Join(l.Dir, serveLog)
-	log, err := os.Create(logPath)
+	if fi, err := os.Stat(logPath); err == nil && fi.Size() > maxServeLog {
+		os.Truncate(logPath, 0)
+	}
+	log, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		warn(err)
 		return
@@ -75,23 +72,9 @@ func startServer(e *env, l *location, f *searchFlags) {
 		warn(err)
 		return
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	for deadline := time.Now().Add(serveStartWait); time.Now().Before(deadline); {
-		if c, err := server.Dial(l.Dir); err == nil {
-			c.Close()
-			if !f.quiet {
-				fmt.Fprintf(e.stderr, "twindex: started a server (pid %d) for %s; it exits after %s without requests (log: %s)\n",
-					cmd.Process.Pid, l.Root, autoIdle, logPath)
-			}
-			return
-		}
-		select {
-		case err := <-exited:
-			warn(fmt.Errorf("the server exited: %v; see %s", err, logPath))
-			return
-		case <-time.After(20 * time.Millisecond):
-		}
+	if !f.quiet {
+		fmt.Fprintf(e.stderr, "twindex: started a server (pid %d) for %s; the next searches go through it, until %s pass without one (log: %s)\n",
+			cmd.Process.Pid, l.Root, autoIdle, logPath)
 	}
-	warn(fmt.Errorf("the server (pid %d) did not serve within %s; see %s", cmd.Process.Pid, serveStartWait, logPath))
+	cmd.Process.Release()
 }

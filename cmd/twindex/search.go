@@ -160,7 +160,7 @@ func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error
 	if err != nil {
 		return nil, nil, err
 	}
-	fs.BoolVar(&f.serve, "serve", serve, "when no server owns the folder's index, start one in the background ('twindex serve --idle 15m') and search through it: later searches skip the folder's walk (env TWINDEX_SERVE=1)")
+	fs.BoolVar(&f.serve, "serve", serve, "when no server owns the folder's index, start one in the background after this search ('twindex serve --idle 15m'): later searches go through it and skip the folder's walk (env TWINDEX_SERVE=1)")
 	if pos, err = fs.parse(args); err != nil {
 		return nil, nil, err
 	}
@@ -254,12 +254,16 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 		mode = openFill
 	}
 	existed := loc.Exists
-	if f.serve && existed && doSync {
-		startServer(e, &loc, f)
-	}
 	eng, filled, err := loc.engine(e, opts, mode, f.maxSize)
 	if err != nil {
 		return err
+	}
+	if _, owned := eng.(*server.Client); f.serve && doSync && !owned {
+		defer func() { // after the Close below: the server opens the index for writing
+			if ctx.Err() == nil {
+				startServer(e, &loc, f)
+			}
+		}()
 	}
 	defer func() { eng.Close() }()
 	if err := checkServedLang(eng, *f.lang, loc.Dir); err != nil {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -451,14 +452,26 @@ func TestSearchStartsServer(t *testing.T) {
 		t.Fatalf("a server (pid %d) before any was asked for", pid)
 	}
 
+	// The search answers on its own, then starts the server, which
+	// serves soon after.
 	r := twindex(t, dir, "search", "--serve", "badger").want(t, 0)
-	pid := ownerPID(t, dir)
-	if pid == 0 {
-		t.Fatalf("search --serve left no server:\n%s", r.stderr)
+	m := regexp.MustCompile(`started a server \(pid (\d+)\)`).FindStringSubmatch(r.stderr)
+	if m == nil {
+		t.Fatalf("search --serve names no server:\n%s", r.stderr)
 	}
+	pid, _ := strconv.Atoi(m[1])
 	t.Cleanup(func() { stopPID(t, pid) })
-	if !strings.Contains(r.stderr, fmt.Sprintf("started a server (pid %d)", pid)) || !strings.Contains(r.stdout, "a.txt:badger") {
-		t.Errorf("search --serve:\n%s%s", r.stdout, r.stderr)
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if c, err := server.Dial(filepath.Join(dir, ".twindex")); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server search --serve started does not serve after 30 s:\n%s", r.stderr)
+		}
+	}
+	if got := ownerPID(t, dir); got != pid || !strings.Contains(r.stdout, "a.txt:badger") {
+		t.Errorf("search --serve: the owner is pid %d, want %d\n%s%s", got, pid, r.stdout, r.stderr)
 	}
 	if log, err := os.ReadFile(filepath.Join(dir, ".twindex", "serve.log")); err != nil || !strings.Contains(string(log), "serving the index to this machine") {
 		t.Errorf("the server's log: %v\n%s", err, log)
