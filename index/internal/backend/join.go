@@ -44,7 +44,9 @@ type joinCache struct {
 
 // Table returns the table from from's doc numbers to to's (-1 where to
 // has no document of that ID), or nil: when either reader's state is
-// unknown to stateOf, when the pair's joins so far and work (this join's
+// unknown to stateOf or holds more documents than IDs remembers (their
+// lookups would make the build a stall of a search), when the pair's
+// joins so far and work (this join's
 // cost without a table, in map operations) are still below the table's
 // cost, or while another search builds it. fromIDs and toIDs resolve the
 // readers' internal IDs. A build that fails is not kept.
@@ -81,7 +83,7 @@ func (j *Join) Table(from, to bleveindex.IndexReader, fromIDs, toIDs rank.Resolv
 	if err != nil {
 		return nil, err
 	}
-	if uint64(done) < buildCost*(nf+nt) || !c.mu.TryLock() {
+	if nf > maxRemembered || nt > maxRemembered || uint64(done) < buildCost*(nf+nt) || !c.mu.TryLock() {
 		return nil, nil
 	}
 	defer c.mu.Unlock()
