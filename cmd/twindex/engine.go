@@ -19,10 +19,15 @@ const (
 	openFill                     // created if missing, filled, then optimized if new (location.fill)
 )
 
-// ownerWait is how long a command that finds the index locked waits for
-// an owner file to appear: a starting server takes the lock, then makes
-// its endpoint, within milliseconds.
-const ownerWait = time.Second
+// lockWait is how long a command that finds the index locked waits for
+// the lock, or for an owner to serve it: a starting server takes the lock,
+// then makes its endpoint, within milliseconds; a search holds it for tens
+// of milliseconds; a server stopping (SIGTERM, --idle) releases it once
+// its writes in progress are done.
+const lockWait = 5 * time.Second
+
+// lockNotice is how long whileLocked waits before it says so.
+const lockNotice = 500 * time.Millisecond
 
 // dialed sets what a Client of the owner says while the owner starts.
 func dialed(e *env, c *server.Client) *server.Client {
@@ -52,28 +57,29 @@ func (l *location) engine(e *env, opts *index.Options, mode openMode, maxSize in
 		}
 	}
 	var ix *index.Index
-	filled = noop
-	if opts != nil && opts.ReadOnly {
-		if l.Exists {
-			ix, err = l.open(opts, false)
+	c, err := whileLocked(e, l.Dir, func() (err error) {
+		ix, filled = nil, noop
+		if opts != nil && opts.ReadOnly {
+			if l.Exists {
+				ix, err = l.open(opts, false)
+			}
+			if !l.Exists || errors.Is(err, index.ErrReadOnly) {
+				o := *opts
+				o.ReadOnly = false
+				opts, ix, err = &o, nil, nil
+			}
 		}
-		if !l.Exists || errors.Is(err, index.ErrReadOnly) {
-			o := *opts
-			o.ReadOnly = false
-			opts, ix, err = &o, nil, nil
+		switch {
+		case ix != nil || err != nil:
+		case mode == openFill:
+			ix, filled, err = l.fill(opts)
+		default:
+			ix, err = l.open(opts, mode == openCreate)
 		}
-	}
-	switch {
-	case ix != nil || err != nil:
-	case mode == openFill:
-		ix, filled, err = l.fill(opts)
-	default:
-		ix, err = l.open(opts, mode == openCreate)
-	}
-	if errors.Is(err, index.ErrLocked) {
-		if c := waitOwner(l.Dir); c != nil {
-			return dialed(e, c), noop, nil
-		}
+		return err
+	})
+	if c != nil {
+		return dialed(e, c), noop, nil
 	}
 	if err != nil {
 		return nil, nil, err
@@ -82,15 +88,29 @@ func (l *location) engine(e *env, opts *index.Options, mode openMode, maxSize in
 	return server.NewHost(ix, hostOptions(l, opts, maxSize)), filled, nil
 }
 
-// waitOwner waits up to ownerWait for a server starting on the index in
-// dir to make its endpoint, and returns a Client of it, or nil.
-func waitOwner(dir string) *server.Client {
-	for deadline := time.Now().Add(ownerWait); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if c, err := server.Dial(dir); err == nil {
-			return c
+// whileLocked calls open until it returns anything but index.ErrLocked,
+// or a server owns the index in dir (its Client is returned), or lockWait
+// has passed; after lockNotice it says on stderr that it waits.
+func whileLocked(e *env, dir string, open func() error) (*server.Client, error) {
+	start := time.Now()
+	deadline, told := start.Add(lockWait), false
+	for {
+		err := open()
+		if !errors.Is(err, index.ErrLocked) {
+			return nil, err
 		}
+		if c, derr := server.Dial(dir); derr == nil {
+			return c, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, err
+		}
+		if !told && time.Since(start) > lockNotice {
+			fmt.Fprintf(e.stderr, "twindex: %s is locked by another process; waiting up to %s\n", dir, lockWait)
+			told = true
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
-	return nil
 }
 
 // openEngine is the Engine of the existing index for the current folder

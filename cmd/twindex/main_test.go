@@ -402,7 +402,7 @@ func TestExitCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	r = twindex(t, dir, "search", "badger").want(t, 3)
-	if !strings.Contains(r.stderr, "locked") || !strings.Contains(r.stderr, "hint:") {
+	if !strings.Contains(r.stderr, "locked") || !strings.Contains(r.stderr, "hint:") || !strings.Contains(r.stderr, "waiting up to") {
 		t.Errorf("locked: %q", r.stderr)
 	}
 	ix.Close()

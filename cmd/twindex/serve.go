@@ -171,12 +171,14 @@ func takeOwnership(loc *location, opts *index.Options, maxSize int64, o *server.
 			return nil, nil, err
 		}
 	}
-	host, err := loc.host(opts, maxSize)
-	if errors.Is(err, index.ErrLocked) {
-		if c := waitOwner(loc.Dir); c != nil {
-			c.Close()
-			err = loc.notOwned()
-		}
+	var host *server.Host
+	c, err := whileLocked(loc.e, loc.Dir, func() (err error) {
+		host, err = loc.host(opts, maxSize)
+		return err
+	})
+	if c != nil {
+		c.Close()
+		err = loc.notOwned()
 	}
 	if err != nil {
 		return nil, nil, err
