@@ -481,8 +481,6 @@ func parse(req *Request) (*plan.Plan, error) {
 	return p, nil
 }
 
-// release hands back what the search's text leg took from pools: its
-// slot tables and tallies.
 // read sets the readers and the store transaction the search reads, and
 // the resolvers of the readers' IDs.
 func (s *search) read(textR, triR bleveindex.IndexReader, tx storage.Tx) {
@@ -496,6 +494,8 @@ func (s *search) read(textR, triR bleveindex.IndexReader, tx storage.Tx) {
 	}
 }
 
+// release hands back what the search's text leg took from pools: its
+// slot tables and tallies.
 func (s *search) release() {
 	s.cands.Release()
 	for _, sl := range s.slots {

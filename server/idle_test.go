@@ -21,7 +21,7 @@ func TestOwnerIdle(t *testing.T) {
 	}
 	h := NewHost(ix, nil)
 	t.Cleanup(func() { h.Close() })
-	const idle = 150 * time.Millisecond
+	const idle = 300 * time.Millisecond
 	ow, err := Own(h, &OwnOptions{NoWatch: true, HTTP: "127.0.0.1:0", Idle: idle})
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +52,9 @@ func TestOwnerIdle(t *testing.T) {
 	ended := time.Now()
 	select {
 	case <-ow.Idle():
-		if took := time.Since(ended); took < idle {
+		// The Owner's clock of the request stops before the client's:
+		// a little under idle is on time.
+		if took := time.Since(ended); took < idle*3/4 {
 			t.Errorf("Idle closed %s after the last request, before %s", took, idle)
 		}
 	case <-time.After(10 * time.Second):

@@ -33,7 +33,8 @@ type OwnOptions struct {
 	// Token and CORS are the HTTP API's; see HTTPOptions.
 	Token, CORS string
 	// Idle, when positive, closes Owner.Idle once no request (local or
-	// HTTP) has been in progress for this long.
+	// HTTP; an MCP stream over HTTP is one while it is open) has been in
+	// progress for this long since the index was brought up to date.
 	Idle time.Duration
 }
 
@@ -62,8 +63,10 @@ type Owner struct {
 	ready chan struct{} // closed once the index is up to date
 	idle  chan struct{} // closed once OwnOptions.Idle passed without requests
 	// active counts the requests in progress, last is when one last
-	// started or ended (Unix nanoseconds): for OwnOptions.Idle.
+	// started or ended (since born, on the monotonic clock): for
+	// OwnOptions.Idle.
 	active, last atomic.Int64
+	born         time.Time
 
 	stop   context.CancelFunc // stops the watcher
 	mu     sync.Mutex         // guards closed
@@ -78,8 +81,7 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 	if o == nil {
 		o = &OwnOptions{}
 	}
-	ow := &Owner{host: h, log: o.Log, ready: make(chan struct{}), idle: make(chan struct{}), stop: func() {}}
-	ow.last.Store(time.Now().UnixNano())
+	ow := &Owner{host: h, log: o.Log, ready: make(chan struct{}), idle: make(chan struct{}), stop: func() {}, born: time.Now()}
 	if ow.log == nil {
 		ow.log = slog.New(slog.DiscardHandler)
 	}
@@ -166,18 +168,24 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 func (ow *Owner) track(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ow.active.Add(1)
-		ow.last.Store(time.Now().UnixNano())
+		ow.last.Store(int64(time.Since(ow.born)))
 		defer func() {
-			ow.last.Store(time.Now().UnixNano())
+			ow.last.Store(int64(time.Since(ow.born)))
 			ow.active.Add(-1)
 		}()
 		h.ServeHTTP(w, r)
 	})
 }
 
-// watchIdle closes ow.idle once no request has been in progress for d,
-// or returns when ctx ends.
+// watchIdle closes ow.idle once no request has been in progress for d
+// since the Owner became ready, or returns when ctx ends.
 func (ow *Owner) watchIdle(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+		return
+	case <-ow.ready:
+	}
+	ow.last.Store(int64(time.Since(ow.born)))
 	t := time.NewTimer(d)
 	defer t.Stop()
 	for {
@@ -186,8 +194,11 @@ func (ow *Owner) watchIdle(ctx context.Context, d time.Duration) {
 			return
 		case <-t.C:
 		}
-		since := time.Since(time.Unix(0, ow.last.Load()))
-		if ow.active.Load() == 0 && since >= d {
+		// active first: a request that starts and ends between the two
+		// loads leaves last new.
+		busy := ow.active.Load() > 0
+		since := time.Since(ow.born) - time.Duration(ow.last.Load())
+		if !busy && since >= d {
 			close(ow.idle)
 			return
 		}

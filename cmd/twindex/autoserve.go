@@ -17,7 +17,8 @@ const autoIdle = 15 * time.Minute
 // search logs to.
 const serveLog = "serve.log"
 
-// serveEnv parses $TWINDEX_SERVE, the default of search's --serve.
+// serveEnv parses $TWINDEX_SERVE, which stands for search's --serve when
+// the flag is not given.
 func serveEnv(e *env) (bool, error) {
 	v := e.getenv("TWINDEX_SERVE")
 	if v == "" {
@@ -38,9 +39,11 @@ const maxServeLog = 1 << 20
 // background, in a session of its own, once this search has closed the
 // index (the server opens it for writing), and does not wait for it: the
 // next command finds it serving, or starting (its lock taken), and waits
-// for it then. The server appends its log to serveLog in the index folder
-// and exits after autoIdle without requests. A server that cannot be
-// started is reported on stderr.
+// for it then; a command that takes the lock first delays it (the server
+// waits for the lock as any command does). The server appends its
+// warnings and errors to serveLog in the index folder and exits after
+// autoIdle without requests. A server that cannot be started is reported
+// on stderr.
 func startServer(e *env, l *location, f *searchFlags) {
 	warn := func(err error) {
 		fmt.Fprintf(e.stderr, "twindex: no server started: %v\n", err)
@@ -50,7 +53,8 @@ func startServer(e *env, l *location, f *searchFlags) {
 		warn(err)
 		return
 	}
-	args := []string{"serve", l.Root, "--index", l.Dir, "--idle", autoIdle.String(), "--max-size", strconv.FormatInt(f.maxSize, 10)}
+	args := []string{"serve", l.Root, "--index", l.Dir, "--idle", autoIdle.String(), "--log-level", "warn",
+		"--max-size", strconv.FormatInt(f.maxSize, 10)}
 	if *f.lang != "" {
 		args = append(args, "--lang", *f.lang)
 	}
@@ -66,6 +70,7 @@ func startServer(e *env, l *location, f *searchFlags) {
 	}
 	defer log.Close()
 	cmd := exec.Command(exe, args...)
+	cmd.Dir = l.Root // not the caller's folder, which it would keep in use
 	cmd.Stdout, cmd.Stderr = log, log
 	detach(cmd)
 	if err := cmd.Start(); err != nil {

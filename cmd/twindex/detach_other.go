@@ -1,8 +1,8 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package main
 
 import "os/exec"
 
-// detach does nothing: elsewhere a child outlives its parent as it is.
+// detach does nothing: these systems have no sessions to leave.
 func detach(*exec.Cmd) {}

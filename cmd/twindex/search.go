@@ -156,15 +156,20 @@ func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error
 	fs.BoolVar(&f.noSync, "no-sync", false, "search the index as it is, without bringing it up to date first")
 	fs.Int64Var(&f.maxSize, "max-size", defaultMaxSize, "when syncing, skip files larger than this many `bytes`")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress or summary on stderr")
-	serve, err := serveEnv(e)
-	if err != nil {
-		return nil, nil, err
-	}
-	fs.BoolVar(&f.serve, "serve", serve, "when no server owns the folder's index, start one in the background after this search ('twindex serve --idle 15m'): later searches go through it and skip the folder's walk (env TWINDEX_SERVE=1)")
+	fs.BoolVar(&f.serve, "serve", false, "when no server owns the folder's index, start one in the background after this search succeeds ('twindex serve --idle 15m'): later searches go through it and skip the folder's walk (env TWINDEX_SERVE=1)")
 	if pos, err = fs.parse(args); err != nil {
 		return nil, nil, err
 	}
-	fs.Visit(func(fl *flag.Flag) { f.limitSet = f.limitSet || fl.Name == "limit" || fl.Name == "k" })
+	serveSet := false
+	fs.Visit(func(fl *flag.Flag) {
+		f.limitSet = f.limitSet || fl.Name == "limit" || fl.Name == "k"
+		serveSet = serveSet || fl.Name == "serve"
+	})
+	if !serveSet {
+		if f.serve, err = serveEnv(e); err != nil {
+			return nil, nil, err
+		}
+	}
 	if f.json {
 		f.format = "json"
 	}
@@ -179,7 +184,7 @@ func parseSearch(e *env, args []string) (f *searchFlags, pos []string, err error
 	return f, pos, nil
 }
 
-func runSearch(ctx context.Context, e *env, args []string) error {
+func runSearch(ctx context.Context, e *env, args []string) (err error) {
 	f, pos, err := parseSearch(e, args)
 	if err != nil {
 		return err
@@ -258,9 +263,9 @@ func runSearch(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, owned := eng.(*server.Client); f.serve && doSync && !owned {
+	if _, owned := eng.(*server.Client); f.serve && loc.Root != "" && !owned {
 		defer func() { // after the Close below: the server opens the index for writing
-			if ctx.Err() == nil {
+			if ctx.Err() == nil && (err == nil || errors.Is(err, errNoResults)) {
 				startServer(e, &loc, f)
 			}
 		}()

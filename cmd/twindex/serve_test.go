@@ -4,7 +4,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -20,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/twindex/twindex/index"
 	"github.com/twindex/twindex/server"
 )
 
@@ -424,15 +427,28 @@ func ownerPID(t *testing.T, dir string) int {
 }
 
 // stopPID stops a server that is no child of the test with SIGTERM and
-// waits up to 30 s for it to go; then kills it and fails.
+// waits up to 30 s for it to go (or to be a zombie, which an init that
+// reaps nothing leaves); then kills it and fails.
 func stopPID(t *testing.T, pid int) {
 	p, err := os.FindProcess(pid)
 	if err != nil {
 		return
 	}
+	gone := func() bool {
+		if p.Signal(syscall.Signal(0)) != nil {
+			return true
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return false // no /proc: the signal's answer stands
+		}
+		// pid (comm) state ...: the comm may hold spaces and parentheses.
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		return len(f) > 0 && f[0] == "Z"
+	}
 	p.Signal(syscall.SIGTERM)
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if p.Signal(syscall.Signal(0)) != nil {
+		if gone() {
 			return
 		}
 	}
@@ -452,15 +468,37 @@ func TestSearchStartsServer(t *testing.T) {
 		t.Fatalf("a server (pid %d) before any was asked for", pid)
 	}
 
-	// The search answers on its own, then starts the server, which
-	// serves soon after.
-	r := twindex(t, dir, "search", "--serve", "badger").want(t, 0)
-	m := regexp.MustCompile(`started a server \(pid (\d+)\)`).FindStringSubmatch(r.stderr)
-	if m == nil {
-		t.Fatalf("search --serve names no server:\n%s", r.stderr)
+	// A search that fails starts none.
+	if r := twindex(t, dir, "search", "--serve", "--syntax", "raw", "badger AND").want(t, 2); strings.Contains(r.stderr, "started a server") || ownerPID(t, dir) != 0 {
+		t.Fatalf("a failed search started a server:\n%s", r.stderr)
 	}
-	pid, _ := strconv.Atoi(m[1])
-	t.Cleanup(func() { stopPID(t, pid) })
+
+	// The search answers on its own, then starts the server, which
+	// serves soon after. Whatever the checks, the test's end stops the
+	// server it names and any that owns the index.
+	var pid int
+	t.Cleanup(func() {
+		for _, p := range []int{pid, ownerPID(t, dir)} {
+			if p != 0 {
+				stopPID(t, p)
+			}
+		}
+	})
+	r := twindex(t, dir, "search", "--serve", "badger")
+	if m := regexp.MustCompile(`started a server \(pid (\d+)\)`).FindStringSubmatch(r.stderr); m != nil {
+		pid, _ = strconv.Atoi(m[1])
+	}
+	if r.code != 0 || pid == 0 {
+		t.Fatalf("search --serve: exit %d, no server named:\n%s", r.code, r.stderr)
+	}
+	// A command at once may take the index's lock before the starting
+	// server does, and hold it longer than a search: the server waits.
+	if ix, err := index.Open(filepath.Join(dir, ".twindex"), nil); err == nil {
+		time.Sleep(1500 * time.Millisecond)
+		ix.Close()
+	} else if !errors.Is(err, index.ErrLocked) {
+		t.Fatal(err)
+	}
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		if c, err := server.Dial(filepath.Join(dir, ".twindex")); err == nil {
 			c.Close()
@@ -473,7 +511,8 @@ func TestSearchStartsServer(t *testing.T) {
 	if got := ownerPID(t, dir); got != pid || !strings.Contains(r.stdout, "a.txt:badger") {
 		t.Errorf("search --serve: the owner is pid %d, want %d\n%s%s", got, pid, r.stdout, r.stderr)
 	}
-	if log, err := os.ReadFile(filepath.Join(dir, ".twindex", "serve.log")); err != nil || !strings.Contains(string(log), "serving the index to this machine") {
+	// It logs its warnings and errors to the index folder.
+	if log, err := os.ReadFile(filepath.Join(dir, ".twindex", "serve.log")); err != nil || strings.Contains(string(log), "level=ERROR") {
 		t.Errorf("the server's log: %v\n%s", err, log)
 	}
 	// The server owns the index.
@@ -506,10 +545,10 @@ func TestSearchStartsServer(t *testing.T) {
 func TestServeIdle(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"a.txt": "badger"})
-	const idle = 700 * time.Millisecond
+	const idle = 2 * time.Second
 	s := serve(t, dir, "--idle", idle.String())
-	for range 5 { // a request every idle/2: it stays
-		time.Sleep(idle / 2)
+	for range 4 { // a request every idle/4: it stays
+		time.Sleep(idle / 4)
 		twindex(t, dir, "search", "badger").want(t, 0)
 		select {
 		case <-s.done:
