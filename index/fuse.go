@@ -224,13 +224,18 @@ const bestDepth = 4
 // inText returns where each of n documents, whose IDs idOf gives, stands
 // in the text leg's hits, or -1. docOf, when not nil, gives them as
 // trigram index doc numbers (rank.Scored.Doc), which the state's join
-// table places in the text index once it is built (backend.Join). Else
-// it resolves the text leg's IDs unless they are many more than n:
+// table places in the text index once it is built (backend.Join), unless
+// one is unknown (0). Else it resolves the text leg's IDs unless they are many more than n:
 // looking an ID up in the text index costs as much as resolving
 // idLookupCost of its internal IDs.
 func (s *search) inText(n int, idOf func(int) string, docOf func(int) uint32, text *textList) ([]int, error) {
 	pos := make([]int, n)
 	byMap := n*idLookupCost > len(text.Hits)
+	for i := 0; docOf != nil && i < n; i++ {
+		if docOf(i) == 0 {
+			docOf = nil // a scanned match: by IDs, and no work towards a table
+		}
+	}
 	if docOf != nil {
 		work := n * idLookupCost
 		if byMap {
@@ -240,7 +245,8 @@ func (s *search) inText(n int, idOf func(int) string, docOf func(int) uint32, te
 		if err != nil {
 			return nil, err
 		}
-		if table != nil && joined(table, n, docOf, text, pos) {
+		if table != nil {
+			joined(table, n, docOf, text, pos)
 			return pos, nil
 		}
 	}
@@ -278,14 +284,11 @@ func (s *search) inText(n int, idOf func(int) string, docOf func(int) uint32, te
 }
 
 // joined fills pos as inText does, through table (backend.Join.Table),
-// and reports whether docOf knew every document's doc number.
-func joined(table []int32, n int, docOf func(int) uint32, text *textList, pos []int) bool {
+// for documents whose doc numbers docOf gives, none 0.
+func joined(table []int32, n int, docOf func(int) uint32, text *textList, pos []int) {
 	var iid [8]byte
 	for i := range n {
 		d := docOf(i)
-		if d == 0 {
-			return false
-		}
 		pos[i] = -1
 		if int(d-1) >= len(table) || table[d-1] < 0 {
 			continue
@@ -295,7 +298,6 @@ func joined(table []int32, n int, docOf func(int) uint32, text *textList, pos []
 			pos[i] = p
 		}
 	}
-	return true
 }
 
 // textOnly appends to out the text leg's best hits in no other leg
