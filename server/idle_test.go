@@ -3,8 +3,10 @@ package server
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,5 +61,30 @@ func TestOwnerIdle(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Idle not closed 10 s after the last request")
+	}
+}
+
+// An Owner fills its index's cache of folded text once it is ready, and
+// logs how many documents it folded.
+func TestOwnerWarmsFolds(t *testing.T) {
+	ix, err := index.Open(filepath.Join(t.TempDir(), "idx"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHost(ix, nil)
+	t.Cleanup(func() { h.Close() })
+	if err := ix.Upsert(context.Background(), index.Doc{ID: "a", Body: "Alpha"}, index.Doc{ID: "b", Body: "Beta"}); err != nil {
+		t.Fatal(err)
+	}
+	var log syncBuffer
+	ow, err := Own(h, &OwnOptions{NoWatch: true, Log: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ow.Close(context.Background()) })
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(log.String(), `msg="warmed the cache of folded text" documents=2 `); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no warm-up logged after 10 s:\n%s", log.String())
+		}
 	}
 }

@@ -155,6 +155,7 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 	if o.Idle > 0 {
 		ow.wg.Go(func() { ow.watchIdle(ctx, o.Idle) })
 	}
+	ow.wg.Go(func() { ow.warm(ctx) })
 	if w == nil {
 		close(ow.ready)
 		return ow, nil
@@ -162,6 +163,34 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 	ow.wg.Go(func() { w.run(ctx, func() { close(ow.ready) }) })
 	return ow, nil
 }
+
+// warm fills the index's cache of folded text once the index is up to
+// date (index.Index.WarmFolds), pausing up to warmPause before each chunk
+// while requests are in progress (an MCP stream over HTTP is one for as
+// long as it is open), so that the first broad searches cost what later
+// ones do.
+func (ow *Owner) warm(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+		return
+	case <-ow.ready:
+	}
+	start := time.Now()
+	n, err := ow.host.ix.WarmFolds(ctx, func() {
+		for end := time.Now().Add(warmPause); ow.active.Load() > 0 && ctx.Err() == nil && time.Now().Before(end); {
+			time.Sleep(5 * time.Millisecond)
+		}
+	})
+	if err != nil && ctx.Err() == nil {
+		ow.log.Warn("warming the cache of folded text", "error", err)
+		return
+	}
+	ow.log.Info("warmed the cache of folded text", "documents", n, "took", time.Since(start).Round(time.Millisecond))
+}
+
+// warmPause bounds the warm-up's wait for requests in progress before
+// each chunk of documents it folds.
+const warmPause = 50 * time.Millisecond
 
 // track counts h's requests in progress and when one last started or
 // ended, for OwnOptions.Idle.
