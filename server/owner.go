@@ -170,10 +170,8 @@ func Own(h *Host, o *OwnOptions) (*Owner, error) {
 // long as it is open), so that the first broad searches cost what later
 // ones do.
 func (ow *Owner) warm(ctx context.Context) {
-	select {
-	case <-ctx.Done():
+	if !ow.untilReady(ctx) {
 		return
-	case <-ow.ready:
 	}
 	start := time.Now()
 	n, err := ow.host.ix.WarmFolds(ctx, func() {
@@ -186,6 +184,17 @@ func (ow *Owner) warm(ctx context.Context) {
 		return
 	}
 	ow.log.Info("warmed the cache of folded text", "documents", n, "took", time.Since(start).Round(time.Millisecond))
+}
+
+// untilReady waits until the index is up to date, and reports false
+// when ctx ended first.
+func (ow *Owner) untilReady(ctx context.Context) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-ow.ready:
+		return true
+	}
 }
 
 // warmPause bounds the warm-up's wait for requests in progress before
@@ -209,10 +218,8 @@ func (ow *Owner) track(h http.Handler) http.Handler {
 // watchIdle closes ow.idle once no request has been in progress for d
 // since the Owner became ready, or returns when ctx ends.
 func (ow *Owner) watchIdle(ctx context.Context, d time.Duration) {
-	select {
-	case <-ctx.Done():
+	if !ow.untilReady(ctx) {
 		return
-	case <-ow.ready:
 	}
 	ow.last.Store(int64(time.Since(ow.born)))
 	t := time.NewTimer(d)
