@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/twindex/twindex/folder"
 	"github.com/twindex/twindex/index"
 	"github.com/twindex/twindex/server"
 )
@@ -57,8 +58,9 @@ func (l *location) engine(e *env, opts *index.Options, mode openMode, maxSize in
 		}
 	}
 	var ix *index.Index
-	c, err := whileLocked(e, l.Dir, func() (err error) {
+	c, err := whileLocked(e, e.interrupted, l.Dir, func() (err error) {
 		ix, filled = nil, noop
+		l.Exists = folder.IsIndex(l.Dir) // another process may have made it meanwhile
 		if opts != nil && opts.ReadOnly {
 			if l.Exists {
 				ix, err = l.open(opts, false)
@@ -90,26 +92,40 @@ func (l *location) engine(e *env, opts *index.Options, mode openMode, maxSize in
 
 // whileLocked calls open until it returns anything but index.ErrLocked,
 // or a server owns the index in dir (its Client is returned), or lockWait
-// has passed; after lockNotice it says on stderr that it waits.
-func whileLocked(e *env, dir string, open func() error) (*server.Client, error) {
+// has passed, or stop is closed (context.Canceled); after lockNotice it
+// says on stderr that it waits. A damaged store seen while another process
+// holds the lock is taken for that process's write in progress (the store
+// is checked before the lock is tried): it is retried, and lockWait ends
+// with ErrLocked.
+func whileLocked(e *env, stop <-chan struct{}, dir string, open func() error) (*server.Client, error) {
 	start := time.Now()
 	deadline, told := start.Add(lockWait), false
+	var locked error
 	for {
 		err := open()
-		if !errors.Is(err, index.ErrLocked) {
+		var ce *index.CorruptError
+		switch {
+		case errors.Is(err, index.ErrLocked):
+			locked = err
+		case locked != nil && errors.As(err, &ce):
+		default:
 			return nil, err
 		}
 		if c, derr := server.Dial(dir); derr == nil {
 			return c, nil
 		}
 		if time.Now().After(deadline) {
-			return nil, err
+			return nil, locked
 		}
 		if !told && time.Since(start) > lockNotice {
 			fmt.Fprintf(e.stderr, "twindex: %s is locked by another process; waiting up to %s\n", dir, lockWait)
 			told = true
 		}
-		time.Sleep(50 * time.Millisecond)
+		select {
+		case <-stop:
+			return nil, context.Canceled
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 }
 

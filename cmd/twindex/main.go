@@ -49,6 +49,9 @@ type env struct {
 	// describe, when set, makes a command hand over its flags instead of
 	// running (flagSet.describe).
 	describe func(*flagSet)
+	// interrupted is closed by the first Ctrl-C (run's context), for
+	// waits that take no context.
+	interrupted <-chan struct{}
 }
 
 // command is one subcommand. run returns nil for success; errNoResults, an
@@ -91,7 +94,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		<-ctx.Done()
 		stop()
 	}()
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, getenv: os.Getenv, interrupted: ctx.Done()}
 	args, err := globalFlags(e, args)
 	if err != nil {
 		fmt.Fprintf(stderr, "twindex: %s\nhint: run 'twindex help'\n", err)

@@ -84,7 +84,7 @@ func runMCP(ctx context.Context, e *env, args []string) error {
 			log.Info("forwarding to the server that owns the index", "index", loc.Dir, "pid", c.Owned().PID)
 			return c, nil
 		}
-		h, o, err := takeOwnership(&loc, opts, *maxSize, wf.options(log))
+		h, o, err := takeOwnership(ctx, &loc, opts, *maxSize, wf.options(log))
 		if err != nil {
 			// Another agent's server may have taken it in the meantime.
 			if c := dialOwner(&loc); c != nil {

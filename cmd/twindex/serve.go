@@ -116,7 +116,7 @@ func runServe(ctx context.Context, e *env, args []string) error {
 	if o.CORS != "" && o.HTTP == "" {
 		return usageErr("run 'twindex serve --help'", "--cors needs --http")
 	}
-	host, owner, err := takeOwnership(&loc, opts, *maxSize, o)
+	host, owner, err := takeOwnership(ctx, &loc, opts, *maxSize, o)
 	if errors.Is(err, server.ErrNoToken) {
 		return usageErr("set TWINDEX_TOKEN to a secret that clients send as 'Authorization: Bearer $TWINDEX_TOKEN', or serve on 127.0.0.1",
 			"%w", err)
@@ -165,20 +165,22 @@ func logger(e *env, level string) (*slog.Logger, error) {
 // takeOwnership opens the index at loc and serves it to this machine. It
 // fails with exit 3 when another process has the index: a server (named)
 // or a command.
-func takeOwnership(loc *location, opts *index.Options, maxSize int64, o *server.OwnOptions) (*server.Host, *server.Owner, error) {
+func takeOwnership(ctx context.Context, loc *location, opts *index.Options, maxSize int64, o *server.OwnOptions) (*server.Host, *server.Owner, error) {
 	if loc.Exists {
 		if err := loc.notOwned(); err != nil {
 			return nil, nil, err
 		}
 	}
 	var host *server.Host
-	c, err := whileLocked(loc.e, loc.Dir, func() (err error) {
+	c, err := whileLocked(loc.e, ctx.Done(), loc.Dir, func() (err error) {
 		host, err = loc.host(opts, maxSize)
 		return err
 	})
 	if c != nil {
 		c.Close()
-		err = loc.notOwned()
+		if err = loc.notOwned(); err == nil { // the owner went away meanwhile
+			err = indexErr(index.ErrLocked, loc.Dir)
+		}
 	}
 	if err != nil {
 		return nil, nil, err
