@@ -10,21 +10,29 @@ import (
 	"github.com/twindex/twindex/storage"
 )
 
-// warmChunk is how many documents WarmFolds folds in one read of the
-// store, so that a write waits for at most one chunk.
-const warmChunk = 256
+// A chunk of WarmFolds, one read of the store, ends after warmChunk
+// documents or warmChunkBytes of their text, so that a write waits for
+// little.
+const (
+	warmChunk      = 256
+	warmChunkBytes = 4 << 20
+)
+
+// warmMisses is how many documents in a row that the cache has no room
+// for end WarmFolds: the cache is full.
+const warmMisses = 64
 
 // WarmFolds fills the cache of case-folded text (Options.CacheBytes) with
-// the documents' text, in ID order, until the cache has no room for the
-// next one or holds them all, and returns how many it folded. That text is
-// what broad substring searches, quoted phrases and snippets read: a
+// the documents' text, in ID order, as far as it has room without
+// evicting anything, and returns how many documents it folded. That text
+// is what broad substring searches, quoted phrases and snippets read: a
 // server that warms it after its start answers its first broad searches
-// as its later ones (on the yardstick's Go tree, a first "the error"
-// through a fresh server took 97-107 ms, later ones 21-28). It stops when
-// ctx ends. pause, when not nil, is called before each chunk: a server
-// waits there while it has requests in progress. Cost: a decompression
-// and a fold per document, in reads of the store of warmChunk documents
-// each; nothing for an index whose cache keeps nothing.
+// as its later ones (on the Go tree's folder index, a first "the error"
+// through a fresh server took 93-134 ms where later ones took 19-24). It
+// stops when ctx ends, or after warmMisses documents in a row that do not
+// fit. pause, when not nil, is called before each chunk: a server waits
+// there while it has requests in progress. Cost: a decompression and a
+// fold per document; nothing for an index whose cache keeps nothing.
 func (ix *Index) WarmFolds(ctx context.Context, pause func()) (int, error) {
 	if !ix.fold.Keeps() {
 		return 0, nil
@@ -40,43 +48,44 @@ func (ix *Index) WarmFolds(ctx context.Context, pause func()) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	folded := 0
-	for start := 0; start < len(ids); start += warmChunk {
+	folded, misses := 0, 0
+	for next := 0; next < len(ids) && misses < warmMisses; {
 		if pause != nil {
 			pause()
 		}
-		if err := ctx.Err(); err != nil {
-			return folded, err
-		}
-		full := false
 		err := ix.read(readsStore, func(_, _ bleveindex.IndexReader, tx storage.Tx) error {
-			for _, id := range ids[start:min(start+warmChunk, len(ids))] {
-				rec := tx.Get(bucketDocs, []byte(id))
+			at, bytes := next, 0 // a read retried after a write starts over
+			for ; at < len(ids) && at-next < warmChunk && bytes < warmChunkBytes && misses < warmMisses; at++ {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				rec := tx.Get(bucketDocs, []byte(ids[at]))
 				if rec == nil {
 					continue // removed since
 				}
 				seq, err := record.Seq(rec)
 				if err != nil {
-					return fmt.Errorf("document %q: %w", id, err)
+					return fmt.Errorf("document %q: %w", ids[at], err)
 				}
-				if ix.fold.Peek(id, seq) != nil {
+				if ix.fold.Peek(ids[at], seq) != nil {
 					continue
 				}
 				title, body, err := record.DecodeRecordText(rec)
 				if err != nil {
-					return fmt.Errorf("document %q: %w", id, err)
+					return fmt.Errorf("document %q: %w", ids[at], err)
 				}
-				if full = !ix.fold.Room(len(title) + len(body)); full {
-					return nil
+				bytes += len(title) + len(body)
+				if !ix.fold.Room(len(title)+len(body)) || !ix.fold.Keep(ids[at], seq, title, body) {
+					misses++
+					continue
 				}
-				if _, err := ix.fold.Get(id, seq, func() ([]byte, []byte, error) { return title, body, nil }); err != nil {
-					return err
-				}
+				misses = 0
 				folded++
 			}
+			next = at
 			return nil
 		})
-		if err != nil || full {
+		if err != nil {
 			return folded, err
 		}
 	}

@@ -76,6 +76,19 @@ func TestWarmFolds(t *testing.T) {
 		t.Errorf("WarmFolds into a small cache: %d folded (%d cached), %v", n, cached(t, small), err)
 	}
 
+	// A text that does not fit is passed over, not the end.
+	mixed, err := OpenMemory(&Options{CacheBytes: 40 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mixed.Close()
+	if err := mixed.Upsert(context.Background(), Doc{ID: "a-big", Body: strings.Repeat("big ", 20<<10)}, Doc{ID: "b", Body: "small"}, Doc{ID: "c", Body: "small"}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := mixed.WarmFolds(context.Background(), nil); n != 2 || err != nil {
+		t.Errorf("WarmFolds past a text too big for the cache: %d folded, %v; want 2", n, err)
+	}
+
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	cold := warmIndex(t, docs, 0)

@@ -265,7 +265,8 @@ func runSearch(ctx context.Context, e *env, args []string) (err error) {
 	}
 	if _, owned := eng.(*server.Client); f.serve && loc.Root != "" && !owned {
 		defer func() { // after the Close below: the server opens the index for writing
-			if ctx.Err() == nil && (err == nil || errors.Is(err, errNoResults)) {
+			// eng may be a reopened engine, which a server started meanwhile owns.
+			if _, owned := eng.(*server.Client); !owned && ctx.Err() == nil && (err == nil || errors.Is(err, errNoResults)) {
 				startServer(e, &loc, f)
 			}
 		}()

@@ -307,40 +307,81 @@ func (c *FoldCache) Get(id string, seq uint64, load func() (title, body []byte, 
 	if err != nil {
 		return nil, err
 	}
+	f, keep := c.fold(seq, title, body)
+	if c.max > 0 {
+		c.put(id, keep, true)
+	}
+	return f, nil
+}
+
+// Keep folds the text of the record (id, seq) into the cache, when the
+// cache keeps anything and has room for it without evicting an entry,
+// and reports whether it did (true too when it was cached already).
+// Cost: a fold of the text when it was not cached.
+func (c *FoldCache) Keep(id string, seq uint64, title, body []byte) bool {
+	if c.max <= 0 {
+		return false
+	}
+	if c.Peek(id, seq) != nil {
+		return true
+	}
+	_, keep := c.fold(seq, title, body)
+	return c.put(id, keep, false)
+}
+
+// fold returns the fold of a record's text, and what the cache keeps of
+// it: the fold without its maps.
+func (c *FoldCache) fold(seq uint64, title, body []byte) (f, keep *Folded) {
 	if c.texts {
 		f = foldKeeping(seq, title, body)
 	} else {
 		f = fold(seq, title, body)
 	}
-	if c.max <= 0 {
-		return f, nil
-	}
-	keep := f
+	keep = f
 	if f.TitleMap != nil || f.BodyMap != nil {
 		kept := *f
 		kept.TitleMap, kept.BodyMap, kept.mapless = nil, nil, true
 		keep = &kept
 	}
+	return f, keep
+}
+
+// put caches keep as id's entry unless a newer record's is cached,
+// evicting arbitrary entries to make room when evict is set, and reports
+// whether it did.
+func (c *FoldCache) put(id string, keep *Folded, evict bool) bool {
+	if keep.size() > c.max {
+		return false
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if old := c.m[id]; old != nil {
-		if old.seq > seq {
-			return f, nil // a newer record is cached; keep it
-		}
-		c.bytes -= old.size()
+	old := c.m[id]
+	if old != nil && old.seq > keep.seq {
+		return false // a newer record is cached; keep it
+	}
+	room := c.max - c.bytes
+	if old != nil {
+		room += old.size()
 	}
 	for k, v := range c.m {
-		if c.bytes+keep.size() <= c.max {
+		if !evict || room >= keep.size() {
 			break
 		}
-		c.bytes -= v.size()
-		delete(c.m, k)
+		if k != id {
+			room += v.size()
+			c.bytes -= v.size()
+			delete(c.m, k)
+		}
 	}
-	if keep.size() <= c.max {
-		c.m[id] = keep
-		c.bytes += keep.size()
+	if keep.size() > room {
+		return false
 	}
-	return f, nil
+	if old != nil {
+		c.bytes -= old.size()
+	}
+	c.m[id] = keep
+	c.bytes += keep.size()
+	return true
 }
 
 // HasRun reports whether the body (else the title) holds text, whose

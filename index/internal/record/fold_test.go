@@ -105,6 +105,35 @@ func TestFoldCacheRoom(t *testing.T) {
 	}
 }
 
+// Keep caches a fold only where it fits without evicting an entry, and
+// never over a newer record's; Get evicts to make room.
+func TestFoldCacheKeep(t *testing.T) {
+	text := []byte(strings.Repeat("ASCII text ", 30)) // 330 bytes
+	c := NewFoldCache(1000)
+	if !c.Keep("a", 1, nil, text) || !c.Keep("b", 1, nil, text) || c.Peek("a", 1) == nil || c.Peek("b", 1) == nil {
+		t.Fatal("Keep of two texts that fit")
+	}
+	if !c.Keep("a", 1, nil, text) {
+		t.Error("Keep of a text cached already")
+	}
+	if c.Keep("c", 1, nil, text) || c.Peek("c", 1) != nil || c.Peek("a", 1) == nil || c.Peek("b", 1) == nil {
+		t.Errorf("Keep of a third text into %d of 1000 bytes: evicted or kept", c.bytes)
+	}
+	if c.Keep("a", 0, nil, text) || c.Peek("a", 1) == nil {
+		t.Error("Keep of an older record replaced the cached one")
+	}
+	if !c.Keep("a", 2, nil, text) || c.Peek("a", 2) == nil {
+		t.Error("Keep of a newer record in the room of the old one")
+	}
+	c.Get("c", 1, func() ([]byte, []byte, error) { return nil, text, nil })
+	if c.Peek("c", 1) == nil || c.bytes > 1000 {
+		t.Errorf("Get of a third text: not cached, or %d bytes held", c.bytes)
+	}
+	if NewFoldCache(-1).Keep("a", 1, nil, text) {
+		t.Error("a cache that keeps nothing kept a text")
+	}
+}
+
 func TestHasRun(t *testing.T) {
 	for _, tc := range []struct {
 		name, body, written string
