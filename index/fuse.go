@@ -225,9 +225,9 @@ const bestDepth = 4
 // in the text leg's hits, or -1. docOf, when not nil, gives them as
 // trigram index doc numbers (rank.Scored.Doc), which the state's join
 // table places in the text index once it is built (backend.Join), unless
-// one is unknown (0). Else it resolves the text leg's IDs unless they are many more than n:
-// looking an ID up in the text index costs as much as resolving
-// idLookupCost of its internal IDs.
+// one is unknown (0). Else it resolves the text leg's IDs unless they are
+// many more than n: looking an ID up in the text index costs as much as
+// resolving idLookupCost of its internal IDs.
 func (s *search) inText(n int, idOf func(int) string, docOf func(int) uint32, text *textList) ([]int, error) {
 	pos := make([]int, n)
 	byMap := n*idLookupCost > len(text.Hits)

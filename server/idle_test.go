@@ -13,16 +13,24 @@ import (
 	"github.com/twindex/twindex/index"
 )
 
-// An Owner with OwnOptions.Idle closes Idle only once no request has been
-// in progress for that long: not while one is (a request whose body is
-// still coming, over HTTP), and soon after the last one ends.
-func TestOwnerIdle(t *testing.T) {
+// newHost returns the Host of a new index, and the index, closed when the
+// test ends.
+func newHost(t *testing.T) (*Host, *index.Index) {
+	t.Helper()
 	ix, err := index.Open(filepath.Join(t.TempDir(), "idx"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := NewHost(ix, nil)
 	t.Cleanup(func() { h.Close() })
+	return h, ix
+}
+
+// An Owner with OwnOptions.Idle closes Idle only once no request has been
+// in progress for that long: not while one is (a request whose body is
+// still coming, over HTTP), and soon after the last one ends.
+func TestOwnerIdle(t *testing.T) {
+	h, _ := newHost(t)
 	const idle = 300 * time.Millisecond
 	ow, err := Own(h, &OwnOptions{NoWatch: true, HTTP: "127.0.0.1:0", Idle: idle})
 	if err != nil {
@@ -67,12 +75,7 @@ func TestOwnerIdle(t *testing.T) {
 // An Owner fills its index's cache of folded text once it is ready, and
 // logs how many documents it folded.
 func TestOwnerWarmsFolds(t *testing.T) {
-	ix, err := index.Open(filepath.Join(t.TempDir(), "idx"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := NewHost(ix, nil)
-	t.Cleanup(func() { h.Close() })
+	h, ix := newHost(t)
 	if err := ix.Upsert(context.Background(), index.Doc{ID: "a", Body: "Alpha"}, index.Doc{ID: "b", Body: "Beta"}); err != nil {
 		t.Fatal(err)
 	}

@@ -64,11 +64,11 @@ type Owner struct {
 	idle  chan struct{} // closed once OwnOptions.Idle passed without requests
 	// active counts the requests in progress, last is when one last
 	// started or ended (since born, on the monotonic clock): for
-	// OwnOptions.Idle.
+	// OwnOptions.Idle and the warm-up's pauses.
 	active, last atomic.Int64
 	born         time.Time
 
-	stop   context.CancelFunc // stops the watcher
+	stop   context.CancelFunc // stops the watcher, the idle watch and the warm-up
 	mu     sync.Mutex         // guards closed
 	closed bool
 	wg     sync.WaitGroup
@@ -202,7 +202,7 @@ func (ow *Owner) untilReady(ctx context.Context) bool {
 const warmPause = 50 * time.Millisecond
 
 // track counts h's requests in progress and when one last started or
-// ended, for OwnOptions.Idle.
+// ended, for OwnOptions.Idle and the warm-up's pauses.
 func (ow *Owner) track(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ow.active.Add(1)

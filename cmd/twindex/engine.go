@@ -103,11 +103,11 @@ func whileLocked(e *env, stop <-chan struct{}, dir string, open func() error) (*
 	var locked error
 	for {
 		err := open()
-		var ce *index.CorruptError
+		_, damaged := errors.AsType[*index.CorruptError](err)
 		switch {
 		case errors.Is(err, index.ErrLocked):
 			locked = err
-		case locked != nil && errors.As(err, &ce):
+		case locked != nil && damaged:
 		default:
 			return nil, err
 		}

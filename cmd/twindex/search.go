@@ -263,9 +263,10 @@ func runSearch(ctx context.Context, e *env, args []string) (err error) {
 	if err != nil {
 		return err
 	}
-	if _, owned := eng.(*server.Client); f.serve && loc.Root != "" && !owned {
+	if f.serve && loc.Root != "" {
 		defer func() { // after the Close below: the server opens the index for writing
-			// eng may be a reopened engine, which a server started meanwhile owns.
+			// eng is the engine the search ended with: a reopen for writing
+			// may have found a server that started meanwhile.
 			if _, owned := eng.(*server.Client); !owned && ctx.Err() == nil && (err == nil || errors.Is(err, errNoResults)) {
 				startServer(e, &loc, f)
 			}

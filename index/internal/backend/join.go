@@ -19,9 +19,9 @@ import (
 // fifth of a two-character query in auto mode on the yardstick's corpus),
 // by a table it is two array lookups. The table costs a pass over both
 // states' documents, so it is built for a pair of states once the joins
-// done without it have cost as much (buildCost), and then kept for the pair, like
-// IDs and Whole for their state: the latest pair only, held weakly. A nil
-// Join builds no table. Safe for concurrent use.
+// done without it have cost as much (buildCost), and then kept for the
+// pair, like IDs and Whole for their state: the latest pair only, held
+// weakly. A nil Join builds no table. Safe for concurrent use.
 type Join struct {
 	latest atomic.Pointer[joinCache]
 }
@@ -46,9 +46,9 @@ type joinCache struct {
 // has no document of that ID), or nil: when either reader's state is
 // unknown to stateOf or holds more documents than IDs remembers (their
 // lookups would make the build a stall of a search), when the pair's
-// joins so far and work (this join's
-// cost without a table, in map operations) are still below the table's
-// cost, or while another search builds it. fromIDs and toIDs resolve the
+// joins so far and work (this join's cost without a table, in map
+// operations) are still below the table's cost, or while another search
+// builds it. fromIDs and toIDs resolve the
 // readers' internal IDs. A build that fails is not kept.
 func (j *Join) Table(from, to bleveindex.IndexReader, fromIDs, toIDs rank.Resolver, work int) ([]int32, error) {
 	if j == nil {
@@ -139,13 +139,17 @@ func eachDoc(r bleveindex.IndexReader, ids rank.Resolver, fn func(n int32, id st
 		if err != nil || iid == nil {
 			return err
 		}
-		if len(iid) != 8 || binary.BigEndian.Uint64(iid) >= maxDocNumber {
+		if len(iid) != 8 {
+			return errNotDocNumbers
+		}
+		n := binary.BigEndian.Uint64(iid)
+		if n >= maxDocNumber {
 			return errNotDocNumbers
 		}
 		id, err := ids.ExternalID(iid)
 		if err != nil {
 			return err
 		}
-		fn(int32(binary.BigEndian.Uint64(iid)), id)
+		fn(int32(n), id)
 	}
 }
