@@ -252,6 +252,7 @@ func (st *Starts) find(folded string, start func(i int) (int, bool), window func
 // othersIn reports whether each of the other words can start a token
 // in the window [lo, hi) around o on its side of o: a prefix of its
 // terms at a place after o for a word after, before o for one before.
+// Cost: a scan of the window per prefix.
 func (st *Starts) othersIn(folded string, o, lo, hi int, tokenAt func(i int) bool) bool {
 	for _, w := range st.others {
 		from, to := lo, o // where the word's token can start
@@ -260,9 +261,12 @@ func (st *Starts) othersIn(folded string, o, lo, hi int, tokenAt func(i int) boo
 		}
 		found := false
 		for _, p := range w.prefixes {
+			// An occurrence that starts before to ends before end: the
+			// rest of the text is not scanned.
+			end := min(len(folded), to+len(p.Needle())-1)
 			for at := from; at < to && !found; {
-				i := p.Index(folded[at:])
-				if i < 0 || at+i >= to {
+				i := p.Index(folded[at:end])
+				if i < 0 {
 					break
 				}
 				found = tokenAt(at + i)
