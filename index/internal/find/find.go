@@ -10,6 +10,7 @@
 package find
 
 import (
+	"math/bits"
 	"strings"
 )
 
@@ -28,13 +29,23 @@ var byteRank = func() (r [256]uint8) {
 	return r
 }()
 
+// commonRank is the rank of the rarest byte that is too common to scan
+// for alone: a needle of such bytes only ("a int", "not int or") stops a
+// scan for any of them every few bytes.
+var commonRank = byteRank['g']
+
 // A Finder looks for one needle in many texts. strings.Contains scans for
 // the needle's first byte, often a common letter that stops the scan every
 // few bytes; a Finder scans for its rarest byte instead and compares the
-// needle around each hit.
+// needle around each hit. When even that byte is common, it compares two
+// of the needle's bytes at eight places at once, and the needle where
+// both match: a place where both bytes are common is rare.
 type Finder struct {
 	needle string
 	rare   int // index in needle of the byte scanned for
+	// lo < hi are the indexes of the two bytes compared when the
+	// rarest byte is common; hi is 0 otherwise.
+	lo, hi int
 }
 
 // New returns a Finder of needle. Cost: O(len(needle)).
@@ -45,8 +56,29 @@ func New(needle string) Finder {
 			f.rare = i
 		}
 	}
+	if len(needle) < 2 || byteRank[needle[f.rare]] < commonRank {
+		return f
+	}
+	// The rarest byte of another value, the farthest from the first
+	// of equal rank: bytes apart are the less likely to go together.
+	other := -1
+	for i := range len(needle) {
+		c := needle[i]
+		if c == needle[f.rare] {
+			continue
+		}
+		if other < 0 || byteRank[c] < byteRank[needle[other]] ||
+			byteRank[c] == byteRank[needle[other]] && abs(i-f.rare) > abs(other-f.rare) {
+			other = i
+		}
+	}
+	if other >= 0 {
+		f.lo, f.hi = min(f.rare, other), max(f.rare, other)
+	}
 	return f
 }
+
+func abs(x int) int { return max(x, -x) }
 
 // Needle returns the needle f looks for.
 func (f Finder) Needle() string { return f.needle }
@@ -66,6 +98,9 @@ func (f Finder) Index(s string) int {
 	if n == 1 || len(s) < 64 {
 		return strings.Index(s, f.needle)
 	}
+	if f.hi > 0 {
+		return f.indexPair(s)
+	}
 	c := f.needle[r]
 	for i := r; i <= len(s)-n+r; {
 		j := strings.IndexByte(s[i:len(s)-n+r+1], c)
@@ -77,6 +112,35 @@ func (f Finder) Index(s string) int {
 			return start
 		}
 		i += j + 1
+	}
+	return -1
+}
+
+// indexPair is Index comparing the needle's bytes lo and hi at sixteen
+// places per step, eight to a word (zeroBytes), and the needle at the
+// places where both match.
+func (f Finder) indexPair(s string) int {
+	n, lo, hi := len(f.needle), f.lo, f.hi
+	a, b := uint64(f.needle[lo])*ones, uint64(f.needle[hi])*ones
+	i := 0
+	// The step at i reads s up to i+hi+16 and places up to i+15.
+	for ; i+max(hi+16, n+15) <= len(s); i += 16 {
+		m0 := zeroBytes(load8(s, i+lo)^a) & zeroBytes(load8(s, i+hi)^b)
+		m1 := zeroBytes(load8(s, i+8+lo)^a) & zeroBytes(load8(s, i+8+hi)^b)
+		if m0|m1 == 0 {
+			continue
+		}
+		for h, m := range [2]uint64{m0, m1} {
+			for ; m != 0; m &= m - 1 {
+				k := i + 8*h + bits.TrailingZeros64(m)>>3
+				if s[k:k+n] == f.needle {
+					return k
+				}
+			}
+		}
+	}
+	if j := strings.Index(s[i:], f.needle); j >= 0 {
+		return i + j
 	}
 	return -1
 }

@@ -11,7 +11,7 @@ func TestFinderAgreesWithContains(t *testing.T) {
 	alphabet := "abcz .\n日"
 	for range 20000 {
 		var hay, needle strings.Builder
-		for range rng.IntN(200) {
+		for range rng.IntN(400) {
 			hay.WriteByte(alphabet[rng.IntN(len(alphabet))])
 		}
 		for range 1 + rng.IntN(6) {
