@@ -84,6 +84,10 @@ type docRuns struct {
 	mapped  *record.Folded // fd with its maps back to text, once needed
 	scratch *foldScratch   // where fd is made, when not in the fold cache
 	noRun   bool           // the document holds the phrases in no run as written (search.runsAll)
+	// runOdds, when not nil, is the worker's odds of finding a phrase
+	// as written: once they fall, a document goes to the windows
+	// without that look, which scans the text of one without it twice.
+	runOdds *odds
 	head    *record.Folded // the fold of the text's head, when read and not whole
 	// headRead is set once the head was read: after fold, head is not
 	// valid (it shares the scratch buffers).
@@ -94,7 +98,9 @@ type docRuns struct {
 // held reports whether field f (0 title, 1 body) holds tl, a leaf that
 // needs positions, as a run of its words: found as written, else in
 // windows of the text (inWindows), else by the positions of the field's
-// terms. A leaf under ^ is looked for in the field's first words alone.
+// terms. The look for it as written comes after the windows, where
+// they decide, once it seldom finds it (runOdds). A leaf under ^ is
+// looked for in the field's first words alone.
 func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 	s := d.s
 	if !s.ix.analyzeRuns {
@@ -121,12 +127,25 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 				return false, err
 			}
 		}
-		if !d.noRun && d.fd.HasRun(f == 1, tl.Text, tl.Folded) {
-			return true, nil
+		// As written first while that pays (runOdds); where no windows
+		// can decide, always, the analysis costing far more than a look.
+		looked := d.noRun
+		if !looked && (d.runOdds == nil || d.starts[tl] == nil || d.runOdds.worth()) {
+			looked = true
+			as := d.fd.HasRun(f == 1, tl.Text, tl.Folded)
+			if d.runOdds != nil {
+				d.runOdds.add(as)
+			}
+			if as {
+				return true, nil
+			}
 		}
 		held, decided, err := d.inWindows(tl, f)
 		if err != nil || decided {
 			return held, err
+		}
+		if !looked && d.fd.HasRun(f == 1, tl.Text, tl.Folded) {
+			return true, nil
 		}
 	}
 	pos, err := d.positions(f)
@@ -233,7 +252,7 @@ func (d *docRuns) fold() error {
 type foldScratch struct {
 	dec, fold []byte
 	fd        record.Folded
-	heads     headOdds
+	heads     odds
 }
 
 // decode decodes the document's title and body from its record.
@@ -318,6 +337,7 @@ func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, ju
 	if !s.ix.fold.Keeps() {
 		scratch = make([]foldScratch, workers)
 	}
+	runOdds := make([]odds, workers)
 	err = s.inParts(len(todo), workers, func(w, i int) error {
 		k := todo[i]
 		var sc *foldScratch
@@ -325,7 +345,7 @@ func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, ju
 			sc = &scratch[w]
 		}
 		var err error
-		held[k], err = s.phrasesIn(j, ids[k], recs[i], t.Present(k), sc)
+		held[k], err = s.phrasesIn(j, ids[k], recs[i], t.Present(k), sc, &runOdds[w])
 		return err
 	})
 	if err != nil {
@@ -438,12 +458,13 @@ func phrasesPresent(tp *plan.Text, pres []uint64) plan.Verdict {
 // holds every required phrase of a simple query: its words' terms
 // present (pres), then, for a phrase of several words, as a run, found as
 // written or from the positions of its terms. It may run on any
-// goroutine; sc, when not nil, is its buffers for the document's fold.
-func (s *search) phrasesIn(j *runJudge, id string, rec []byte, pres []uint64, sc *foldScratch) (bool, error) {
+// goroutine; sc, when not nil, is its buffers for the document's fold,
+// and ro its odds of finding a phrase as written (docRuns.runOdds).
+func (s *search) phrasesIn(j *runJudge, id string, rec []byte, pres []uint64, sc *foldScratch, ro *odds) (bool, error) {
 	nw := len(pres) / 2
 	bits := func(f int) []uint64 { return pres[f*nw : (f+1)*nw] }
 	_, matched := s.runs[id]
-	d := docRuns{runJudge: j, id: id, rec: rec, scratch: sc, noRun: s.runsAll && !matched}
+	d := docRuns{runJudge: j, id: id, rec: rec, scratch: sc, noRun: s.runsAll && !matched, runOdds: ro}
 	for _, tl := range j.tp.Required {
 		ok := false
 		for f := range 2 {

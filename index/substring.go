@@ -307,24 +307,36 @@ const parallelChecks = 512
 // clause), where it is found without decoding the rest.
 const textHead = 1024
 
-// headOdds tells a worker whether reading texts' heads first still pays:
-// a head that does not decide costs its decoding again with the rest (a
-// quarter of a typical source file's), one that decides saves the rest.
-// After headTrial heads, they are read while at least one in
-// headPays decides.
-type headOdds struct{ tries, decided int }
+// odds tells a worker whether a shortcut tried on each document still
+// pays: one that fails costs its work again by the long way, one that
+// succeeds saves the long way. Reading texts' heads first: a head that
+// does not decide costs its decoding again with the rest (a quarter of
+// a typical source file's). Looking for a phrase as written
+// (record.Folded.HasRun): a document without it is scanned again for
+// the windows. After oddsTrial tries, the shortcut is taken while at
+// least one in oddsPay succeeds, and on every oddsProbe-th document
+// otherwise: documents come in runs (a folder of tests without the
+// licence the others start with), and the odds must see the next run.
+type odds struct{ tries, paid, skipped int }
 
 const (
-	headTrial = 32
-	headPays  = 3
+	oddsTrial = 32
+	oddsPay   = 3
+	oddsProbe = 16
 )
 
-func (o *headOdds) worth() bool { return o.tries < headTrial || o.decided*headPays >= o.tries }
+func (o *odds) worth() bool {
+	if o.tries < oddsTrial || o.paid*oddsPay >= o.tries {
+		return true
+	}
+	o.skipped++
+	return o.skipped%oddsProbe == 0
+}
 
-func (o *headOdds) add(decided bool) {
+func (o *odds) add(paid bool) {
 	o.tries++
-	if decided {
-		o.decided++
+	if paid {
+		o.paid++
 	}
 }
 
@@ -366,7 +378,7 @@ type checkWorker struct {
 	out       []rank.Scored
 	dec, fold []byte
 	fd        record.Folded
-	heads     headOdds
+	heads     odds
 }
 
 // item checks one item. A text the index's fold cache has room for is
