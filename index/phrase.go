@@ -115,7 +115,7 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 				return false, err
 			}
 			if d.fd == nil {
-				held := d.head.HasRun(f == 1, tl.Text, tl.Folded)
+				held := d.head.HasRun(f == 1, tl.Text, tl.Find)
 				d.scratch.heads.add(held)
 				if held {
 					return true, nil
@@ -132,7 +132,7 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 		looked := d.noRun
 		if !looked && (d.runOdds == nil || d.starts[tl] == nil || d.runOdds.worth()) {
 			looked = true
-			as := d.fd.HasRun(f == 1, tl.Text, tl.Folded)
+			as := d.fd.HasRun(f == 1, tl.Text, tl.Find)
 			if d.runOdds != nil {
 				d.runOdds.add(as)
 			}
@@ -144,7 +144,7 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 		if err != nil || decided {
 			return held, err
 		}
-		if !looked && d.fd.HasRun(f == 1, tl.Text, tl.Folded) {
+		if !looked && d.fd.HasRun(f == 1, tl.Text, tl.Find) {
 			return true, nil
 		}
 	}

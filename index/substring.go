@@ -156,7 +156,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 				var bits uint64
 				for _, sl := range runLeaves {
 					for fi := range 2 {
-						if sl.Fields&(1<<fi) != 0 && f.HasRun(fi == 1, sl.Leaf.Text, sl.Leaf.Folded) {
+						if sl.Fields&(1<<fi) != 0 && f.HasRun(fi == 1, sl.Leaf.Text, sl.Leaf.Find) {
 							bits |= 1 << (2*sl.at + fi)
 						}
 					}

@@ -18,6 +18,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/tokenize"
 )
@@ -58,8 +59,9 @@ type Plan struct {
 
 // leaf is one *query.Term, *query.Phrase or *query.Prefix of the tree.
 type Leaf struct {
-	Text    string // as typed
-	Folded  string // what the substring leg looks for
+	Text    string      // as typed
+	Folded  string      // what the substring leg looks for
+	Find    find.Finder // finds Folded (record.Folded.HasRun)
 	Fields  Fields
 	Initial bool // must start its field
 	Prefix  bool // the last word is a prefix (FTS5 word*)
@@ -144,6 +146,7 @@ func Parse(q string, raw, typing bool) (*Plan, error) {
 			}
 		}
 		l.Folded = tokenize.Fold(l.Text)
+		l.Find = find.New(l.Folded)
 		p.Leaves = append(p.Leaves, l)
 		p.ByNode[n] = l
 	}

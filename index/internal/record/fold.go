@@ -385,7 +385,7 @@ func (c *FoldCache) put(id string, keep *Folded, evict bool) bool {
 }
 
 // HasRun reports whether the body (else the title) holds text, whose
-// folded form is folded, as written, up to case, between separators, in
+// folded form folded finds, as written, up to case, between separators, in
 // a way that analyzes as the query does: then the document holds the
 // query's words as a run, and no analysis of its text is needed. That is
 // the common case of a quoted phrase ("all rights", "source code"), which
@@ -402,15 +402,14 @@ func (c *FoldCache) put(id string, keep *Folded, evict bool) bool {
 // the occurrence and the bytes on either side: there the folded text is
 // the field's, lowered. Cost: a scan of the folded field, cached between
 // searches.
-func (fd *Folded) HasRun(body bool, written, folded string) bool {
+func (fd *Folded) HasRun(body bool, written string, folded find.Finder) bool {
 	text, upper, changed, orig, kept := fd.field(body)
-	q := folded
+	q := folded.Needle()
 	if len(q) == 0 || len(written) != len(q) || !wordByte(q[0]) || !wordByte(q[len(q)-1]) || !plainCase(written) {
 		return false
 	}
-	fn := find.New(q)
 	for at := 0; at+len(q) <= len(text); {
-		i := fn.Index(text[at:])
+		i := folded.Index(text[at:])
 		if i < 0 {
 			return false
 		}

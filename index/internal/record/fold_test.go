@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/tokenize"
 )
 
@@ -161,7 +162,7 @@ func TestHasRun(t *testing.T) {
 			// With case masks (an index's cache) and with the text kept
 			// in their place (a fold no later search reads).
 			for _, fd := range []*Folded{fold(1, nil, []byte(tc.body)), foldKeeping(1, nil, []byte(tc.body))} {
-				if got := fd.HasRun(true, tc.written, tokenize.Fold(tc.written)); got != tc.want {
+				if got := fd.HasRun(true, tc.written, find.New(tokenize.Fold(tc.written))); got != tc.want {
 					t.Errorf("HasRun(%q in %q), text kept %v: %v, want %v", tc.written, tc.body, fd.texts != 0, got, tc.want)
 				}
 			}
@@ -238,7 +239,7 @@ func TestHasRunInHead(t *testing.T) {
 	} {
 		for _, masks := range []bool{true, false} {
 			fd, _ := FoldHeadInto(&Folded{}, nil, TextHead{Body: []byte(tc.body), Whole: tc.whole, BodyLen: 100}, masks)
-			if got := fd.HasRun(true, "all rights", "all rights"); got != tc.want {
+			if got := fd.HasRun(true, "all rights", find.New("all rights")); got != tc.want {
 				t.Errorf("%q, whole %v, masks %v: HasRun %v, want %v", tc.body, tc.whole, masks, got, tc.want)
 			}
 			if _, _, ok := fd.Plain(true); ok == !tc.whole {
@@ -252,10 +253,11 @@ func TestHasRunInHead(t *testing.T) {
 // document a phrase's words are in.
 func TestHasRunAllocates(t *testing.T) {
 	fd := fold(1, nil, []byte("// Copyright 2009 The Go Authors. All Rights reserved.\npackage main"))
-	if !fd.HasRun(true, "all rights", "all rights") {
+	f := find.New("all rights")
+	if !fd.HasRun(true, "all rights", f) {
 		t.Fatal("no run")
 	}
-	if n := testing.AllocsPerRun(50, func() { fd.HasRun(true, "all rights", "all rights") }); n > 0 {
+	if n := testing.AllocsPerRun(50, func() { fd.HasRun(true, "all rights", f) }); n > 0 {
 		t.Errorf("%v allocations", n)
 	}
 }
