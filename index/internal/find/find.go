@@ -11,6 +11,7 @@ package find
 
 import (
 	"math/bits"
+	"runtime"
 	"strings"
 )
 
@@ -37,9 +38,9 @@ var commonRank = byteRank['g']
 // A Finder looks for one needle in many texts. strings.Contains scans for
 // the needle's first byte, often a common letter that stops the scan every
 // few bytes; a Finder scans for its rarest byte instead and compares the
-// needle around each hit. When even that byte is common, it compares two
-// of the needle's bytes at eight places at once, and the needle where
-// both match: a place where both bytes are common is rare.
+// needle around each hit. When even that byte is common, or in js/wasm,
+// it compares two of the needle's bytes at eight places at once, and the
+// needle where both match: a place where both bytes are common is rare.
 type Finder struct {
 	needle string
 	rare   int // index in needle of the byte scanned for
@@ -56,7 +57,9 @@ func New(needle string) Finder {
 			f.rare = i
 		}
 	}
-	if len(needle) < 2 || byteRank[needle[f.rare]] < commonRank {
+	// In js/wasm IndexByte is a loop of four bytes a step (memchr), and
+	// the two bytes' words are the faster for a rare byte too.
+	if len(needle) < 2 || runtime.GOARCH != "wasm" && byteRank[needle[f.rare]] < commonRank {
 		return f
 	}
 	// The rarest byte of another value, the farthest from the first
