@@ -98,9 +98,9 @@ type docRuns struct {
 // held reports whether field f (0 title, 1 body) holds tl, a leaf that
 // needs positions, as a run of its words: found as written, else in
 // windows of the text (inWindows), else by the positions of the field's
-// terms. The look for it as written comes after the windows, where
-// they decide, once it seldom finds it (runOdds). A leaf under ^ is
-// looked for in the field's first words alone.
+// terms. Once the look as written seldom finds it (runOdds), the look
+// is skipped where the windows decide and made after them where they do
+// not. A leaf under ^ is looked for in the field's first words alone.
 func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 	s := d.s
 	if !s.ix.analyzeRuns {
@@ -291,8 +291,10 @@ func (d *docRuns) read() error {
 // the external ID of each document that was read, "" for the others.
 //
 // Cost: for each document read, a look for the phrase as written in its
-// folded text (record.Folded.HasRun), and failing that an analysis of its
-// text for the positions of the phrases' terms.
+// folded text (record.Folded.HasRun) while that pays (docRuns.runOdds),
+// else or failing that a look in the windows around its words' places,
+// and where they cannot decide, an analysis of its text for the
+// positions of the phrases' terms.
 func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, judge func(k int) bool) (held []bool, ids []string, err error) {
 	n := len(t.Docs())
 	held = make([]bool, n)

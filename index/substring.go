@@ -314,9 +314,11 @@ const textHead = 1024
 // a typical source file's). Looking for a phrase as written
 // (record.Folded.HasRun): a document without it is scanned again for
 // the windows. After oddsTrial tries, the shortcut is taken while at
-// least one in oddsPay succeeds, and on every oddsProbe-th document
-// otherwise: documents come in runs (a folder of tests without the
-// licence the others start with), and the odds must see the next run.
+// least one in oddsPay succeeds, and on every oddsProbe-th try skipped
+// otherwise; past twice oddsTrial tries both counts are halved, so that
+// the odds are those of the last few dozen. Documents come in runs (a
+// folder of tests without the licence the others start with), and the
+// odds must see the next run.
 type odds struct{ tries, paid, skipped int }
 
 const (
@@ -337,6 +339,9 @@ func (o *odds) add(paid bool) {
 	o.tries++
 	if paid {
 		o.paid++
+	}
+	if o.tries == 2*oddsTrial {
+		o.tries, o.paid = o.tries/2, o.paid/2
 	}
 }
 
