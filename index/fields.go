@@ -77,7 +77,7 @@ func (ix *Index) prepare(d *Doc, analyze bool) prepared {
 	all := func() {
 		words := bleveindex.TokenFrequencies{}
 		for _, af := range together {
-			af.Set(ix.textA.Count(af.Value(), words))
+			af.Set(ix.textA.Count(af.Value(), words, nil))
 		}
 		p.words.Set(words, len(words))
 	}

@@ -56,11 +56,23 @@ func BenchmarkTextFrequencies(b *testing.B) {
 func BenchmarkTextCount(b *testing.B) {
 	in := benchInput(b)
 	text := tokenize.NewText()
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	for b.Loop() {
-		text.Count(in, bleveindex.TokenFrequencies{})
-	}
+	b.Run("words", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			text.Count(in, bleveindex.TokenFrequencies{}, nil)
+		}
+	})
+	// pairs adds what a write keeps for phrases: the adjacent pairs.
+	b.Run("pairs", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		b.ReportAllocs()
+		for b.Loop() {
+			var adj tokenize.Adjacent
+			text.Count(in, bleveindex.TokenFrequencies{}, &adj)
+			adj.Pairs()
+		}
+	})
 }
 
 // BenchmarkTextPositions is what judging a phrase of common words costs a
@@ -86,7 +98,7 @@ func BenchmarkTextCountLangs(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
 			for b.Loop() {
-				text.Count(in, bleveindex.TokenFrequencies{})
+				text.Count(in, bleveindex.TokenFrequencies{}, nil)
 			}
 		})
 	}

@@ -1,6 +1,7 @@
 package tokenize_test
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -206,6 +207,7 @@ func FuzzText(f *testing.F) {
 		checkFrequencies(t, text, in)
 		checkWords(t, text, in)
 		checkPositions(t, text, in)
+		checkAdjacent(t, text, in)
 		checkWindows(t, text, in)
 	})
 }
@@ -308,7 +310,7 @@ func checkWords(t *testing.T, text *tokenize.Text, in []byte) {
 		}
 	}
 	words := bleveindex.TokenFrequencies{}
-	got, n := text.Count(in, words)
+	got, n := text.Count(in, words, nil)
 	freqs, m := text.Frequencies(in)
 	if n != m || len(got) != len(freqs) {
 		t.Fatalf("Count(%q): %d tokens, %d terms; Frequencies: %d, %d", in, n, len(got), m, len(freqs))
@@ -398,4 +400,56 @@ func checkVisit(t *testing.T, tri *tokenize.Trigram, in []byte) {
 			t.Fatalf("VisitFrequencies(%q)[%q] = %d, want %d", in, term, got[term], w.Frequency())
 		}
 	}
+}
+
+// checkAdjacent checks that Count's Adjacent holds the pairs of terms
+// Analyze and Stops put at consecutive positions, each once; that a text
+// cut at a newline and counted in two with Continue has the pairs of the
+// whole; and that two texts counted without it have each one's alone.
+func checkAdjacent(t *testing.T, text *tokenize.Text, in []byte) {
+	t.Helper()
+	want := adjacentPairs(text, in)
+	var adj tokenize.Adjacent
+	text.Count(in, nil, &adj)
+	if got := adj.Pairs(); !slices.Equal(got, want) {
+		t.Fatalf("Count(%q): %d adjacent pairs, Analyze and Stops give %d", in, len(got), len(want))
+	}
+	cut := bytes.IndexByte(in, '\n') + 1
+	if cut == 0 {
+		return
+	}
+	var joined tokenize.Adjacent
+	text.Count(in[:cut], nil, &joined)
+	joined.Continue()
+	text.Count(in[cut:], nil, &joined)
+	if got := joined.Pairs(); !slices.Equal(got, want) {
+		t.Fatalf("%q cut after %d and continued: %d adjacent pairs, the whole has %d", in, cut, len(got), len(want))
+	}
+	var apart tokenize.Adjacent
+	text.Count(in[:cut], nil, &apart)
+	text.Count(in[cut:], nil, &apart)
+	want = append(adjacentPairs(text, in[:cut]), adjacentPairs(text, in[cut:])...)
+	slices.Sort(want)
+	if got := apart.Pairs(); !slices.Equal(got, slices.Compact(want)) {
+		t.Fatalf("%q cut after %d: %d adjacent pairs, its two texts have %d", in, cut, len(got), len(want))
+	}
+}
+
+// adjacentPairs returns the PairHash of every pair of terms that Analyze
+// and Stops put at consecutive positions of in, sorted, each once.
+func adjacentPairs(text *tokenize.Text, in []byte) []uint64 {
+	at := map[int][]string{}
+	for _, tok := range append(text.Analyze(in), text.Stops(in)...) {
+		at[tok.Position] = append(at[tok.Position], string(tok.Term))
+	}
+	var out []uint64
+	for p, terms := range at {
+		for _, a := range terms {
+			for _, b := range at[p+1] {
+				out = append(out, tokenize.PairHash(tokenize.TermHash(a), tokenize.TermHash(b)))
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

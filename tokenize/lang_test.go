@@ -96,7 +96,7 @@ func TestTextLang(t *testing.T) {
 func TestCountWordsLang(t *testing.T) {
 	fr, _ := tokenize.NewTextLang("fr")
 	words := bleveindex.TokenFrequencies{}
-	fr.Count([]byte("Les Nationalités des maisons chez nous"), words)
+	fr.Count([]byte("Les Nationalités des maisons chez nous"), words, nil)
 	want := map[string]string{"les": "le", "nationalités": "national", "maisons": "maison"}
 	if len(words) != len(want) {
 		t.Fatalf("words %v, want %v", slices.Collect(maps.Keys(words)), want)
@@ -168,6 +168,7 @@ func FuzzTextLangs(f *testing.F) {
 			checkFrequencies(t, text, in)
 			checkWords(t, text, in)
 			checkPositions(t, text, in)
+			checkAdjacent(t, text, in)
 		}
 	})
 }

@@ -82,7 +82,7 @@ func (t *Text) Stops(input []byte) analysis.TokenStream {
 // of tokens: each distinct term once, with its count. It counts the terms
 // as it finds them instead of building a token for each.
 func (t *Text) Frequencies(input []byte) (bleveindex.TokenFrequencies, int) {
-	return t.Count(input, nil)
+	return t.Count(input, nil, nil)
 }
 
 // Count is Frequencies that also adds to words, unless it is nil, the
@@ -94,11 +94,18 @@ func (t *Text) Frequencies(input []byte) (bleveindex.TokenFrequencies, int) {
 // spelling is the folded word in English, and the lowercased word in the
 // other languages, whose stemmers read accents ("nationalités", term
 // "national"; "nationalites" stems to "nationalit"). Spellings longer
-// than MaxTermLen bytes are left out.
-func (t *Text) Count(input []byte, words bleveindex.TokenFrequencies) (bleveindex.TokenFrequencies, int) {
-	c := termCounter{out: make(bleveindex.TokenFrequencies, len(input)/32+1), words: words}
+// than MaxTermLen bytes are left out. Unless adj is nil, Count also adds
+// to it the text's pairs of terms at consecutive positions.
+func (t *Text) Count(input []byte, words bleveindex.TokenFrequencies, adj *Adjacent) (bleveindex.TokenFrequencies, int) {
+	c := termCounter{out: make(bleveindex.TokenFrequencies, len(input)/32+1), words: words, adj: adj}
 	s := textScanner{count: &c, lang: t.language()}
+	if adj != nil {
+		adj.start()
+	}
 	s.run(bytesString(input))
+	if adj != nil {
+		adj.end(s.pos - 1)
+	}
 	return c.out, s.n
 }
 
@@ -118,6 +125,7 @@ func (t *Text) Term(word string) (string, bool) {
 type termCounter struct {
 	out   bleveindex.TokenFrequencies
 	words bleveindex.TokenFrequencies // nil: not kept
+	adj   *Adjacent                   // nil: not kept
 	slab  []bleveindex.TokenFreq
 	arena []byte
 }
@@ -484,6 +492,9 @@ func (s *textScanner) emit(start, end, pos int, kind tokenKind) {
 	s.n++
 	if s.count != nil {
 		s.count.add(term)
+		if s.count.adj != nil {
+			s.count.adj.add(pos, term)
+		}
 		if stemmed && s.count.words != nil && term != bytesString(folded) {
 			s.addWritten(folded)
 		}
@@ -502,10 +513,14 @@ func (s *textScanner) emit(start, end, pos int, kind tokenKind) {
 }
 
 // dropped notes a stop word the scanner drops, folded: Stops keeps its
-// token, and Positions its position when it is one of the terms asked
-// for.
+// token, Positions its position when it is one of the terms asked for,
+// and Count's Adjacent its pairs.
 func (s *textScanner) dropped(start, end, pos int, folded []byte) {
 	switch {
+	case s.count != nil:
+		if s.count.adj != nil {
+			s.count.adj.add(pos, bytesString(folded))
+		}
 	case s.pick != nil:
 		s.pick.add(bytesString(folded), pos)
 	case s.stops:

@@ -248,7 +248,7 @@ func TestCountWords(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			words := bleveindex.TokenFrequencies{}
-			text.Count([]byte(tc.in), words)
+			text.Count([]byte(tc.in), words, nil)
 			var got []string
 			for w, tf := range words {
 				got = append(got, w)
