@@ -28,10 +28,11 @@ type TextHead struct {
 // Cost: the decompression of the title and n bytes of the body, and a
 // few more (snappy's elements are decoded whole), not of the rest.
 func DecodeTextHead(rec, buf []byte, n int) (h TextHead, used []byte, err error) {
-	rest, err := scanHeader(rec, nil, nil)
+	end, err := scanHeader(rec, nil, nil)
 	if err != nil {
 		return TextHead{}, buf, err
 	}
+	rest := end.rest
 	if len(rest) == 0 {
 		return TextHead{}, buf, ErrCorrupt
 	}

@@ -36,12 +36,16 @@ import (
 //	vector                                (uvarint dimension, then float32 bits
 //	                                       little-endian; version 2)
 //	titleTokens, bodyTokens               (uvarint: analyzed lengths, for BM25 counters)
+//	pairs                                 (uvarint length + bytes: a Bloom filter of the
+//	                                       text's adjacent term pairs, none when empty;
+//	                                       version 3)
 //	text encoding                         (byte: textRaw or textSnappy)
 //	title, body                           (uvarint length + bytes each; snappy-compressed
 //	                                       together when that saves space)
 //
-// Version 1 records (no session, links or vector) are still read.
-const version = 2
+// Version 1 records (no session, links or vector) and version 2 records
+// (no pairs) are still read.
+const version = 3
 
 // Text encodings.
 const (
@@ -67,6 +71,11 @@ type Header struct {
 	Links                               []Link
 	vector                              []byte // float32 bits, decoded on demand by Vector
 	TitleTokens, BodyTokens             int    // analyzed lengths, for the BM25 counters
+	// Pairs is a Bloom filter (package bloom) of the PairHash of every
+	// two terms at consecutive positions of the title or the body
+	// (tokenize.Adjacent): a phrase whose words are not so paired in it
+	// is not in the document. Nil for none: every pair may be.
+	Pairs []byte
 }
 
 // Link is a stored link to the document with ID To.
@@ -93,7 +102,8 @@ func appendString(b []byte, s string) []byte {
 }
 
 // Encode returns the record of a document whose stored fields are h (its
-// vector left out) with the given vector, title and body. The text is
+// vector left out) with the given vector, title and body; h.Pairs must
+// be of that title and body. The text is
 // compressed when that saves a tenth of it. Cost: O(size of the record).
 func Encode(h *Header, vector []float32, title, body string) []byte {
 	b := make([]byte, 0, 64+len(title)+len(body)+len(h.Kind)+len(h.Parent))
@@ -127,6 +137,7 @@ func Encode(h *Header, vector []float32, title, body string) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(h.TitleTokens))
 	b = binary.AppendUvarint(b, uint64(h.BodyTokens))
+	b = appendString(b, view(h.Pairs))
 	text := appendString(appendString(nil, title), body)
 	if len(text) >= compressMin {
 		if z := snappy.Encode(nil, text); len(z) < len(text)*9/10 {
@@ -199,8 +210,15 @@ func (r *reader) count(size int) uint64 {
 // header); the text is not read.
 func DecodeHeader(b []byte) (Header, []byte, error) {
 	var h Header
-	rest, err := scanHeader(b, &h, nil)
-	return h, rest, err
+	end, err := scanHeader(b, &h, nil)
+	return h, end.rest, err
+}
+
+// Pairs returns the record's Header.Pairs, a view of b. Cost: a pass over
+// the header's fields, with no allocation.
+func Pairs(b []byte) ([]byte, error) {
+	end, err := scanHeader(b, nil, nil)
+	return end.pairs, err
 }
 
 // MetaValues sets vals[i] to the value the record's Meta holds for
@@ -218,13 +236,20 @@ func MetaValues(b []byte, keys []string, vals [][]byte) error {
 	return err
 }
 
+// headerEnd is where a record's header ends: its pairs filter, which
+// starts at pairsAt (len of the header before it), and the rest.
+type headerEnd struct {
+	pairsAt     int
+	pairs, rest []byte
+}
+
 // scanHeader reads a record's header, the one reader of its layout, and
-// returns the rest (title and body): into h unless h is nil, and each of
-// Meta's pairs to meta unless meta is nil (views of b). With neither it
+// returns where it ends: into h unless h is nil, and each of Meta's
+// pairs to meta unless meta is nil (views of b). With neither it
 // allocates nothing.
-func scanHeader(b []byte, h *Header, meta func(k, v []byte)) ([]byte, error) {
+func scanHeader(b []byte, h *Header, meta func(k, v []byte)) (headerEnd, error) {
 	if len(b) == 0 || b[0] < 1 || b[0] > version {
-		return nil, ErrCorrupt
+		return headerEnd{}, ErrCorrupt
 	}
 	r := reader{b: b[1:]}
 	seq := r.uvarint()
@@ -283,10 +308,18 @@ func scanHeader(b []byte, h *Header, meta func(k, v []byte)) ([]byte, error) {
 		}
 	}
 	titleTokens, bodyTokens := r.uvarint(), r.uvarint()
+	end := headerEnd{pairsAt: len(b) - len(r.b)}
+	if b[0] >= 3 {
+		if end.pairs = r.bytes(); len(end.pairs) == 0 {
+			end.pairs = nil
+		}
+	}
 	if h != nil {
 		h.TitleTokens, h.BodyTokens = int(titleTokens), int(bodyTokens)
+		h.Pairs = end.pairs
 	}
-	return r.b, r.err
+	end.rest = r.b
+	return end, r.err
 }
 
 // DecodeRecordText returns the title and body of a whole record
@@ -303,11 +336,11 @@ func DecodeRecordText(b []byte) (title, body []byte, err error) {
 // cold, those copies' fresh pages were a quarter of a search). title and
 // body are valid until the buffer is used again.
 func DecodeRecordTextTo(b, buf []byte) (title, body, used []byte, err error) {
-	rest, err := scanHeader(b, nil, nil)
+	end, err := scanHeader(b, nil, nil)
 	if err != nil {
 		return nil, nil, buf, err
 	}
-	return decodeText(rest, buf)
+	return decodeText(end.rest, buf)
 }
 
 // DecodeRecordStrings is DecodeRecordText as strings that share the
@@ -357,21 +390,28 @@ func decodeText(rest, buf []byte) (title, body, used []byte, err error) {
 	return title, body, used, r.err
 }
 
-// Raw returns a record with its text uncompressed: rec itself when it
-// is, a new record otherwise.
+// Raw returns a record as a snapshot ships it: its text uncompressed and
+// without its pairs filter (Header.Pairs), which a shipped index pays for
+// in bytes more than a few phrases' searches save. rec itself when it is
+// so, a new record otherwise.
 func Raw(rec []byte) ([]byte, error) {
-	rest, err := scanHeader(rec, nil, nil)
+	end, err := scanHeader(rec, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	if len(rest) == 0 || rest[0] == textRaw {
+	rest := end.rest
+	if len(rest) == 0 || rest[0] == textRaw && end.pairs == nil {
 		return rec, nil
 	}
 	title, body, err := DecodeText(rest)
 	if err != nil {
 		return nil, err
 	}
-	out := append(rec[:len(rec)-len(rest):len(rec)-len(rest)], textRaw)
+	out := rec[:end.pairsAt:end.pairsAt]
+	if rec[0] >= 3 {
+		out = append(out, 0) // no pairs
+	}
+	out = append(out, textRaw)
 	return appendString(appendString(out, string(title)), string(body)), nil
 }
 

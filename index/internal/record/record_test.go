@@ -21,10 +21,10 @@ func TestHeaderRoundTrip(t *testing.T) {
 		{name: "empty"},
 		{
 			name:  "all fields",
-			h:     Header{Seq: 42, Kind: "k", Parent: "p", Role: "r", Project: "pr", Source: "s", Time: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC), Tags: []string{"x", "y"}, Meta: map[string]string{"m": "1", "n": ""}, Session: "s1", Links: []Link{{To: "x", Type: "imports"}, {To: "y"}}, TitleTokens: 3, BodyTokens: 4},
+			h:     Header{Seq: 42, Kind: "k", Parent: "p", Role: "r", Project: "pr", Source: "s", Time: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC), Tags: []string{"x", "y"}, Meta: map[string]string{"m": "1", "n": ""}, Session: "s1", Links: []Link{{To: "x", Type: "imports"}, {To: "y"}}, TitleTokens: 3, BodyTokens: 4, Pairs: []byte{0x81, 0}},
 			title: "t", body: "b", vector: []float32{0.5, -1, 3e-7},
 		},
-		{name: "compressed", h: Header{Seq: 7}, title: "title", body: strings.Repeat("compressible text ", 200)},
+		{name: "compressed", h: Header{Seq: 7, Pairs: []byte{3}}, title: "title", body: strings.Repeat("compressible text ", 200)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := Encode(&tc.h, tc.vector, tc.title, tc.body)
@@ -46,6 +46,9 @@ func TestHeaderRoundTrip(t *testing.T) {
 			if ts, bs, err := DecodeRecordStrings(rec); err != nil || ts != tc.title || bs != tc.body {
 				t.Errorf("strings %q %q %v, want %q %q", ts, bs, err, tc.title, tc.body)
 			}
+			if p, err := Pairs(rec); err != nil || !bytes.Equal(p, tc.h.Pairs) {
+				t.Errorf("Pairs = %v, %v, want %v", p, err, tc.h.Pairs)
+			}
 			if seq, err := Seq(rec); err != nil || seq != tc.h.Seq {
 				t.Errorf("Seq = %d, %v, want %d", seq, err, tc.h.Seq)
 			}
@@ -54,7 +57,7 @@ func TestHeaderRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			h2, rest2, err := DecodeHeader(raw)
-			if err != nil || rest2[0] != textRaw || !reflect.DeepEqual(h2.Links, tc.h.Links) {
+			if err != nil || rest2[0] != textRaw || !reflect.DeepEqual(h2.Links, tc.h.Links) || h2.Pairs != nil {
 				t.Fatalf("Raw: %v, text encoding %d", err, rest2[0])
 			}
 			if title2, body2, _ := DecodeText(rest2); !bytes.Equal(title2, title) || !bytes.Equal(body2, body) {
@@ -70,6 +73,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(Encode(&Header{Seq: 1, Tags: []string{"x"}, TitleTokens: 1, BodyTokens: 1}, nil, "t", "b"))
 	f.Add(Encode(&Header{Seq: 2}, nil, "", strings.Repeat("zip ", 300)))
 	f.Add(Encode(&Header{Seq: 3, Links: []Link{{To: "x", Type: "t"}}}, []float32{1, 2}, "", ""))
+	f.Add(Encode(&Header{Seq: 4, Pairs: []byte{1, 2, 3}}, nil, "t", strings.Repeat("zip ", 300)))
 	f.Add([]byte{version, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, rec []byte) {
@@ -79,7 +83,12 @@ func FuzzDecode(f *testing.F) {
 		DecodeRecordStrings(rec)
 		DecodeRecordTextTo(rec, make([]byte, 16))
 		Seq(rec)
-		Raw(rec)
+		Pairs(rec)
+		if raw, err := Raw(rec); err == nil {
+			if p, err := Pairs(raw); err != nil || p != nil {
+				t.Fatalf("Raw(%q) = %q, whose pairs are %v, %v", rec, raw, p, err)
+			}
+		}
 	})
 }
 
@@ -111,5 +120,28 @@ func TestDecodeRecordTextTo(t *testing.T) {
 	big := make([]byte, 0, 8000)
 	if n := testing.AllocsPerRun(20, func() { DecodeRecordTextTo(rec, big) }); n != 0 {
 		t.Errorf("%v allocations decompressing into a buffer large enough", n)
+	}
+}
+
+// TestVersion2 holds that a record of version 2, which has no pairs
+// field, reads as one of version 3 without pairs.
+func TestVersion2(t *testing.T) {
+	h := Header{Seq: 5, Kind: "k", Tags: []string{"x"}, TitleTokens: 2, BodyTokens: 9}
+	v3 := Encode(&h, nil, "title", "the body")
+	end, err := scanHeader(v3, nil, nil)
+	if err != nil || v3[end.pairsAt] != 0 {
+		t.Fatalf("%v; the pairs' length %d", err, v3[end.pairsAt])
+	}
+	v2 := append([]byte{2}, v3[1:end.pairsAt]...)
+	v2 = append(v2, v3[end.pairsAt+1:]...)
+	got, rest, err := DecodeHeader(v2)
+	if err != nil || !reflect.DeepEqual(got, h) {
+		t.Fatalf("version 2: %+v, %v; want %+v", got, err, h)
+	}
+	if title, body, err := DecodeText(rest); err != nil || string(title) != "title" || string(body) != "the body" {
+		t.Fatalf("version 2 text: %q %q %v", title, body, err)
+	}
+	if raw, err := Raw(v2); err != nil || !bytes.Equal(raw, v2) {
+		t.Fatalf("Raw of a raw version 2 record: %q, %v", raw, err)
 	}
 }
