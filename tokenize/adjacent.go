@@ -1,9 +1,5 @@
 package tokenize
 
-import (
-	"slices"
-)
-
 // Adjacent collects the pairs of terms a text holds at consecutive
 // positions, stop words included as Stops gives them: what a quoted
 // phrase's words are, two by two, where the text holds it. Count adds a
@@ -19,6 +15,10 @@ type Adjacent struct {
 	base      int      // what the text being counted adds to its positions
 	joined    bool     // the next text continues the last one (Continue)
 	pairs     []uint64
+	// recent holds pairs added before, at slots of their low bits: a
+	// pair found there is not added again. Most repeats of a text's
+	// pairs are caught so, with no sort of them all.
+	recent [1 << 10]uint64
 }
 
 // Continue makes the next text counted into a continue the last one, as
@@ -27,12 +27,10 @@ type Adjacent struct {
 // otherwise apart: no pair spans two of them.
 func (a *Adjacent) Continue() { a.joined = true }
 
-// Pairs returns the pairs collected, sorted, each once.
-func (a *Adjacent) Pairs() []uint64 {
-	slices.Sort(a.pairs)
-	a.pairs = slices.Compact(a.pairs)
-	return a.pairs
-}
+// Pairs returns the pairs collected: each at least once, and most once
+// (a pair comes again only after others took its place in a small table
+// of recent ones), in the order they were found.
+func (a *Adjacent) Pairs() []uint64 { return a.pairs }
 
 // start begins a text; end ends it after n positions.
 func (a *Adjacent) start() {
@@ -60,7 +58,11 @@ func (a *Adjacent) add(pos int, term string) {
 	a.at = pos
 	a.cur = append(a.cur, h)
 	for _, p := range a.prev {
-		a.pairs = append(a.pairs, PairHash(p, h))
+		ph := PairHash(p, h)
+		if slot := &a.recent[ph%uint64(len(a.recent))]; *slot != ph || ph == 0 {
+			*slot = ph
+			a.pairs = append(a.pairs, ph)
+		}
 	}
 }
 
