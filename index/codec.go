@@ -13,12 +13,12 @@ import (
 // Doc and a record's Header.
 
 // encodeDoc returns the record of d as the write seq stores it, with the
-// analyzed lengths of its title and body.
-func encodeDoc(d *Doc, seq uint64, titleTokens, bodyTokens int) []byte {
+// analyzed lengths of its title and body and its pairs filter (prepare).
+func encodeDoc(d *Doc, seq uint64, titleTokens, bodyTokens int, pairs []byte) []byte {
 	h := record.Header{
 		Seq: seq, Kind: d.Kind, Parent: d.Parent, Role: d.Role, Project: d.Project, Source: d.Source,
 		Time: d.Time, Tags: d.Tags, Meta: d.Meta, Session: d.Session,
-		TitleTokens: titleTokens, BodyTokens: bodyTokens,
+		TitleTokens: titleTokens, BodyTokens: bodyTokens, Pairs: pairs,
 	}
 	if len(d.Links) > 0 {
 		h.Links = make([]record.Link, len(d.Links))

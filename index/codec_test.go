@@ -20,12 +20,12 @@ func TestRecordRoundTrip(t *testing.T) {
 		"random":     {ID: "r", Body: "\x00\xff\xfe invalid \xc3 utf8"},
 		"graph":      {ID: "g", Body: "b", Session: "s1", Links: []Link{{To: "x", Type: "imports"}, {To: "y"}}, Vector: []float32{0.5, -1, 3e-7}},
 	} {
-		rec := encodeDoc(&d, 42, 3, 4)
+		rec := encodeDoc(&d, 42, 3, 4, []byte{1, 2})
 		got, h, err := decodeDoc(d.ID, rec, true)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if !reflect.DeepEqual(*got, d) || h.Seq != 42 || h.TitleTokens != 3 || h.BodyTokens != 4 {
+		if !reflect.DeepEqual(*got, d) || h.Seq != 42 || h.TitleTokens != 3 || h.BodyTokens != 4 || string(h.Pairs) != "\x01\x02" {
 			t.Errorf("%s: round trip\n got %+v %+v\nwant %+v", name, *got, h, d)
 		}
 		sameMeta(t, name, rec, got.Meta)
@@ -73,11 +73,11 @@ func sameMeta(t *testing.T, name string, rec []byte, meta map[string]string) {
 // FuzzDecodeRecord feeds arbitrary bytes to the record decoder, as a
 // damaged store would: it must return an error or a document, never panic.
 func FuzzDecodeRecord(f *testing.F) {
-	f.Add(encodeDoc(&Doc{ID: "a", Title: "t", Body: "b", Tags: []string{"x"}}, 1, 1, 1))
-	f.Add(encodeDoc(&Doc{ID: "c", Body: strings.Repeat("zip ", 300)}, 2, 0, 300))
+	f.Add(encodeDoc(&Doc{ID: "a", Title: "t", Body: "b", Tags: []string{"x"}}, 1, 1, 1, nil))
+	f.Add(encodeDoc(&Doc{ID: "c", Body: strings.Repeat("zip ", 300)}, 2, 0, 300, []byte{7}))
 	f.Add([]byte{2 /* version */, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Add([]byte{})
-	f.Add(encodeDoc(&Doc{ID: "g", Links: []Link{{To: "x", Type: "t"}}, Vector: []float32{1, 2}}, 3, 0, 0))
+	f.Add(encodeDoc(&Doc{ID: "g", Links: []Link{{To: "x", Type: "t"}}, Vector: []float32{1, 2}}, 3, 0, 0, nil))
 	f.Fuzz(func(t *testing.T, rec []byte) {
 		d, _, err := decodeDoc("id", rec, true)
 		if err == nil && d == nil {

@@ -33,6 +33,18 @@ func WithoutDeclarations(opts *Options) *Options {
 	return &o
 }
 
+// WithoutPairs returns a copy of opts (nil: the defaults) that stores
+// no filter of adjacent term pairs, as indexes written before them:
+// phrases are judged without it.
+func WithoutPairs(opts *Options) *Options {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	o.noPairs = true
+	return &o
+}
+
 // SetSchema records schema version n in ix's store, as an older build
 // would have.
 func SetSchema(ix *Index, n uint64) error {

@@ -8,6 +8,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/decl"
+	"github.com/twindex/twindex/index/internal/bloom"
 	"github.com/twindex/twindex/index/internal/document"
 	"github.com/twindex/twindex/tokenize"
 )
@@ -47,6 +48,10 @@ type prepared struct {
 	// matching compares typos with.
 	words   *document.Analyzed
 	defines []string
+	// pairs is the Bloom filter of the title's and body's adjacent
+	// term pairs (record.Header.Pairs), made when the fields are
+	// analyzed before the write; nil otherwise.
+	pairs []byte
 }
 
 // bodyTokens is the analyzed length of the whole body.
@@ -59,9 +64,10 @@ func (p *prepared) bodyTokens() int {
 }
 
 // prepare splits a document's text into the text index's fields, analyzed
-// now when analyze is set, else when bleve calls Analyze. Title, body,
-// licence comment and words are analyzed together, by the first Analyze
-// of any of them, since the words come of all three.
+// now when analyze is set, with the filter of its adjacent term pairs,
+// else when bleve calls Analyze. Title, body, licence comment and words
+// are analyzed together, by the first Analyze of any of them, since the
+// words come of all three.
 func (ix *Index) prepare(d *Doc, analyze bool) prepared {
 	f := ix.scan(d)
 	p := prepared{
@@ -69,17 +75,31 @@ func (ix *Index) prepare(d *Doc, analyze bool) prepared {
 		body:  document.NewAnalyzed(fieldBody, []byte(d.Body[f.Boilerplate:])),
 		words: document.NewAnalyzed(fieldWords, nil),
 	}
-	together := []*document.Analyzed{p.title, p.body}
+	// The body's pairs are the stored body's, which the licence comment
+	// starts: it is counted first, and the rest continues it (it ends
+	// at a line's end, where no word does).
+	together := []*document.Analyzed{p.title}
 	if f.Boilerplate > 0 {
 		p.boiler = document.NewAnalyzed(fieldBoiler, []byte(d.Body[:f.Boilerplate]))
 		together = append(together, p.boiler)
 	}
+	together = append(together, p.body)
+	var adj *tokenize.Adjacent
+	if analyze && !ix.opts.noPairs {
+		adj = &tokenize.Adjacent{}
+	}
 	all := func() {
 		words := bleveindex.TokenFrequencies{}
 		for _, af := range together {
-			af.Set(ix.textA.Count(af.Value(), words, nil))
+			af.Set(ix.textA.Count(af.Value(), words, adj))
+			if af == p.boiler && adj != nil {
+				adj.Continue()
+			}
 		}
 		p.words.Set(words, len(words))
+		if adj != nil {
+			p.pairs = bloom.New(adj.Pairs(), pairBits)
+		}
 	}
 	for _, af := range append(together, p.words) {
 		af.SetAnalyze(all)
@@ -101,6 +121,11 @@ func (ix *Index) prepare(d *Doc, analyze bool) prepared {
 	}
 	return p
 }
+
+// pairBits is the bits of a document's pairs filter for each pair: a
+// quarter of the pairs a document lacks pass it. The Go tree's 12,500
+// documents hold 6.4 million distinct pairs: 2.3 MiB.
+const pairBits = 3
 
 // scan returns what d declares and its licence comment (package decl),
 // nothing with Options.noDecl.

@@ -28,7 +28,10 @@ import (
 // words-as-written fields, the trigram index's declared names (package
 // decl) and its grams of one and two runes: Open and OpenSnapshot rebuild both bleve indexes of an older
 // index from its store, which version 3 reads as it is.
-const SchemaVersion = 3
+// Version 4 added to document records the filter of their adjacent term
+// pairs (record.Header.Pairs): a version 3 index is read as it is, its
+// records without one, and written records gain it.
+const SchemaVersion = 4
 
 // rebuildBelow is the oldest schema whose bleve indexes this build
 // searches as they are; older ones are rebuilt from the store on open.
@@ -235,8 +238,9 @@ func (ix *Index) subdir(name string) string {
 }
 
 // checkSchema returns the schema version the store records, 0 for a new
-// store, or ErrNewerSchema; with Options.ReadOnly, ErrReadOnly for any
-// version but this build's, which only a writer can bring up to date.
+// store, or ErrNewerSchema; with Options.ReadOnly, ErrReadOnly for a new
+// store or one whose bleve indexes only a writer can bring up to date
+// (rebuildBelow).
 func (ix *Index) checkSchema() (uint64, error) {
 	var n uint64
 	err := ix.store.View(func(tx storage.Tx) error {
@@ -249,7 +253,7 @@ func (ix *Index) checkSchema() (uint64, error) {
 	case err != nil:
 	case n > SchemaVersion:
 		err = fmt.Errorf("%w: index has %d, this build reads up to %d", ErrNewerSchema, n, SchemaVersion)
-	case n < SchemaVersion && ix.opts.ReadOnly:
+	case n < rebuildBelow && ix.opts.ReadOnly:
 		err = fmt.Errorf("%w: the index is new or of schema %d", ErrReadOnly, n)
 	}
 	return n, err

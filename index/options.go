@@ -103,6 +103,9 @@ type Options struct {
 	// noDecl indexes without declarations and licence comments, as
 	// schema 2 did, for the package's tests.
 	noDecl bool
+	// noPairs stores no filter of adjacent pairs in the records, as
+	// before, for the package's tests.
+	noPairs bool
 }
 
 // WithDefaults returns *o (the zero Options when o is nil) with every

@@ -3,6 +3,9 @@
 // none; a phrase found as written needs none (record.Folded.HasRun), and
 // one that is not is looked for in windows of its text around the places
 // where one of its words can start (package window), not in all of it.
+// Before any of that, a document whose record's filter of adjacent term
+// pairs (record.Header.Pairs) lacks two of the phrase's words side by
+// side is passed over: it cannot hold the phrase.
 
 package index
 
@@ -12,6 +15,7 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/bloom"
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
@@ -50,17 +54,50 @@ type runJudge struct {
 	tp       *plan.Text
 	posTerms []string
 	starts   map[*plan.TextLeaf]*window.Starts
+	// pairs holds, for each leaf that needs positions, a list for each
+	// two of its words side by side: the PairHash of each pair of their
+	// terms, one of which a document that holds the leaf pairs.
+	pairs map[*plan.TextLeaf][][]uint64
 }
 
 // newRunJudge returns the judge of tp's runs of words.
 func (s *search) newRunJudge(tp *plan.Text) *runJudge {
-	j := &runJudge{s: s, tp: tp, posTerms: tp.PositionTerms(), starts: map[*plan.TextLeaf]*window.Starts{}}
+	j := &runJudge{s: s, tp: tp, posTerms: tp.PositionTerms(), starts: map[*plan.TextLeaf]*window.Starts{}, pairs: map[*plan.TextLeaf][][]uint64{}}
 	for _, tl := range tp.Leaves {
 		if tl.NeedsPositions() {
 			j.starts[tl] = leafStarts(s.ix.textA, tp, tl)
+			j.pairs[tl] = leafPairs(tp, tl)
 		}
 	}
 	return j
+}
+
+// maxPairs is the most pairs of terms two words of a phrase are looked
+// for as in a pairs filter (words that stand for many terms, a prefix's,
+// are not).
+const maxPairs = 64
+
+// leafPairs returns the pairs of terms (PairHash) that a document holding
+// tl holds side by side: for each two of its words at consecutive
+// positions, the pairs of their terms, one of which it holds.
+func leafPairs(tp *plan.Text, tl *plan.TextLeaf) [][]uint64 {
+	var out [][]uint64
+	for i := 1; i < len(tl.Groups); i++ {
+		a, b := tl.Groups[i-1], tl.Groups[i]
+		ta, tb := tp.GroupTerms(a), tp.GroupTerms(b)
+		if b.Rel != a.Rel+1 || len(ta) == 0 || len(tb) == 0 || len(ta)*len(tb) > maxPairs {
+			continue
+		}
+		hs := make([]uint64, 0, len(ta)*len(tb))
+		for _, x := range ta {
+			hx := tokenize.TermHash(x)
+			for _, y := range tb {
+				hs = append(hs, tokenize.PairHash(hx, tokenize.TermHash(y)))
+			}
+		}
+		out = append(out, hs)
+	}
+	return out
 }
 
 // leafStarts returns where a phrase's words start (window.New).
@@ -93,6 +130,10 @@ type docRuns struct {
 	// valid (it shares the scratch buffers).
 	headRead bool
 	pos      [2]map[string][]int
+	// filter is the record's filter of adjacent term pairs, once
+	// filterRead; nil for none.
+	filter     []byte
+	filterRead bool
 }
 
 // held reports whether field f (0 title, 1 body) holds tl, a leaf that
@@ -102,6 +143,9 @@ type docRuns struct {
 // is skipped where the windows decide and made after them where they do
 // not. A leaf under ^ is looked for in the field's first words alone.
 func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
+	if ok, err := d.mayHold(tl); !ok || err != nil {
+		return false, err
+	}
 	s := d.s
 	if !s.ix.analyzeRuns {
 		if tl.Initial {
@@ -153,6 +197,40 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 		return false, err
 	}
 	return len(tl.Occurrences(d.tp, pos)) > 0, nil
+}
+
+// mayHold reports whether the document's pairs filter lets it hold tl:
+// false when two of tl's words side by side are paired in neither of
+// its fields. Cost: a pass over the record's header, once for the
+// document, and two probes of the filter for each pair of terms.
+func (d *docRuns) mayHold(tl *plan.TextLeaf) (bool, error) {
+	pairs := d.pairs[tl]
+	if len(pairs) == 0 {
+		return true, nil
+	}
+	if !d.filterRead {
+		if err := d.read(); err != nil {
+			return false, err
+		}
+		f, err := record.Pairs(d.rec)
+		if err != nil {
+			return false, fmt.Errorf("document %q: %w", d.id, err)
+		}
+		d.filter, d.filterRead = f, true
+	}
+	if d.filter == nil {
+		return true, nil
+	}
+next:
+	for _, hs := range pairs {
+		for _, h := range hs {
+			if bloom.MayHold(d.filter, h) {
+				continue next
+			}
+		}
+		return false, nil
+	}
+	return true, nil
 }
 
 // atStart reports whether field f starts with tl (^): its first word at

@@ -44,7 +44,7 @@ func TestOldSchemaRebuildsGrams(t *testing.T) {
 	for _, tc := range []struct {
 		schema  uint64
 		rebuilt bool
-	}{{SchemaVersion, false}, {2, true}} {
+	}{{SchemaVersion, false}, {3, false}, {2, true}} {
 		ix := reopen(tc.schema)
 		ix.Close()
 		if err := os.WriteFile(marker, nil, 0o644); err != nil {

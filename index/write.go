@@ -312,7 +312,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 			changed[d.ID] = d
 			a.Written++
 			titleTokens, bodyTokens := pre[i].title.AnalyzedLength(), pre[i].bodyTokens()
-			if err := tx.Put(bucketDocs, id, encodeDoc(d, seq, titleTokens, bodyTokens)); err != nil {
+			if err := tx.Put(bucketDocs, id, encodeDoc(d, seq, titleTokens, bodyTokens, pre[i].pairs)); err != nil {
 				return err
 			}
 			if err := addCounters(tx, 1, titleTokens, bodyTokens, len(d.Title), len(d.Body)); err != nil {
