@@ -139,15 +139,23 @@ func readQueries(path string) ([]benchQuery, error) {
 	return qs, err
 }
 
-// dirBytes sums the sizes of the regular files under dir.
+// dirBytes sums the sizes of the regular files under dir. A file removed
+// while it walks (an open index's merger deletes the segments it
+// merged) is not counted.
 func dirBytes(dir string) (int64, error) {
 	var n int64
-	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
+			if path != dir && errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
 			return err
 		}
 		if d.Type().IsRegular() {
 			info, err := d.Info()
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}
