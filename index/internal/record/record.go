@@ -27,6 +27,9 @@ import (
 //
 //	version byte
 //	seq                                   (uvarint: the write that stored this record)
+//	pairs                                 (uvarint length + bytes: a Bloom filter of the
+//	                                       text's adjacent term pairs, none when empty;
+//	                                       version 3; first, as phrases read it alone)
 //	kind, parent, role, project, source  (uvarint length + bytes each)
 //	time                                  (varint Unix nanoseconds; 0 = unset)
 //	tags                                  (uvarint count, then strings)
@@ -36,9 +39,6 @@ import (
 //	vector                                (uvarint dimension, then float32 bits
 //	                                       little-endian; version 2)
 //	titleTokens, bodyTokens               (uvarint: analyzed lengths, for BM25 counters)
-//	pairs                                 (uvarint length + bytes: a Bloom filter of the
-//	                                       text's adjacent term pairs, none when empty;
-//	                                       version 3)
 //	text encoding                         (byte: textRaw or textSnappy)
 //	title, body                           (uvarint length + bytes each; snappy-compressed
 //	                                       together when that saves space)
@@ -109,6 +109,7 @@ func Encode(h *Header, vector []float32, title, body string) []byte {
 	b := make([]byte, 0, 64+len(title)+len(body)+len(h.Kind)+len(h.Parent))
 	b = append(b, version)
 	b = binary.AppendUvarint(b, h.Seq)
+	b = appendString(b, view(h.Pairs))
 	for _, s := range []string{h.Kind, h.Parent, h.Role, h.Project, h.Source} {
 		b = appendString(b, s)
 	}
@@ -137,7 +138,6 @@ func Encode(h *Header, vector []float32, title, body string) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(h.TitleTokens))
 	b = binary.AppendUvarint(b, uint64(h.BodyTokens))
-	b = appendString(b, view(h.Pairs))
 	text := appendString(appendString(nil, title), body)
 	if len(text) >= compressMin {
 		if z := snappy.Encode(nil, text); len(z) < len(text)*9/10 {
@@ -214,11 +214,22 @@ func DecodeHeader(b []byte) (Header, []byte, error) {
 	return h, end.rest, err
 }
 
-// Pairs returns the record's Header.Pairs, a view of b. Cost: a pass over
-// the header's fields, with no allocation.
+// Pairs returns the record's Header.Pairs, a view of b. Cost: O(1), it
+// reads the version and seq before it.
 func Pairs(b []byte) ([]byte, error) {
-	end, err := scanHeader(b, nil, nil)
-	return end.pairs, err
+	if len(b) == 0 || b[0] < 1 || b[0] > version {
+		return nil, ErrCorrupt
+	}
+	if b[0] < 3 {
+		return nil, nil
+	}
+	r := reader{b: b[1:]}
+	r.uvarint()
+	pairs := r.bytes()
+	if len(pairs) == 0 {
+		pairs = nil
+	}
+	return pairs, r.err
 }
 
 // MetaValues sets vals[i] to the value the record's Meta holds for
@@ -236,15 +247,17 @@ func MetaValues(b []byte, keys []string, vals [][]byte) error {
 	return err
 }
 
-// headerEnd is where a record's header ends: its pairs filter, which
-// starts at pairsAt (len of the header before it), and the rest.
+// headerEnd is what of a record's layout its readers need besides the
+// header's fields: its pairs filter, whose field is b[pairsAt:pairsEnd]
+// (empty before version 3), and the rest after the header.
 type headerEnd struct {
-	pairsAt     int
-	pairs, rest []byte
+	pairsAt, pairsEnd int
+	pairs, rest       []byte
 }
 
-// scanHeader reads a record's header, the one reader of its layout, and
-// returns where it ends: into h unless h is nil, and each of Meta's
+// scanHeader reads a record's header, the one reader of its layout past
+// the seq and pairs that Seq and Pairs read alone, and returns where it
+// ends: into h unless h is nil, and each of Meta's
 // pairs to meta unless meta is nil (views of b). With neither it
 // allocates nothing.
 func scanHeader(b []byte, h *Header, meta func(k, v []byte)) (headerEnd, error) {
@@ -253,6 +266,13 @@ func scanHeader(b []byte, h *Header, meta func(k, v []byte)) (headerEnd, error) 
 	}
 	r := reader{b: b[1:]}
 	seq := r.uvarint()
+	end := headerEnd{pairsAt: len(b) - len(r.b)}
+	if b[0] >= 3 {
+		if end.pairs = r.bytes(); len(end.pairs) == 0 {
+			end.pairs = nil
+		}
+	}
+	end.pairsEnd = len(b) - len(r.b)
 	var small [5][]byte // kind, parent, role, project, source
 	for i := range small {
 		small[i] = r.bytes()
@@ -308,12 +328,6 @@ func scanHeader(b []byte, h *Header, meta func(k, v []byte)) (headerEnd, error) 
 		}
 	}
 	titleTokens, bodyTokens := r.uvarint(), r.uvarint()
-	end := headerEnd{pairsAt: len(b) - len(r.b)}
-	if b[0] >= 3 {
-		if end.pairs = r.bytes(); len(end.pairs) == 0 {
-			end.pairs = nil
-		}
-	}
 	if h != nil {
 		h.TitleTokens, h.BodyTokens = int(titleTokens), int(bodyTokens)
 		h.Pairs = end.pairs
@@ -400,7 +414,10 @@ func Raw(rec []byte) ([]byte, error) {
 		return nil, err
 	}
 	rest := end.rest
-	if len(rest) == 0 || rest[0] == textRaw && end.pairs == nil {
+	if len(rest) == 0 {
+		return nil, ErrCorrupt
+	}
+	if rest[0] == textRaw && end.pairs == nil {
 		return rec, nil
 	}
 	title, body, err := DecodeText(rest)
@@ -411,6 +428,7 @@ func Raw(rec []byte) ([]byte, error) {
 	if rec[0] >= 3 {
 		out = append(out, 0) // no pairs
 	}
+	out = append(out, rec[end.pairsEnd:len(rec)-len(rest)]...)
 	out = append(out, textRaw)
 	return appendString(appendString(out, string(title)), string(body)), nil
 }

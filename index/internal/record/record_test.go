@@ -77,8 +77,11 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte{version, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, rec []byte) {
-		if _, rest, err := DecodeHeader(rec); err == nil {
+		if h, rest, err := DecodeHeader(rec); err == nil {
 			DecodeText(rest)
+			if p, err := Pairs(rec); err != nil || !bytes.Equal(p, h.Pairs) {
+				t.Fatalf("Pairs(%q) = %v, %v; DecodeHeader read %v", rec, p, err, h.Pairs)
+			}
 		}
 		DecodeRecordStrings(rec)
 		DecodeRecordTextTo(rec, make([]byte, 16))
@@ -129,11 +132,11 @@ func TestVersion2(t *testing.T) {
 	h := Header{Seq: 5, Kind: "k", Tags: []string{"x"}, TitleTokens: 2, BodyTokens: 9}
 	v3 := Encode(&h, nil, "title", "the body")
 	end, err := scanHeader(v3, nil, nil)
-	if err != nil || v3[end.pairsAt] != 0 {
-		t.Fatalf("%v; the pairs' length %d", err, v3[end.pairsAt])
+	if err != nil || end.pairsEnd != end.pairsAt+1 || v3[end.pairsAt] != 0 {
+		t.Fatalf("%v; the pairs' field %q", err, v3[end.pairsAt:end.pairsEnd])
 	}
 	v2 := append([]byte{2}, v3[1:end.pairsAt]...)
-	v2 = append(v2, v3[end.pairsAt+1:]...)
+	v2 = append(v2, v3[end.pairsEnd:]...)
 	got, rest, err := DecodeHeader(v2)
 	if err != nil || !reflect.DeepEqual(got, h) {
 		t.Fatalf("version 2: %+v, %v; want %+v", got, err, h)
