@@ -98,3 +98,26 @@ func TestSnapshotShipsNoPairs(t *testing.T) {
 		t.Errorf("snapshot %d bytes with pairs stored, %d without", sizes[true], sizes[false])
 	}
 }
+
+// TestPrefixPhraseWithPairs holds that the filter does not decide a
+// prefix phrase's last word, whose completions need not hold the word as
+// written: `"read the"*` is found as written in "read the file" though
+// "the", a stop word, is none of the completions.
+func TestPrefixPhraseWithPairs(t *testing.T) {
+	ix, err := index.OpenMemory(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	mustUpsert(t, ix, index.Doc{ID: "h", Body: "read the file; then"})
+	for _, q := range []string{`"read the"*`, `"read the" *`} {
+		r := search(t, ix, index.Request{Query: q, Syntax: index.SyntaxRaw, Mode: index.ModeText})
+		if got := ids(r); !slices.Equal(got, []string{"h"}) {
+			t.Errorf("%s: %v, want [h]", q, got)
+		}
+	}
+	r := search(t, ix, index.Request{Query: `"read the`, Mode: index.ModeText, Prefix: true})
+	if got := ids(r); !slices.Equal(got, []string{"h"}) {
+		t.Errorf(`"read the, typed: %v, want [h]`, got)
+	}
+}

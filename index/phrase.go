@@ -73,16 +73,24 @@ func (s *search) newRunJudge(tp *plan.Text) *runJudge {
 }
 
 // maxPairs is the most pairs of terms two words of a phrase are looked
-// for as in a pairs filter (words that stand for many terms, a prefix's,
-// are not).
-const maxPairs = 64
+// for as in a pairs filter: at 3 bits a pair, a quarter of the pairs a
+// document lacks pass, so one of 8 passes nine times in ten, and more
+// are probes for nothing.
+const maxPairs = 8
 
 // leafPairs returns the pairs of terms (PairHash) that a document holding
 // tl holds side by side: for each two of its words at consecutive
-// positions, the pairs of their terms, one of which it holds.
+// positions, the pairs of their terms, one of which it holds. The last
+// word of a prefix leaf is left out: its group holds its completions,
+// which may not hold the word itself (a stop word; a dictionary cut at
+// MaxExpansions), while the look as written finds it.
 func leafPairs(tp *plan.Text, tl *plan.TextLeaf) [][]uint64 {
 	var out [][]uint64
-	for i := 1; i < len(tl.Groups); i++ {
+	last := len(tl.Groups)
+	if tl.Prefix || tl.Typing {
+		last--
+	}
+	for i := 1; i < last; i++ {
 		a, b := tl.Groups[i-1], tl.Groups[i]
 		ta, tb := tp.GroupTerms(a), tp.GroupTerms(b)
 		if b.Rel != a.Rel+1 || len(ta) == 0 || len(tb) == 0 || len(ta)*len(tb) > maxPairs {
