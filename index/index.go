@@ -55,6 +55,11 @@ var (
 	metaBodyBytes   = []byte("bytes.body")
 	metaUpdated     = []byte("updated")
 	metaLanguage    = []byte("language") // the text index's, made at creation; none: English
+	// metaPairsSince is the first write whose records' pairs filters
+	// (record.Header.Pairs) this build's analysis made: an index whose
+	// bleve indexes were rebuilt for a changed analysis keeps its
+	// records, and their filters of the old terms are not asked.
+	metaPairsSince = []byte("pairs.since")
 
 	// internalSeq is the last write-log sequence number a bleve index has
 	// applied, written in the same bleve batch as the documents.
@@ -261,8 +266,10 @@ func (ix *Index) checkSchema() (uint64, error) {
 
 // writeSchema records SchemaVersion in a store that had version had, once
 // the index is what that version promises, and in a new store (had 0) its
-// language. Version 1 records are read as
-// they are; the mark makes a build that reads only version 1 refuse them.
+// language; in a store whose bleve indexes were rebuilt (had below
+// rebuildBelow), that its records' pairs filters are of another analysis
+// (metaPairsSince). Version 1 records are read as they are; the mark
+// makes a build that reads only version 1 refuse them.
 func (ix *Index) writeSchema(had uint64) error {
 	if had == SchemaVersion {
 		return nil
@@ -270,6 +277,10 @@ func (ix *Index) writeSchema(had uint64) error {
 	return ix.store.Update(func(tx storage.Tx) error {
 		if had == 0 {
 			if err := tx.Put(bucketMeta, metaLanguage, []byte(ix.textA.Lang())); err != nil {
+				return err
+			}
+		} else if had < rebuildBelow {
+			if err := putUint(tx, metaPairsSince, getUint(tx, metaSeq)+1); err != nil {
 				return err
 			}
 		}

@@ -58,11 +58,15 @@ type runJudge struct {
 	// two of its words side by side: the PairHash of each pair of their
 	// terms, one of which a document that holds the leaf pairs.
 	pairs map[*plan.TextLeaf][][]uint64
+	// pairsSince is the first write whose records' pairs filters are of
+	// this analysis (metaPairsSince).
+	pairsSince uint64
 }
 
 // newRunJudge returns the judge of tp's runs of words.
 func (s *search) newRunJudge(tp *plan.Text) *runJudge {
-	j := &runJudge{s: s, tp: tp, posTerms: tp.PositionTerms(), starts: map[*plan.TextLeaf]*window.Starts{}, pairs: map[*plan.TextLeaf][][]uint64{}}
+	j := &runJudge{s: s, tp: tp, posTerms: tp.PositionTerms(), starts: map[*plan.TextLeaf]*window.Starts{}, pairs: map[*plan.TextLeaf][][]uint64{},
+		pairsSince: getUint(s.tx, metaPairsSince)}
 	for _, tl := range tp.Leaves {
 		if tl.NeedsPositions() {
 			j.starts[tl] = leafStarts(s.ix.textA, tp, tl)
@@ -209,7 +213,8 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 
 // mayHold reports whether the document's pairs filter lets it hold tl:
 // false when two of tl's words side by side are paired in neither of
-// its fields. Cost: a pass over the record's header, once for the
+// its fields. A filter written before the bleve indexes were last
+// rebuilt is not asked (runJudge.pairsSince). Cost: a pass over the record's header, once for the
 // document, and two probes of the filter for each pair of terms.
 func (d *docRuns) mayHold(tl *plan.TextLeaf) (bool, error) {
 	pairs := d.pairs[tl]
@@ -221,6 +226,12 @@ func (d *docRuns) mayHold(tl *plan.TextLeaf) (bool, error) {
 			return false, err
 		}
 		f, err := record.Pairs(d.rec)
+		if err == nil && f != nil && d.pairsSince > 0 {
+			var seq uint64
+			if seq, err = record.Seq(d.rec); seq < d.pairsSince {
+				f = nil // of the analysis before a rebuild
+			}
+		}
 		if err != nil {
 			return false, fmt.Errorf("document %q: %w", d.id, err)
 		}

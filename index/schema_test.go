@@ -5,10 +5,13 @@ package index
 import (
 	"context"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -63,5 +66,80 @@ func TestOldSchemaRebuildsGrams(t *testing.T) {
 			t.Errorf("schema %d: fd: %v, %v", tc.schema, r, err)
 		}
 		ix.Close()
+	}
+}
+
+// TestRebuildSetsPairsAside holds that the pairs filters of records
+// written before a rebuild of the bleve indexes (an analysis a later
+// build changed) are not asked, and those written after are. A filter
+// that holds no pair stands for one of terms the analysis no longer
+// makes: before the rebuild it hides the phrase (the filter decides);
+// after it, the phrase is found.
+func TestRebuildSetsPairsAside(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	ix, err := Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Upsert(ctx, Doc{ID: "a", Body: "alpha beta gamma"}); err != nil {
+		t.Fatal(err)
+	}
+	err = ix.store.Update(func(tx storage.Tx) error {
+		h, rest, err := record.DecodeHeader(tx.Get(bucketDocs, []byte("a")))
+		if err != nil {
+			return err
+		}
+		if h.Pairs == nil {
+			return errors.New("the write stored no pairs filter")
+		}
+		title, body, err := record.DecodeText(rest)
+		if err != nil {
+			return err
+		}
+		h.Pairs = []byte{0}
+		return tx.Put(bucketDocs, []byte("a"), record.Encode(&h, nil, string(title), string(body)))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	phrase := func(ix *Index) int {
+		t.Helper()
+		r, err := ix.Search(ctx, Request{Query: `"alpha beta"`, Mode: ModeText})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Total
+	}
+	if n := phrase(ix); n != 0 {
+		t.Fatalf("a filter of no pairs: %d hits, want 0", n)
+	}
+	err = ix.store.Update(func(tx storage.Tx) error {
+		return tx.Put(bucketMeta, metaSchema, binary.AppendUvarint(nil, rebuildBelow-1))
+	})
+	if err := errors.Join(err, ix.Close()); err != nil {
+		t.Fatal(err)
+	}
+	if ix, err = Open(dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if n := phrase(ix); n != 1 {
+		t.Fatalf("after the rebuild: %d hits, want 1", n)
+	}
+	if err := ix.Upsert(ctx, Doc{ID: "b", Body: "alpha gamma beta"}); err != nil {
+		t.Fatal(err)
+	}
+	err = ix.store.View(func(tx storage.Tx) error {
+		if p, err := record.Pairs(tx.Get(bucketDocs, []byte("b"))); err != nil || len(p) == 0 {
+			return fmt.Errorf("a write after the rebuild stored pairs %v, %v", p, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := phrase(ix); n != 1 {
+		t.Fatalf("after a write: %d hits, want 1", n)
 	}
 }
