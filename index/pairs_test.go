@@ -116,8 +116,4 @@ func TestPrefixPhraseWithPairs(t *testing.T) {
 			t.Errorf("%s: %v, want [h]", q, got)
 		}
 	}
-	r := search(t, ix, index.Request{Query: `"read the`, Mode: index.ModeText, Prefix: true})
-	if got := ids(r); !slices.Equal(got, []string{"h"}) {
-		t.Errorf(`"read the, typed: %v, want [h]`, got)
-	}
 }

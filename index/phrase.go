@@ -91,7 +91,7 @@ const maxPairs = 8
 func leafPairs(tp *plan.Text, tl *plan.TextLeaf) [][]uint64 {
 	var out [][]uint64
 	last := len(tl.Groups)
-	if tl.Prefix || tl.Typing {
+	if tl.Prefix {
 		last--
 	}
 	for i := 1; i < last; i++ {
