@@ -16,6 +16,9 @@
 //   - For either analyzer, Frequencies(b) is what bleve's TokenFrequency
 //     makes of Analyze(b) for a field without term vectors, and its count
 //     is len(Analyze(b)), for every input.
+//   - The pairs Count adds to an Adjacent are those of the terms that
+//     Analyze and Stops put at consecutive positions, as PairHash of their
+//     TermHash, whose values are fixed: indexes store them.
 //   - Any input is accepted: invalid UTF-8, NUL bytes, huge tokens. Nothing
 //     panics and no term is longer than MaxTermLen bytes (Trigram's terms
 //     are at most 12).
