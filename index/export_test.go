@@ -25,23 +25,23 @@ func PauseWrites(ix *Index, f func(step string)) { ix.pause = f }
 // WithoutDeclarations returns a copy of opts (nil: the defaults) that
 // indexes documents as schema 2 did: no symbols, no licence comment.
 func WithoutDeclarations(opts *Options) *Options {
-	var o Options
-	if opts != nil {
-		o = *opts
-	}
-	o.noDecl = true
-	return &o
+	return copyWith(opts, func(o *Options) { o.noDecl = true })
 }
 
 // WithoutPairs returns a copy of opts (nil: the defaults) that stores
 // no filter of adjacent term pairs, as indexes written before them:
 // phrases are judged without it.
 func WithoutPairs(opts *Options) *Options {
+	return copyWith(opts, func(o *Options) { o.noPairs = true })
+}
+
+// copyWith returns a copy of opts (nil: the defaults) that set changed.
+func copyWith(opts *Options, set func(*Options)) *Options {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
-	o.noPairs = true
+	set(&o)
 	return &o
 }
 

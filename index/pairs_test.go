@@ -37,13 +37,7 @@ func TestPhrasesWithPairs(t *testing.T) {
 		defer ix.Close()
 		mustUpsert(t, ix, docs...)
 		for _, p := range phrases {
-			var want []string
-			for _, d := range docs {
-				if holdsPhrase(d, p) {
-					want = append(want, d.ID)
-				}
-			}
-			slices.Sort(want)
+			want := sorted(holders(docs, p))
 			for _, mode := range []index.Mode{index.ModeText, index.ModeAuto} {
 				r := search(t, ix, index.Request{Query: `"` + p + `"`, Mode: mode, Limit: 50})
 				got := sorted(ids(r))

@@ -208,12 +208,7 @@ func TestLongPhrasesMatchPositions(t *testing.T) {
 		for _, phrase := range []string{"package main", "main package", "package p", "type t", "t type", "point p", "p point",
 			"possibility dying", "possible lie", "packaged main", "package main type", "main of possible",
 			"main of the possible", "of possible", "package the"} {
-			var want []string
-			for _, d := range docs {
-				if holdsPhrase(d, phrase) {
-					want = append(want, d.ID)
-				}
-			}
+			want := holders(docs, phrase)
 			for _, syntax := range []index.Syntax{index.SyntaxSimple, index.SyntaxRaw} {
 				var got []string
 				total := 0
@@ -242,6 +237,18 @@ func TestLongPhrasesMatchPositions(t *testing.T) {
 		defer ix.Close()
 		check(t, ix)
 	})
+}
+
+// holders returns the IDs of the documents of docs that hold phrase
+// (holdsPhrase), in their order.
+func holders(docs []index.Doc, phrase string) []string {
+	var out []string
+	for _, d := range docs {
+		if holdsPhrase(d, phrase) {
+			out = append(out, d.ID)
+		}
+	}
+	return out
 }
 
 // holdsPhrase reports whether the title or body of d holds the

@@ -55,12 +55,7 @@ func TestPhrasesOnGoTree(t *testing.T) {
 	backends(t, func(t *testing.T, ix *index.Index) {
 		mustUpsert(t, ix, docs...)
 		for _, phrase := range phrases {
-			var want []string
-			for _, d := range docs {
-				if holdsPhrase(d, phrase) {
-					want = append(want, d.ID)
-				}
-			}
+			want := holders(docs, phrase)
 			var got []string
 			total := 0
 			for offset := 0; offset == 0 || offset < total; offset += index.MaxLimit {
