@@ -17,8 +17,8 @@ import (
 
 // TestOldSchemaRebuildsGrams checks that Open rebuilds the trigram index
 // of an index written before the short grams (schema 2), and only then
-// records schema 3, and that it leaves the trigram index of a current one
-// alone.
+// records this build's schema, and that it leaves the trigram index of a
+// current one (and of schema 3) alone.
 func TestOldSchemaRebuildsGrams(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
