@@ -78,8 +78,8 @@ func (s *search) newRunJudge(tp *plan.Text) *runJudge {
 
 // maxPairs is the most pairs of terms two words of a phrase are looked
 // for as in a pairs filter: at 3 bits a pair, a quarter of the pairs a
-// document lacks pass, so one of 8 passes nine times in ten, and more
-// are probes for nothing.
+// document lacks pass, so one of 8 pairs passes nine times in ten, and
+// more are probes for nothing.
 const maxPairs = 8
 
 // leafPairs returns the pairs of terms (PairHash) that a document holding
@@ -214,7 +214,8 @@ func (d *docRuns) held(tl *plan.TextLeaf, f int) (bool, error) {
 // mayHold reports whether the document's pairs filter lets it hold tl:
 // false when two of tl's words side by side are paired in neither of
 // its fields. A filter written before the bleve indexes were last
-// rebuilt is not asked (runJudge.pairsSince). Cost: a pass over the record's header, once for the
+// rebuilt is not asked (runJudge.pairsSince). Cost: reading the record
+// (which its judge reads anyway) and its first fields, once for the
 // document, and two probes of the filter for each pair of terms.
 func (d *docRuns) mayHold(tl *plan.TextLeaf) (bool, error) {
 	pairs := d.pairs[tl]
