@@ -85,9 +85,37 @@ func (s *search) expandFuzzy(word, own string, dist int) ([]terms.Expansion, err
 	if err != nil {
 		return nil, err
 	}
+	return s.nearest(fields, own, local)
+}
+
+// closestFuzzy returns expandFuzzy(word, own, MaxFuzzy)'s first term, or
+// none, as did-you-mean takes it: walking the dictionaries for the
+// nearest words alone (terms.Dicts.Closest) in an index of its own; a
+// shard reads the collection's words near, as expandFuzzy does.
+func (s *search) closestFuzzy(word, own string) ([]terms.Expansion, error) {
+	if s.g != nil || s.rec != nil || word == "" {
+		return s.expandFuzzy(word, own, int(MaxFuzzy))
+	}
+	if err := s.probeDicts(); err != nil {
+		return nil, err
+	}
+	fields, err := s.dicts().Closest(word, own, int(MaxFuzzy))
+	if err != nil {
+		return nil, err
+	}
+	fz, err := s.nearest(fields, own, false)
+	return fz[:min(len(fz), 1)], err
+}
+
+// nearest returns the terms the dictionaries' words near (fields, as
+// terms.Dicts.Near gives them) stand for, with their counts (local: this
+// index's alone, not recorded as the collection's), nearest first, then
+// most frequent, up to fuzzyExpansions.
+func (s *search) nearest(fields [3]map[string]int, own string, local bool) ([]terms.Expansion, error) {
 	out := s.dicts().Nearest(fields, own)
 	for i, e := range out {
 		var c [3]uint64
+		var err error
 		if local {
 			// Other shards found other words: this pass's counts are
 			// not the collection's and are not recorded.

@@ -35,7 +35,7 @@ func (s *search) didYouMean() (string, error) {
 				}
 				continue
 			}
-			fz, err := s.expandFuzzy(tokenize.Fold(l.Text[tok.Start:tok.End]), term, int(MaxFuzzy))
+			fz, err := s.closestFuzzy(tokenize.Fold(l.Text[tok.Start:tok.End]), term)
 			if err != nil || len(fz) == 0 {
 				if err != nil {
 					return "", err

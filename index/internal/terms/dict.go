@@ -120,6 +120,24 @@ func (d Dicts) Completions(counts map[string][3]uint64, n int) []string {
 // collection's statistics records it, as the collection's may hold
 // nothing. word must not be empty.
 func (d Dicts) Near(word, own string, dist int, gathering bool) (fields [3]map[string]int, err error) {
+	return d.near(word, own, dist, gathering, false)
+}
+
+// Closest is Near for Nearest's first term alone, as did-you-mean takes
+// it: the body's and the words' dictionaries are walked one distance at a
+// time, and the walk ends at the first distance at which they hold
+// something other than own (their entries farther away could not come
+// first); the title's is walked as Near walks it. Nearest of its fields
+// starts with the term Nearest of Near's starts with, the nearest and
+// then most frequent being the same. Cost: Near's up to the distance
+// found; the walk of two edits, which reads much of a dictionary, only
+// when one edit finds nothing.
+func (d Dicts) Closest(word, own string, dist int) (fields [3]map[string]int, err error) {
+	return d.near(word, own, dist, false, true)
+}
+
+// near is Near, or with closest Closest.
+func (d Dicts) near(word, own string, dist int, gathering, closest bool) (fields [3]map[string]int, err error) {
 	q := []rune(word)
 	first := string(q[:1])
 	other := false // an entry other than own was found
@@ -127,12 +145,13 @@ func (d Dicts) Near(word, own string, dist int, gathering bool) (fields [3]map[s
 	if d.Fuzzy != nil {
 		walk = d.Fuzzy(d.R)
 	}
-	for fi, f := range [3]string{d.Body, d.Words, d.Title} {
-		found := map[string]int{}
-		fields[fi] = found
-		if f == d.Title && other && !gathering {
-			break
-		}
+	names := [3]string{d.Body, d.Words, d.Title}
+	fz, fuzzy := d.R.(bleveindex.IndexReaderFuzzy)
+	// at walks field fi for its entries n edits away, or all within dist
+	// by a pass over its dictionary (n 0).
+	at := func(fi, n int) error {
+		f := names[fi]
+		found := fields[fi]
 		add := func(term string) {
 			if term == word {
 				return
@@ -150,34 +169,64 @@ func (d Dicts) Near(word, own string, dist int, gathering bool) (fields [3]map[s
 			}
 		}
 		addEntry := func(e *bleveindex.DictEntry) { add(e.Term) }
-		fz, fuzzy := d.R.(bleveindex.IndexReaderFuzzy)
-		if walk == nil && !fuzzy {
+		if n == 0 {
 			dict, err := d.R.FieldDict(f)
 			if err != nil {
-				return fields, err
+				return err
 			}
-			if err := Drain(dict, addEntry); err != nil {
-				return fields, err
-			}
-			continue
+			return Drain(dict, addEntry)
 		}
-		for n := 1; n <= dist; n++ {
-			var prefix string
-			if n > 1 {
-				prefix = first
-			}
-			var err error
-			if walk != nil {
-				err = walk(f, word, n, prefix, add)
-			} else {
-				var dict bleveindex.FieldDict
-				if dict, err = fz.FieldDictFuzzy(f, word, n, prefix); err == nil {
-					err = Drain(dict, addEntry)
+		var prefix string
+		if n > 1 {
+			prefix = first
+		}
+		if walk != nil {
+			return walk(f, word, n, prefix, add)
+		}
+		dict, err := fz.FieldDictFuzzy(f, word, n, prefix)
+		if err != nil {
+			return err
+		}
+		return Drain(dict, addEntry)
+	}
+	// dists returns the distances to walk: each automaton's, or 0 for a
+	// pass over the dictionary.
+	dists := func() []int {
+		if walk == nil && !fuzzy {
+			return []int{0}
+		}
+		out := make([]int, dist)
+		for i := range out {
+			out[i] = i + 1
+		}
+		return out
+	}
+	for fi := range fields {
+		fields[fi] = map[string]int{}
+	}
+	if closest && (walk != nil || fuzzy) {
+		for n := 1; n <= dist && !other; n++ {
+			for fi := range 2 {
+				if err := at(fi, n); err != nil {
+					return fields, err
 				}
 			}
-			if err != nil {
-				return fields, err
+		}
+	} else {
+		for fi := range 2 {
+			for _, n := range dists() {
+				if err := at(fi, n); err != nil {
+					return fields, err
+				}
 			}
+		}
+	}
+	if other && !gathering {
+		return fields, nil
+	}
+	for _, n := range dists() {
+		if err := at(2, n); err != nil {
+			return fields, err
 		}
 	}
 	return fields, nil
