@@ -89,12 +89,13 @@ func (s *search) expandFuzzy(word, own string, dist int) ([]terms.Expansion, err
 }
 
 // closestFuzzy returns expandFuzzy(word, own, MaxFuzzy)'s first term, or
-// none, as did-you-mean takes it: walking the dictionaries for the
-// nearest words alone (terms.Dicts.Closest) in an index of its own; a
-// shard reads the collection's words near, as expandFuzzy does.
+// none, as did-you-mean takes it, walking the dictionaries for the
+// nearest words alone (terms.Dicts.Closest). It reads this index's
+// dictionaries and counts, not a collection's statistics: did-you-mean
+// runs in a search of one index (a sharded search offers none).
 func (s *search) closestFuzzy(word, own string) ([]terms.Expansion, error) {
-	if s.g != nil || s.rec != nil || word == "" {
-		return s.expandFuzzy(word, own, int(MaxFuzzy))
+	if word == "" {
+		return nil, nil
 	}
 	if err := s.probeDicts(); err != nil {
 		return nil, err

@@ -115,10 +115,10 @@ func (d Dicts) Completions(counts map[string][3]uint64, n int) []string {
 // bleveindex.IndexReaderFuzzy with automata, another by a pass over each
 // dictionary.
 //
-// The title's dictionary is read only when the others hold something
-// other than own, word's term, or with gathering: a shard gathering the
-// collection's statistics records it, as the collection's may hold
-// nothing. word must not be empty.
+// The title's dictionary is read only when the others hold nothing but
+// own, word's term, or with gathering: a shard gathering the collection's
+// statistics records it, as the collection's may hold nothing. word must
+// not be empty.
 func (d Dicts) Near(word, own string, dist int, gathering bool) (fields [3]map[string]int, err error) {
 	return d.near(word, own, dist, gathering, false)
 }
@@ -127,17 +127,18 @@ func (d Dicts) Near(word, own string, dist int, gathering bool) (fields [3]map[s
 // it: the body's and the words' dictionaries are walked one distance at a
 // time, and the walk ends at the first distance at which they hold
 // something other than own (their entries farther away could not come
-// first); the title's is walked as Near walks it. Nearest of its fields
-// starts with the term Nearest of Near's starts with, the nearest and
-// then most frequent being the same. Cost: Near's up to the distance
-// found; the walk of two edits, which reads much of a dictionary, only
-// when one edit finds nothing.
+// first); the title's is walked as Near walks it. The best of its
+// Nearest, counted (Best: the nearest, then the most frequent), is the
+// best of Near's. Cost: Near's up to the distance found; the walk of two
+// edits, which reads much of a dictionary, only when one edit finds
+// nothing.
 func (d Dicts) Closest(word, own string, dist int) (fields [3]map[string]int, err error) {
 	return d.near(word, own, dist, false, true)
 }
 
 // near is Near, or with closest Closest.
 func (d Dicts) near(word, own string, dist int, gathering, closest bool) (fields [3]map[string]int, err error) {
+	dist = max(dist, 0)
 	q := []rune(word)
 	first := string(q[:1])
 	other := false // an entry other than own was found

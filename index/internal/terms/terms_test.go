@@ -298,3 +298,79 @@ func BenchmarkBest(b *testing.B) {
 		terms.Best(work, 32)
 	}
 }
+
+// TestClosest checks Closest with a walk of the dictionaries (as scorch's
+// readers give one): it walks the body's and the words' dictionaries at
+// one edit, and at two only when one gives nothing but own; the title's
+// only when neither does; and what it finds is Near's within the
+// distance it stopped at.
+func TestClosest(t *testing.T) {
+	fields := map[string]map[string]uint64{
+		"title": {"configuratin": 1, "configur": 1},
+		"body":  {"configurat": 1, "configuratns": 1, "other": 1},
+		"words": {"configurations": 1},
+	}
+	tests := []struct {
+		name, word, own string
+		walked          []string // field and distance of each walk
+		want            [3]map[string]int
+	}{
+		{"one edit", "configuratn", "configurat", []string{"body 1", "words 1"},
+			[3]map[string]int{{"configurat": 1, "configuratns": 1}, {}, {}}},
+		{"two edits", "configuratonss", "configurat", []string{"body 1", "words 1", "body 2", "words 2"},
+			[3]map[string]int{{"configuratns": 2}, {"configurations": 2}, {}}},
+		{"only own near: the title's", "configura", "configurat", []string{"body 1", "words 1", "body 2", "words 2", "title 1", "title 2"},
+			[3]map[string]int{{"configurat": 1}, {}, {"configur": 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var walked []string
+			d := dicts(fields)
+			d.Fuzzy = func(bleveindex.IndexReader) terms.FuzzyWalk {
+				return func(field, word string, dist int, prefix string, fn func(string)) error {
+					walked = append(walked, fmt.Sprint(field, " ", dist))
+					for term := range fields[field] {
+						if strings.HasPrefix(term, prefix) && levenshtein(word, term) <= dist {
+							fn(term)
+						}
+					}
+					return nil
+				}
+			}
+			got, err := d.Closest(tt.word, tt.own, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(walked, tt.walked) {
+				t.Errorf("walked %v, want %v", walked, tt.walked)
+			}
+			for i := range got {
+				if !maps.Equal(got[i], tt.want[i]) {
+					t.Errorf("Closest field %d = %v, want %v", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+// levenshtein is the edit distance of a and b (bytes; no
+// transpositions), for the test's walk.
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
