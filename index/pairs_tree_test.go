@@ -18,17 +18,10 @@ import (
 // from them (and with a word changed, so that some are held nowhere) are
 // searched in the shapes that judge phrases (quoted, a raw prefix, one
 // ending in a stop word among them, ^, NEAR, AND, a column, typos
-// tolerated) and modes, and each gets the
-// total and hits of an index that stores no filter.
+// tolerated) and modes, and each gets the total and hits of an index
+// that stores no filter.
 func TestPairsChangeNoAnswer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads the Go tree")
-	}
-	docs := benchDocs()
-	if len(docs) < 300 {
-		t.Skipf("%d files of the Go tree here", len(docs))
-	}
-	docs = docs[:300]
+	docs := treeDocs(t, 300)
 	words := regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*(?:[ ,.]+[A-Za-z][A-Za-z0-9]*){1,3}`)
 	rng := rand.New(rand.NewPCG(7, 11))
 	var phrases []string

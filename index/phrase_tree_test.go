@@ -12,6 +12,20 @@ import (
 	"github.com/twindex/twindex/tokenize"
 )
 
+// treeDocs returns a copy of n files of the Go tree (benchDocs), and
+// skips the test in -short mode or where the tree has fewer.
+func treeDocs(t *testing.T, n int) []index.Doc {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("reads the Go tree")
+	}
+	docs := benchDocs()
+	if len(docs) < n {
+		t.Skipf("%d files of the Go tree here", len(docs))
+	}
+	return slices.Clone(docs[:n])
+}
+
 // TestPhrasesOnGoTree is TestLongPhrasesMatchPositions on real text: 300
 // files of the Go tree, a tenth of them given an accent (so that the case
 // mask has changed bytes), and phrases of two to four words cut from
@@ -19,14 +33,7 @@ import (
 // (found as written, in windows, or whole) and by the positions of every
 // document's tokens and stop words (holdsPhrase).
 func TestPhrasesOnGoTree(t *testing.T) {
-	if testing.Short() {
-		t.Skip("reads the Go tree")
-	}
-	docs := slices.Clone(benchDocs())
-	if len(docs) < 300 {
-		t.Skipf("%d files of the Go tree here", len(docs))
-	}
-	docs = docs[:300]
+	docs := treeDocs(t, 300)
 	for i := range docs {
 		if i%10 == 0 {
 			docs[i].Body = "// café\n" + docs[i].Body
