@@ -190,42 +190,32 @@ func (d Dicts) near(word, own string, dist int, gathering, closest bool) (fields
 		}
 		return Drain(dict, addEntry)
 	}
-	// dists returns the distances to walk: each automaton's, or 0 for a
-	// pass over the dictionary.
-	dists := func() []int {
-		if walk == nil && !fuzzy {
-			return []int{0}
+	// The distances to walk: each automaton's, or 0 for one pass over a
+	// dictionary. Closest stops at the first that finds another word.
+	dists := []int{0}
+	if walk != nil || fuzzy {
+		dists = make([]int, dist)
+		for i := range dists {
+			dists[i] = i + 1
 		}
-		out := make([]int, dist)
-		for i := range out {
-			out[i] = i + 1
-		}
-		return out
 	}
 	for fi := range fields {
 		fields[fi] = map[string]int{}
 	}
-	if closest && (walk != nil || fuzzy) {
-		for n := 1; n <= dist && !other; n++ {
-			for fi := range 2 {
-				if err := at(fi, n); err != nil {
-					return fields, err
-				}
+	for _, n := range dists {
+		for fi := range 2 {
+			if err := at(fi, n); err != nil {
+				return fields, err
 			}
 		}
-	} else {
-		for fi := range 2 {
-			for _, n := range dists() {
-				if err := at(fi, n); err != nil {
-					return fields, err
-				}
-			}
+		if closest && other {
+			break
 		}
 	}
 	if other && !gathering {
 		return fields, nil
 	}
-	for _, n := range dists() {
+	for _, n := range dists {
 		if err := at(2, n); err != nil {
 			return fields, err
 		}
