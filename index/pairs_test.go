@@ -30,12 +30,7 @@ func TestPhrasesWithPairs(t *testing.T) {
 		"搜索引擎", "引擎的", "file is", "the close", "close of",
 	}
 	for _, opts := range []*index.Options{nil, index.WithoutPairs(nil)} {
-		ix, err := index.OpenMemory(opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ix.Close()
-		mustUpsert(t, ix, docs...)
+		ix := memoryOf(t, opts, docs...)
 		for _, p := range phrases {
 			want := sorted(holders(docs, p))
 			for _, mode := range []index.Mode{index.ModeText, index.ModeAuto} {
@@ -98,16 +93,24 @@ func TestSnapshotShipsNoPairs(t *testing.T) {
 // written: `"read the"*` is found as written in "read the file" though
 // "the", a stop word, is none of the completions.
 func TestPrefixPhraseWithPairs(t *testing.T) {
-	ix, err := index.OpenMemory(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
-	mustUpsert(t, ix, index.Doc{ID: "h", Body: "read the file; then"})
+	ix := memoryOf(t, nil, index.Doc{ID: "h", Body: "read the file; then"})
 	for _, q := range []string{`"read the"*`, `"read the" *`} {
 		r := search(t, ix, index.Request{Query: q, Syntax: index.SyntaxRaw, Mode: index.ModeText})
 		if got := ids(r); !slices.Equal(got, []string{"h"}) {
 			t.Errorf("%s: %v, want [h]", q, got)
 		}
 	}
+}
+
+// memoryOf returns a memory index with opts holding docs, closed when the
+// test ends.
+func memoryOf(t *testing.T, opts *index.Options, docs ...index.Doc) *index.Index {
+	t.Helper()
+	ix, err := index.OpenMemory(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	mustUpsert(t, ix, docs...)
+	return ix
 }

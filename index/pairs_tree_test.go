@@ -67,13 +67,7 @@ func TestPairsChangeNoAnswer(t *testing.T) {
 	}
 	var ixs [2]*index.Index
 	for k, opts := range []*index.Options{nil, index.WithoutPairs(nil)} {
-		ix, err := index.OpenMemory(opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ix.Close()
-		mustUpsert(t, ix, docs...)
-		ixs[k] = ix
+		ixs[k] = memoryOf(t, opts, docs...)
 	}
 	found := 0
 	for _, sh := range shapes {
