@@ -35,6 +35,12 @@ func WithoutPairs(opts *Options) *Options {
 	return copyWith(opts, func(o *Options) { o.noPairs = true })
 }
 
+// WithoutPruning returns a copy of opts (nil: the defaults) whose text
+// leg scores every match, as before the pruned walk (textprune.go).
+func WithoutPruning(opts *Options) *Options {
+	return copyWith(opts, func(o *Options) { o.noPrune = true })
+}
+
 // copyWith returns a copy of opts (nil: the defaults) that set changed.
 func copyWith(opts *Options, set func(*Options)) *Options {
 	var o Options

@@ -106,6 +106,9 @@ type Options struct {
 	// noPairs stores no filter of adjacent pairs in the records, as
 	// before, for the package's tests.
 	noPairs bool
+	// noPrune has the text leg score every match (no pruned walk), for
+	// the package's tests.
+	noPrune bool
 }
 
 // WithDefaults returns *o (the zero Options when o is nil) with every

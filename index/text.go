@@ -86,6 +86,11 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 	}
 	list.unknown = tp.WordLeaves &^ known
 	slot, t := s.newTextTally(tp, hint)
+	if need := s.pruneDepth(tp, tol); need > 0 {
+		if done, err := s.pruned(list, tp, readers, idfs, slot, t, need); done || err != nil {
+			return list, err
+		}
+	}
 	var tfd bleveindex.TermFieldDoc
 	// Terms that score create matches; those only under a NOT, and those
 	// feedback added, are read afterwards, onto the matches there are.
@@ -136,10 +141,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		s.explained = t
 	}
 
-	coord := make([]float64, 65)
-	for m := range coord {
-		coord[m] = math.Pow(float64(m)/float64(max(tp.Words, 1)), coordExponent)
-	}
+	coord := coordTable(tp.Words)
 	positional := s.plan.Strict && tp.Positional()
 	var runs *runJudge
 	if s.plan.Strict {
@@ -233,6 +235,16 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 	}
 	list.List = rank.NewList(s.textIDs, slot, hits)
 	return list, nil
+}
+
+// coordTable returns the coordination factor of a document matching m
+// of a query's words words, by m (up to 64).
+func coordTable(words int) []float64 {
+	coord := make([]float64, 65)
+	for m := range coord {
+		coord[m] = math.Pow(float64(m)/float64(max(words, 1)), coordExponent)
+	}
+	return coord
 }
 
 // keep applies the request's filters to a matching document.

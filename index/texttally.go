@@ -12,6 +12,7 @@ import (
 // field (an index into textFields).
 type termReader struct {
 	field int
+	term  string
 	r     bleveindex.TermFieldReader
 }
 
@@ -54,7 +55,7 @@ func (s *search) openTextReaders(tp *plan.Text) (readers [][]termReader, idfs []
 					r.Close()
 					continue
 				}
-				readers[ti] = append(readers[ti], termReader{fi, r})
+				readers[ti] = append(readers[ti], termReader{fi, term, r})
 				if fi == rank.Symbols {
 					continue // a subset of the body's documents
 				}

@@ -165,3 +165,6 @@ func CloseReaders(rs ...bleveindex.IndexReader) error {
 	}
 	return errors.Join(errs...)
 }
+
+// FieldTerm is a term of a field.
+type FieldTerm struct{ Field, Term string }

@@ -38,3 +38,8 @@ type snapshotRef struct{}
 
 // snapshotOf reports false: this build has no scorch.
 func snapshotOf(bleveindex.IndexReader) (snapshotRef, bool) { return snapshotRef{}, false }
+
+// UnionCounts counts nothing in a build without scorch.
+func UnionCounts(bleveindex.IndexReader, [][]FieldTerm, []bool) ([]uint64, uint64, bool, error) {
+	return nil, 0, false, nil
+}

@@ -19,7 +19,7 @@ type List struct {
 	// descending, ties by external ID.
 	Hits  []Hit
 	r     Resolver
-	total int // matches, when Top dropped hits beyond the first n; else 0
+	total int // matches, when Top dropped hits or they were not all scored; else 0
 	// slot maps internal IDs to slots, shared by the lists of one pass;
 	// byAcc maps slots to indexes in Hits, built on first use by Index.
 	slot  *slots.Table
@@ -43,6 +43,13 @@ type Hit struct {
 // table slot and whose external IDs r resolves.
 func NewList(r Resolver, slot *slots.Table, hits []Hit) List {
 	return List{Hits: hits, r: r, slot: slot}
+}
+
+// NewCounted is NewList of the hits of total matches, where the hits
+// hold every match that can be among the first n of any Top or Best the
+// caller asks for, and the others were not scored.
+func NewCounted(r Resolver, slot *slots.Table, hits []Hit, total int) List {
+	return List{Hits: hits, r: r, slot: slot, total: total}
 }
 
 // Resolve returns the external ID of hit i. Cost: a lookup in the index
@@ -92,7 +99,7 @@ func (l *List) Top(n int) error {
 	for i, p := range best {
 		kept[i] = l.Hits[p]
 	}
-	l.total = len(l.Hits)
+	l.total = l.Count()
 	l.Hits = kept
 	if err := l.settleTies(len(kept)); err != nil {
 		return err

@@ -145,6 +145,25 @@ func less(a, b float64) int {
 	return 0
 }
 
+// Cutoff follows the n-th best of the scores it is given.
+type Cutoff struct {
+	h bestHeap
+	n int
+}
+
+// NewCutoff returns a Cutoff of the n-th best score (n >= 1).
+func NewCutoff(n int) *Cutoff { return &Cutoff{h: make(bestHeap, 0, n), n: n} }
+
+// Add adds a score.
+func (c *Cutoff) Add(x float64) {
+	if c.h.wants(x, c.n) {
+		c.h.add(x, c.n)
+	}
+}
+
+// Score returns the n-th best score added, false while fewer were.
+func (c *Cutoff) Score() (float64, bool) { return c.h.cutoff(), len(c.h) == c.n }
+
 // bestHeap is a min-heap of the best scores seen so far.
 type bestHeap []float64
 

@@ -214,24 +214,56 @@ func (t *Tally) Record(k int32, ti, f int, d *bleveindex.TermFieldDoc) {
 // apart. Cost: O(documents · terms).
 func (t *Tally) Score(idfs []float64) {
 	t.idfs = idfs
-	n := len(t.terms)
 	for k := range t.docs {
-		d := &t.docs[k]
-		d.Score, d.Exact = 0, 0
-		dl := t.length(k)
-		for ti, qt := range t.terms {
-			// A term the document does not hold adds nothing: most of a
-			// query's terms for most of its matches (an identifier's
-			// parts, a word's completions).
-			if qt.Positive && (t.tfw[k*n+ti] != 0 || d.Declares) {
-				c := t.term(k, ti, dl, nil)
-				d.Score += c
-				if !qt.Tolerant {
-					d.Exact += c
-				}
+		t.score(k)
+	}
+}
+
+// ScoreDoc sets slot k's scores as Score sets every document's, once
+// all its postings are recorded, and returns its account.
+func (t *Tally) ScoreDoc(k int32, idfs []float64) Doc {
+	t.idfs = idfs
+	t.score(int(k))
+	return t.docs[k]
+}
+
+func (t *Tally) score(k int) {
+	n := len(t.terms)
+	d := &t.docs[k]
+	d.Score, d.Exact = 0, 0
+	dl := t.length(k)
+	for ti, qt := range t.terms {
+		// A term the document does not hold adds nothing: most of a
+		// query's terms for most of its matches (an identifier's parts,
+		// a word's completions).
+		if qt.Positive && (t.tfw[k*n+ti] != 0 || d.Declares) {
+			c := t.term(k, ti, dl, nil)
+			d.Score += c
+			if !qt.Tolerant {
+				d.Exact += c
 			}
 		}
 	}
+}
+
+// Bound returns the most term ti can add to a document's score, given
+// its idf, whatever the frequencies and lengths: the share of its words
+// in the title and body, or with symbols the share of its declarations.
+// whole reports whether the document may hold the identifier whose part
+// ti is (Term.Part), if it is one.
+func (t *Tally) Bound(ti int, idf float64, symbols, whole bool) float64 {
+	qt := &t.terms[ti]
+	// BM25 saturates below k1+1.
+	w := qt.Weight * idf * (k1 + 1)
+	switch {
+	case qt.Part >= 0 && symbols:
+		return 0 // a part declares nothing
+	case qt.Part >= 0 && !whole:
+		return w * t.partW
+	case symbols:
+		return w * t.fields[Symbols].Weight
+	}
+	return w
 }
 
 // length is slot k's document length for BM25, in tokens.
