@@ -115,20 +115,19 @@ type unit struct {
 func (s *search) pruned(list *textList, tp *plan.Text, readers [][]termReader, idfs []float64, slot *slots.Table, t *rank.Tally, need int) (bool, error) {
 	terms := tp.Terms
 	fields := s.ix.opts.textFields()
-	sets := make([][]backend.FieldTerm, len(terms))
-	counted := make([]bool, len(terms))
+	// A set of words' idf is of the documents holding any of them, as
+	// the full walk counts its matches; a word's is known.
+	sets := make([]backend.Union, len(terms))
 	for ti, rs := range readers {
 		for _, rd := range rs {
-			sets[ti] = append(sets[ti], backend.FieldTerm{Field: fields[rd.field].Name, Term: rd.term})
+			sets[ti].Terms = append(sets[ti].Terms, backend.FieldTerm{Field: fields[rd.field].Name, Term: rd.term})
 		}
-		counted[ti] = !terms[ti].Added
+		sets[ti].Alone, sets[ti].Total = !terms[ti].Single, !terms[ti].Added
 	}
-	each, total, ok, err := backend.UnionCounts(s.textR, sets, counted)
+	each, total, ok, err := backend.UnionCounts(s.textR, sets)
 	if !ok || err != nil {
 		return ok, err
 	}
-	// A set of words' idf is of the documents holding any of them, as
-	// the full walk counts its matches.
 	for ti, qt := range terms {
 		if !qt.Single {
 			idfs[ti] = rank.IDF(s.n, float64(each[ti]))
@@ -265,3 +264,4 @@ func unitBounds(units []*unit, terms []plan.Term, coord []float64, words int) []
 	}
 	return bounds
 }
+

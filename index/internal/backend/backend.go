@@ -168,3 +168,10 @@ func CloseReaders(rs ...bleveindex.IndexReader) error {
 
 // FieldTerm is a term of a field.
 type FieldTerm struct{ Field, Term string }
+
+// Union is a set of field terms whose documents UnionCounts counts:
+// apart (Alone), and with the other sets' in a total (Total).
+type Union struct {
+	Terms        []FieldTerm
+	Alone, Total bool
+}

@@ -40,6 +40,6 @@ type snapshotRef struct{}
 func snapshotOf(bleveindex.IndexReader) (snapshotRef, bool) { return snapshotRef{}, false }
 
 // UnionCounts counts nothing in a build without scorch.
-func UnionCounts(bleveindex.IndexReader, [][]FieldTerm, []bool) ([]uint64, uint64, bool, error) {
+func UnionCounts(bleveindex.IndexReader, []Union) ([]uint64, uint64, bool, error) {
 	return nil, 0, false, nil
 }

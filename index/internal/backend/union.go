@@ -13,15 +13,15 @@ import (
 // their documents ORed into a bitmap, deleted ones included.
 type orInto interface{ OrInto(*roaring.Bitmap) }
 
-// UnionCounts counts the live documents of r that hold some of the field
-// terms of each set (each), and those that hold some field term of any
-// set that counted marks (union), and returns true; for a reader other
-// than scorch's, or a segment whose posting lists cannot be ORed, it
-// counts nothing and returns false.
+// UnionCounts counts the live documents of r that hold some field term
+// of the sets: in each set that is Alone (each, by set; 0 for the
+// others), and in the sets that count in the Total (union); and returns
+// true. For a reader other than scorch's, or a segment whose posting
+// lists cannot be ORed, it counts nothing and returns false.
 //
 // Cost: a dictionary lookup per field term and segment, and unions of
 // their posting bitmaps; no posting is decoded.
-func UnionCounts(r bleveindex.IndexReader, sets [][]FieldTerm, counted []bool) (each []uint64, union uint64, ok bool, err error) {
+func UnionCounts(r bleveindex.IndexReader, sets []Union) (each []uint64, union uint64, ok bool, err error) {
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
 		return nil, 0, false, nil
@@ -29,37 +29,51 @@ func UnionCounts(r bleveindex.IndexReader, sets [][]FieldTerm, counted []bool) (
 	each = make([]uint64, len(sets))
 	for _, ss := range snap.Segments() {
 		dicts := map[string]segment.TermDictionary{}
-		all := roaring.New()
-		for i, set := range sets {
-			bm := roaring.New()
-			for _, ft := range set {
-				dict, seen := dicts[ft.Field]
-				if !seen {
-					if dict, err = ss.Segment().Dictionary(ft.Field); err != nil {
-						return nil, 0, true, err
-					}
-					dicts[ft.Field] = dict
+		add := func(bm *roaring.Bitmap, ft FieldTerm) (bool, error) {
+			dict, seen := dicts[ft.Field]
+			if !seen {
+				var err error
+				if dict, err = ss.Segment().Dictionary(ft.Field); err != nil {
+					return true, err
 				}
-				pl, err := dict.PostingsList([]byte(ft.Term), nil, nil)
-				if err != nil {
-					return nil, 0, true, err
-				}
-				if pl.Count() == 0 {
-					continue
-				}
-				o, can := pl.(orInto)
-				if !can {
-					return nil, 0, false, nil
-				}
+				dicts[ft.Field] = dict
+			}
+			pl, err := dict.PostingsList([]byte(ft.Term), nil, nil)
+			if err != nil || pl.Count() == 0 {
+				return true, err
+			}
+			o, can := pl.(orInto)
+			if can {
 				o.OrInto(bm)
 			}
-			if del := ss.Deleted(); del != nil {
-				bm.AndNot(del)
+			return can, nil
+		}
+		all := roaring.New()
+		del := ss.Deleted()
+		for i, set := range sets {
+			bm := all
+			if set.Alone {
+				bm = roaring.New()
 			}
-			each[i] += bm.GetCardinality()
-			if counted[i] {
-				all.Or(bm)
+			if set.Alone || set.Total {
+				for _, ft := range set.Terms {
+					if ok, err := add(bm, ft); !ok || err != nil {
+						return nil, 0, ok, err
+					}
+				}
 			}
+			if set.Alone {
+				if del != nil {
+					bm.AndNot(del)
+				}
+				each[i] += bm.GetCardinality()
+				if set.Total {
+					all.Or(bm)
+				}
+			}
+		}
+		if del != nil {
+			all.AndNot(del)
 		}
 		union += all.GetCardinality()
 	}
