@@ -108,12 +108,24 @@ type unit struct {
 // (a term's frequencies are summed in the order of its lists); the
 // list holds every match scoring at least the need-th best (ties
 // included) and counts them all. It returns false, having read nothing,
-// when the backend cannot count.
+// when the backend cannot count or the walk cannot prune: when the terms
+// but the most common one are held by fewer than need documents, the
+// need-th best is a document of that term alone, whose lists then stay
+// essential, and the walk would cost more than the full one.
 //
 // Cost: the postings of the rarest units, and a seek in the others'
 // lists per document those hold; the full walk reads every posting.
 func (s *search) pruned(list *textList, tp *plan.Text, readers [][]termReader, idfs []float64, slot *slots.Table, t *rank.Tally, need int) (bool, error) {
 	terms := tp.Terms
+	docs := make([]uint64, len(terms)) // at most the documents holding each
+	for ti, rs := range readers {
+		for _, rd := range rs {
+			docs[ti] += rd.r.Count()
+		}
+	}
+	if sum(docs)-slices.Max(docs) < uint64(need) {
+		return false, nil
+	}
 	fields := s.ix.opts.textFields()
 	// A set of words' idf is of the documents holding any of them, as
 	// the full walk counts its matches; a word's is known.
@@ -172,6 +184,7 @@ func (s *search) pruned(list *textList, tp *plan.Text, readers [][]termReader, i
 	cut := rank.NewCutoff(need)
 	hits := make([]rank.Hit, 0, min(need*8, int(total)))
 	iid := make([]byte, 8)
+	seen := 0 // candidates
 	for ess := 0; ; {
 		// The next candidate: the first document an essential unit holds.
 		n := uint64(done)
@@ -230,8 +243,10 @@ func (s *search) pruned(list *textList, tp *plan.Text, readers [][]termReader, i
 				}
 			}
 		}
-		if err := s.ctx.Err(); err != nil {
-			return true, err
+		if seen++; seen%256 == 0 {
+			if err := s.ctx.Err(); err != nil {
+				return true, err
+			}
 		}
 	}
 	slot.Freeze()
@@ -265,3 +280,10 @@ func unitBounds(units []*unit, terms []plan.Term, coord []float64, words int) []
 	return bounds
 }
 
+func sum(xs []uint64) uint64 {
+	var n uint64
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}
