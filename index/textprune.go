@@ -34,6 +34,11 @@ func (s *search) pruneDepth(tp *plan.Text, tol *tolerance) int {
 	if len(tp.Terms) < 2 {
 		return 0 // one term's lists are all read whichever way
 	}
+	for _, f := range s.ix.opts.textFields() {
+		if f.Weight < 0 {
+			return 0 // BM25 of a negative frequency has no ceiling
+		}
+	}
 	for _, qt := range tp.Terms {
 		if !qt.Positive || qt.Tolerant || !qt.Added && qt.Leaves == 0 || qt.Added && !qt.Single || qt.Weight < 0 {
 			return 0
@@ -140,6 +145,8 @@ func (s *search) pruned(list *textList, tp *plan.Text, readers [][]termReader, i
 	if !ok || err != nil {
 		return ok, err
 	}
+	// A page past the matches needs them all, and no more room.
+	need = max(1, min(need, int(total)))
 	for ti, qt := range terms {
 		if !qt.Single {
 			idfs[ti] = rank.IDF(s.n, float64(each[ti]))

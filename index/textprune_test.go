@@ -5,6 +5,7 @@ package index_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"regexp"
 	"strings"
@@ -156,5 +157,49 @@ func TestPrunedWalkKeepsDeclarations(t *testing.T) {
 	}
 	if got[0] != got[1] || got[1] != "61 [f99.go]" {
 		t.Errorf("pruned %s, full walk %s; want 61 [f99.go]", got[0], got[1])
+	}
+}
+
+// TestPrunedWalkOddRequests holds the pruned walk to the full walk's
+// answers where its sizes and bounds are at their edges: pages past the
+// matches at offsets of any size (its heap was once sized by the page),
+// and a negative field weight, under which BM25 has no ceiling.
+func TestPrunedWalkOddRequests(t *testing.T) {
+	var docs []index.Doc
+	for i := range 60 {
+		docs = append(docs, index.Doc{ID: fmt.Sprintf("d%02d", i), Body: fmt.Sprintf("alpha beta gamma %d", i%7)})
+	}
+	for _, tc := range []struct {
+		opts  index.Options
+		docs  []index.Doc
+		query string
+		pages [][2]int
+	}{
+		{index.Options{Backend: index.Scorch}, docs, "alpha beta gamma", [][2]int{{50, 20}, {100, 10}, {1e8, 10}, {math.MaxInt / 16, 10}, {1 << 40, 10}}},
+		{index.Options{Backend: index.Scorch, BoilerWeight: -3}, treeDocs(t, 300), "go authors bsd", [][2]int{{0, 4}, {0, 20}}},
+	} {
+		var ixs [2]*index.Index
+		for k, opts := range []*index.Options{&tc.opts, index.WithoutPruning(&tc.opts)} {
+			ix, err := index.OpenMemory(opts)
+			if errors.Is(err, index.ErrBackend) {
+				t.Skip("no scorch backend in this build")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ix.Close()
+			mustUpsert(t, ix, tc.docs...)
+			ixs[k] = ix
+		}
+		for _, pg := range tc.pages {
+			var got [2]string
+			for k, ix := range ixs {
+				r := search(t, ix, index.Request{Query: tc.query, Mode: index.ModeText, Offset: pg[0], Limit: pg[1], Fallback: -1})
+				got[k] = fmt.Sprint(r.Total, ids(r))
+			}
+			if got[0] != got[1] {
+				t.Errorf("%q, offset %d, weights %+v: pruned %s, full walk %s", tc.query, pg[0], tc.opts, got[0], got[1])
+			}
+		}
 	}
 }
