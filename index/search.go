@@ -80,10 +80,12 @@ type search struct {
 // search for and ErrInvalidRequest (wrapped) for a request out of range or,
 // in raw syntax, a malformed query (wrapping a *query.Error that points at
 // the bad part). Cost: the text leg reads the postings of every query
-// term, the substring leg intersects the postings of the query's trigrams
-// and verifies each candidate against the stored text; both are linear in
-// the matches, so Total is always exact. A prefix or fuzzy word reads at
-// most MaxExpansions posting lists.
+// term (in a text-only search, those of its common terms only for the
+// documents its rarer ones hold: textprune.go), the substring leg
+// intersects the postings of the query's trigrams and verifies each
+// candidate against the stored text; both are linear in the matches, and
+// Total is always exact. A prefix or fuzzy word reads at most
+// MaxExpansions posting lists.
 func (ix *Index) Search(ctx context.Context, req Request) (*Result, error) {
 	req, err := req.Normalized()
 	if err != nil {
