@@ -24,16 +24,7 @@ import (
 // snippets as an index that scores every match.
 func TestPrunedTextIsFullWalk(t *testing.T) {
 	docs := treeDocs(t, 400)
-	var ixs [2]*index.Index
-	for k, opts := range []*index.Options{{Backend: index.Scorch}, index.WithoutPruning(&index.Options{Backend: index.Scorch})} {
-		ix, err := index.OpenMemory(opts)
-		if errors.Is(err, index.ErrBackend) {
-			t.Skip("no scorch backend in this build")
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ix.Close() })
+	ixs := prunedPair(t, nil, func(ix *index.Index) {
 		for i := 0; i < len(docs); i += 50 {
 			mustUpsert(t, ix, docs[i:min(i+50, len(docs))]...)
 		}
@@ -50,8 +41,7 @@ func TestPrunedTextIsFullWalk(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		ixs[k] = ix
-	}
+	})
 
 	word := regexp.MustCompile(`[A-Za-z][A-Za-z0-9_]{1,20}`)
 	rng := rand.New(rand.NewPCG(3, 5))
@@ -139,19 +129,13 @@ func TestPrunedWalkKeepsDeclarations(t *testing.T) {
 		docs = append(docs, d)
 	}
 	docs[99].Body = "package f\n\nfunc Alpha() {}\n"
-	var got [2]string
-	for k, opts := range []*index.Options{{Backend: index.Scorch}, index.WithoutPruning(&index.Options{Backend: index.Scorch})} {
-		ix, err := index.OpenMemory(opts)
-		if errors.Is(err, index.ErrBackend) {
-			t.Skip("no scorch backend in this build")
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ix.Close()
+	ixs := prunedPair(t, nil, func(ix *index.Index) {
 		mustUpsert(t, ix, docs[:10]...)
 		mustUpsert(t, ix, docs[10:99]...)
 		mustUpsert(t, ix, docs[99])
+	})
+	var got [2]string
+	for k, ix := range ixs {
 		r := search(t, ix, index.Request{Query: "alpha zeta", Mode: index.ModeText, Limit: 1, Fallback: -1})
 		got[k] = fmt.Sprint(r.Total, ids(r))
 	}
@@ -178,19 +162,7 @@ func TestPrunedWalkOddRequests(t *testing.T) {
 		{index.Options{Backend: index.Scorch}, docs, "alpha beta gamma", [][2]int{{50, 20}, {100, 10}, {1e8, 10}, {math.MaxInt / 16, 10}, {1 << 40, 10}}},
 		{index.Options{Backend: index.Scorch, BoilerWeight: -3}, treeDocs(t, 300), "go authors bsd", [][2]int{{0, 4}, {0, 20}}},
 	} {
-		var ixs [2]*index.Index
-		for k, opts := range []*index.Options{&tc.opts, index.WithoutPruning(&tc.opts)} {
-			ix, err := index.OpenMemory(opts)
-			if errors.Is(err, index.ErrBackend) {
-				t.Skip("no scorch backend in this build")
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ix.Close()
-			mustUpsert(t, ix, tc.docs...)
-			ixs[k] = ix
-		}
+		ixs := prunedPair(t, &tc.opts, func(ix *index.Index) { mustUpsert(t, ix, tc.docs...) })
 		for _, pg := range tc.pages {
 			var got [2]string
 			for k, ix := range ixs {
@@ -202,4 +174,29 @@ func TestPrunedWalkOddRequests(t *testing.T) {
 			}
 		}
 	}
+}
+
+// prunedPair returns two memory scorch indexes with opts (nil: the
+// defaults), the second scoring every match (WithoutPruning), each
+// written by write; it skips the test where scorch is not built.
+func prunedPair(t *testing.T, opts *index.Options, write func(ix *index.Index)) [2]*index.Index {
+	t.Helper()
+	o := index.Options{Backend: index.Scorch}
+	if opts != nil {
+		o = *opts
+	}
+	var ixs [2]*index.Index
+	for k, opts := range []*index.Options{&o, index.WithoutPruning(&o)} {
+		ix, err := index.OpenMemory(opts)
+		if errors.Is(err, index.ErrBackend) {
+			t.Skip("no scorch backend in this build")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { ix.Close() })
+		write(ix)
+		ixs[k] = ix
+	}
+	return ixs
 }
