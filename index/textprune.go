@@ -122,13 +122,16 @@ type unit struct {
 // lists per document those hold; the full walk reads every posting.
 func (s *search) pruned(list *textList, tp *plan.Text, readers [][]termReader, idfs []float64, slot *slots.Table, t *rank.Tally, need int) (bool, error) {
 	terms := tp.Terms
-	docs := make([]uint64, len(terms)) // at most the documents holding each
-	for ti, rs := range readers {
+	// At most the documents holding each term, and all of them.
+	var most, all uint64
+	for _, rs := range readers {
+		var docs uint64
 		for _, rd := range rs {
-			docs[ti] += rd.r.Count()
+			docs += rd.r.Count()
 		}
+		most, all = max(most, docs), all+docs
 	}
-	if sum(docs)-slices.Max(docs) < uint64(need) {
+	if all-most < uint64(need) {
 		return false, nil
 	}
 	fields := s.ix.opts.textFields()
@@ -285,12 +288,4 @@ func unitBounds(units []*unit, terms []plan.Term, coord []float64, words int) []
 		}
 	}
 	return bounds
-}
-
-func sum(xs []uint64) uint64 {
-	var n uint64
-	for _, x := range xs {
-		n += x
-	}
-	return n
 }
