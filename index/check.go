@@ -86,6 +86,9 @@ func (ix *Index) Check(ctx context.Context) (_ *Report, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}
+	if err := ix.buildTrigrams(ctx, nil); err != nil {
+		return nil, fmt.Errorf("check: %w", err)
+	}
 	if err := ix.checkFiles(); err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}

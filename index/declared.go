@@ -18,6 +18,9 @@ func (s *search) definers() (map[*plan.Leaf]map[string]struct{}, error) {
 		return s.defines, nil
 	}
 	s.defines = map[*plan.Leaf]map[string]struct{}{}
+	if s.allTriR == nil {
+		return s.defines, nil // no trigram index yet (Options.TrigramsLater)
+	}
 	for _, l := range s.plan.Positive() {
 		if l.Folded == "" {
 			continue

@@ -34,6 +34,9 @@ func (ix *Index) Optimize(ctx context.Context) error {
 			return fmt.Errorf("optimize: catch up after an earlier failure: %w", err)
 		}
 	}
+	if err := ix.buildTrigrams(ctx, nil); err != nil {
+		return fmt.Errorf("optimize: %w", err)
+	}
 	// scorch's ForceMerge never returns for an in-memory index (its merger
 	// waits for a persister that memory indexes do not run), and memory
 	// indexes have no files to shrink.

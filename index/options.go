@@ -78,6 +78,14 @@ type Options struct {
 	// index has more than ten segments: scorch's merger, which runs only
 	// in a writer, would merge some.
 	ReadOnly bool
+	// TrigramsLater has OpenSnapshot return before it builds the trigram
+	// index, nine tenths of its time: the index then finds substrings by
+	// reading every document, with exact matches and totals, but ranks
+	// them without the trigram index (each leaf weighs as a word every
+	// document holds, declarations add nothing) until BuildTrigrams is
+	// done. A write, Optimize or Check first builds it. Other opens
+	// ignore it.
+	TrigramsLater bool
 	// CacheBytes bounds the cache of case-folded document text that
 	// substring verification and snippets read; 0 means 64 MiB, negative
 	// disables it (for a process of one search, which would fill it for

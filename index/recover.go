@@ -106,7 +106,7 @@ func (ix *Index) replay(ctx context.Context, idx bleveindex.Index, mk func(*Doc,
 		}
 	}
 	if !covered {
-		return ix.reindex(ctx, idx, mk, to)
+		return ix.reindex(ctx, idx, mk, to, nil)
 	}
 	var chunk []string
 	docs := map[string]*Doc{}
@@ -144,8 +144,9 @@ func (ix *Index) replay(ctx context.Context, idx bleveindex.Index, mk func(*Doc,
 }
 
 // reindex deletes every document of idx that the store lacks and writes
-// every document the store has, then records seq.
-func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64) error {
+// every document the store has, then records seq. pause, when not nil,
+// runs between two of its batches.
+func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64, pause func()) error {
 	var extra []string
 	err := ix.store.View(func(tx storage.Tx) error {
 		return backend.EachID(ctx, idx, func(_ bleveindex.IndexReader, id string) error {
@@ -171,7 +172,10 @@ func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc
 			chunk = append(chunk, d.ID)
 			docs[d.ID] = d
 			if len(chunk) >= replayChunk {
-				return flush(0)
+				if err := flush(0); err != nil || pause == nil {
+					return err
+				}
+				pause()
 			}
 			return nil
 		})
@@ -223,14 +227,14 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("rebuild: %w", err)
 	}
-	if err := ix.reindex(ctx, ix.text, ix.textDoc, seq); err != nil {
+	if err := ix.reindex(ctx, ix.text, ix.textDoc, seq, nil); err != nil {
 		return fmt.Errorf("rebuild text index: %w", err)
 	}
-	if err := ix.reindex(ctx, ix.tri, ix.trigramDocs(seq), seq); err != nil {
+	if err := ix.reindex(ctx, ix.tri, ix.trigramDocs(seq), seq, nil); err != nil {
 		return fmt.Errorf("rebuild trigram index: %w", err)
 	}
 	ix.view = &view{seq: seq}
-	ix.stale = nil
+	ix.stale, ix.noTrigrams = nil, false
 	ix.damage.Store(nil)
 	return nil
 }

@@ -100,7 +100,7 @@ func (ix *Index) snapshotView() (*snapshotView, error) {
 // error matching ErrCorrupt (a *CorruptError whose Path is "snapshot").
 // Cost: O(size of the snapshot) to read it, no analysis of words, and the
 // trigram index built from the text as a write of every document builds
-// it.
+// it, unless Options.TrigramsLater leaves that to BuildTrigrams.
 func OpenSnapshot(r io.Reader, opts *Options) (*Index, error) {
 	if opts != nil && opts.Backend != "" && opts.Backend != Compact {
 		return nil, fmt.Errorf("open snapshot: %w: snapshots hold %s indexes, not %s", ErrBackend, Compact, opts.Backend)
@@ -150,7 +150,7 @@ func OpenSnapshot(r io.Reader, opts *Options) (*Index, error) {
 		st.Close()
 		return nil, fmt.Errorf("open snapshot: %w", err)
 	}
-	if err := ix.adopt(st, text); err != nil {
+	if err := ix.adopt(st, text, o.TrigramsLater); err != nil {
 		ix.Close()
 		return nil, err
 	}
@@ -159,8 +159,8 @@ func OpenSnapshot(r io.Reader, opts *Options) (*Index, error) {
 
 // adopt replaces ix's store and text index, which are empty and which
 // nothing else uses yet, with a snapshot's, and builds the trigram index
-// from the store.
-func (ix *Index) adopt(st storage.Store, text bleveindex.Index) (err error) {
+// from the store unless later is set (BuildTrigrams builds it then).
+func (ix *Index) adopt(st storage.Store, text bleveindex.Index, later bool) (err error) {
 	defer ix.guard(&err)
 	ix.publish(nil) // the empty indexes' view
 	old := ix.store
@@ -187,37 +187,78 @@ func (ix *Index) adopt(st storage.Store, text bleveindex.Index) (err error) {
 	if applied != seq {
 		return &CorruptError{Path: "snapshot", Err: fmt.Errorf("the text index is at write %d, the store at %d", applied, seq)}
 	}
-	// Each index is filled in batches of replayChunk (1,000) documents,
-	// each left a segment of its own: a batch's build holds its postings
-	// twice (as collected and as laid out), a merge holds them beside the
-	// merged segment's, and a page's memory keeps its highest point. The
-	// demo's 3,000 documents in one batch took the page to 54.8 MiB, in
-	// batches of 1,000 to 37.8 MiB, and loaded no slower (before the short
-	// grams).
-	fill := func(idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document) error {
-		if c, ok := idx.(*compact.Index); ok {
-			c.HoldMerges(true)
-			defer c.HoldMerges(false)
-		}
-		return ix.reindex(context.Background(), idx, mk, seq)
-	}
 	if had < rebuildBelow {
 		// A snapshot of an older layout: its text index is made anew
 		// from its store.
 		fresh := compact.New(ix.queue)
-		if err := fill(fresh, ix.textDoc); err != nil {
+		if err := ix.fill(context.Background(), fresh, ix.textDoc, seq, nil); err != nil {
 			fresh.Close()
 			return fmt.Errorf("open snapshot: rebuild the text index of schema %d: %w", had, err)
 		}
 		ix.text.Close()
 		ix.text = fresh
 	}
-	if err := fill(ix.tri, ix.trigramDocs(seq)); err != nil {
+	if later {
+		ix.noTrigrams = true
+	} else if err := ix.fill(context.Background(), ix.tri, ix.trigramDocs(seq), seq, nil); err != nil {
 		return fmt.Errorf("open snapshot: trigram index: %w", err)
 	}
 	if err := ix.writeSchema(had); err != nil {
 		return fmt.Errorf("open snapshot: %w", err)
 	}
-	ix.publish(&view{seq: seq})
+	ix.publish(&view{seq: seq, noTrigrams: later})
+	return nil
+}
+
+// fill fills idx, an empty memory index, from the store at write seq, in
+// batches of replayChunk (1,000) documents, each left a segment of its
+// own: a batch's build holds its postings twice (as collected and as laid
+// out), a merge holds them beside the merged segment's, and a page's
+// memory keeps its highest point. The demo's 3,000 documents in one
+// batch took the page to 54.8 MiB, in batches of 1,000 to 37.8 MiB, and
+// loaded no slower (before the short grams). pause, when not nil, runs
+// between two batches.
+func (ix *Index) fill(ctx context.Context, idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64, pause func()) error {
+	if c, ok := idx.(*compact.Index); ok {
+		c.HoldMerges(true)
+		defer c.HoldMerges(false)
+	}
+	return ix.reindex(ctx, idx, mk, seq, pause)
+}
+
+// BuildTrigrams builds the trigram index of a snapshot opened with
+// Options.TrigramsLater, calling pause, when not nil, between its batches
+// of 1,000 documents (a page's event loop runs there: js/wasm runs one
+// goroutine at a time), and makes searches use it: their results are then
+// those of an index OpenSnapshot built whole. It returns at once when the
+// index has one. Writes wait until it is done, searches do not. Cost:
+// what OpenSnapshot spends on the trigram index.
+func (ix *Index) BuildTrigrams(ctx context.Context, pause func()) (err error) {
+	defer ix.guard(&err)
+	ix.writeMu.Lock()
+	defer ix.writeMu.Unlock()
+	return ix.buildTrigrams(ctx, pause)
+}
+
+// buildTrigrams is BuildTrigrams with writeMu held.
+func (ix *Index) buildTrigrams(ctx context.Context, pause func()) error {
+	if !ix.noTrigrams {
+		return nil
+	}
+	ix.mu.RLock()
+	err := ix.ready(readsStore)
+	v := ix.view
+	ix.mu.RUnlock()
+	if err != nil {
+		return fmt.Errorf("build trigrams: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("build trigrams: %w", err)
+	}
+	if err := ix.fill(ctx, ix.tri, ix.trigramDocs(v.seq), v.seq, pause); err != nil {
+		return fmt.Errorf("build trigrams: %w", err)
+	}
+	ix.noTrigrams = false
+	ix.publish(&view{seq: v.seq})
 	return nil
 }

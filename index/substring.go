@@ -60,9 +60,15 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 	avgTitle := float64(s.counter(metaTitleBytes)) / max(s.n, 1)
 	avgAll := avgTitle + float64(s.counter(metaBodyBytes))/max(s.n, 1)
 
-	counts, err := s.gramCounts(tris)
-	if err != nil || s.rec != nil {
-		return nil, err // a shard gathering statistics needs no more
+	// Without a trigram index (Options.TrigramsLater, until it is built)
+	// every document is read, and a leaf weighs as one all of them hold.
+	scan := s.allTriR == nil
+	var counts []float64
+	if !scan {
+		var err error
+		if counts, err = s.gramCounts(tris); err != nil || s.rec != nil {
+			return nil, err // a shard gathering statistics needs no more
+		}
 	}
 	defs, err := s.definers()
 	if err != nil {
@@ -72,7 +78,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 		sl.defines = defs[sl.Leaf]
 	}
 	for _, sl := range leaves {
-		if len(sl.Grams) > 0 {
+		if len(sl.Grams) > 0 && !scan {
 			slices.SortFunc(sl.Grams, func(a, b int) int { return cmp.Compare(counts[a], counts[b]) })
 			sl.df = counts[sl.Grams[0]]
 		}
@@ -212,9 +218,11 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 		return nil
 	}
 
-	cands, all, err := s.candidateSet(s.plan.Root, byLeaf, tris, counts)
-	if err != nil {
-		return nil, err
+	cands, all := []grams.Candidate(nil), true
+	if !scan {
+		if cands, all, err = s.candidateSet(s.plan.Root, byLeaf, tris, counts); err != nil {
+			return nil, err
+		}
 	}
 	if !all && !s.ix.textScores && s.decidedByGrams(leaves) {
 		return s.indexScores(leaves, tris, cands, avgTitle, avgAll)

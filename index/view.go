@@ -41,6 +41,9 @@ type view struct {
 	// mu. users counts the searches reading them.
 	textR, triR bleveindex.IndexReader
 	users       sync.WaitGroup
+	// noTrigrams: the trigram index is not built yet (Options.TrigramsLater);
+	// searches get no reader of it and read every document instead.
+	noTrigrams bool
 }
 
 // close closes the view's frozen readers, if any, once no search reads
@@ -104,8 +107,9 @@ var errNoView = errors.New("index: a rebuild failed and left nothing to read; ru
 var errMoved = errors.New("the store is more than one write ahead of the view")
 
 // read calls fn with readers of the current view's bleve indexes (nil
-// for a of readsStore) and a transaction of the store that reads the
-// view's state. fn must not keep either once it returns.
+// for a of readsStore; the trigram index's nil while it is not built) and
+// a transaction of the store that reads the view's state. fn must not
+// keep either once it returns.
 func (ix *Index) read(a access, fn func(textR, triR bleveindex.IndexReader, tx storage.Tx) error) error {
 	// Each retry follows a write published meanwhile; writes take far
 	// longer than a transaction takes to open, so one retry is the rule.
@@ -147,6 +151,9 @@ func (ix *Index) read(a access, fn func(textR, triR bleveindex.IndexReader, tx s
 				tx = v.undo.Load().Before(raw)
 			default:
 				return errMoved
+			}
+			if v.noTrigrams {
+				return fn(textR, nil, tx)
 			}
 			return fn(textR, triR, tx)
 		})

@@ -240,9 +240,14 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	if err != nil {
 		return a, fmt.Errorf("write: %w", err)
 	}
-	if stale != nil {
-		if err := ix.recover(ctx); err != nil {
-			return a, fmt.Errorf("catch up after an earlier failure: %w", err)
+	if stale != nil || ix.noTrigrams {
+		if err := ix.buildTrigrams(ctx, nil); err != nil {
+			return a, fmt.Errorf("write: %w", err)
+		}
+		if stale != nil {
+			if err := ix.recover(ctx); err != nil {
+				return a, fmt.Errorf("catch up after an earlier failure: %w", err)
+			}
 		}
 		ix.mu.RLock()
 		cur = ix.view
