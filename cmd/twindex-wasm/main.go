@@ -5,7 +5,8 @@
 // object twindex:
 //
 //	twindex.add(docs)             Promise<{written, docs}>
-//	twindex.load(snapshot)        Promise<{docs, ms}>
+//	twindex.load(snapshot, opts)  Promise<{docs, ms}>
+//	twindex.buildTrigrams()       Promise<{ms}>
 //	twindex.search(query, opts)   Promise<result>
 //	twindex.remove(ids)           Promise<{removed, docs}>
 //	twindex.stats()               Promise<stats>
@@ -26,7 +27,12 @@
 // <mark> around matches.
 // snapshot is a Uint8Array or ArrayBuffer holding an index written by
 // index.WriteSnapshot (serve builds one of the corpus): load replaces the
-// page's index with it, far faster than adding the documents.
+// page's index with it, far faster than adding the documents. With opts
+// {trigramsLater: true} it resolves before it builds the trigram index,
+// nine tenths of its work: searches then read every document, with exact
+// matches and totals and substring ranks of their own, until
+// buildTrigrams, which yields to the event loop between its batches,
+// resolves (index.Options.TrigramsLater).
 //
 // A failed call rejects with an Error whose code is "empty_query",
 // "invalid_request", "invalid_doc", "corrupt" or "internal".
@@ -95,6 +101,7 @@ func main() {
 	obj := js.Global().Get("Object").New()
 	obj.Set("add", promiseFunc(a.add))
 	obj.Set("load", promiseFunc(a.load))
+	obj.Set("buildTrigrams", promiseFunc(a.buildTrigrams))
 	obj.Set("search", promiseFunc(a.search))
 	obj.Set("remove", promiseFunc(a.remove))
 	obj.Set("stats", promiseFunc(a.stats))
@@ -273,13 +280,21 @@ func (a *api) load(args []js.Value) (func() (any, error), error) {
 	if len(args) < 1 || !args[0].InstanceOf(js.Global().Get("Uint8Array")) && !args[0].InstanceOf(js.Global().Get("ArrayBuffer")) {
 		return nil, badArg("load: want a snapshot: a Uint8Array or an ArrayBuffer")
 	}
+	var o struct {
+		TrigramsLater bool `json:"trigramsLater"`
+	}
+	if len(args) > 1 && !args[1].IsUndefined() && !args[1].IsNull() {
+		if err := json.Unmarshal([]byte(jsonOf(args[1])), &o); err != nil {
+			return nil, badArg("load options: %w", err)
+		}
+	}
 	arr := js.Global().Get("Uint8Array").New(args[0])
 	data := make([]byte, arr.Get("length").Int())
 	js.CopyBytesToGo(data, arr)
 	return func() (any, error) {
 		defer building()()
 		start := time.Now()
-		ix, err := index.OpenSnapshot(bytes.NewBuffer(data), nil)
+		ix, err := index.OpenSnapshot(bytes.NewBuffer(data), &index.Options{TrigramsLater: o.TrigramsLater})
 		if err != nil {
 			return nil, fmt.Errorf("load: %w", err)
 		}
@@ -291,6 +306,23 @@ func (a *api) load(args []js.Value) (func() (any, error), error) {
 			return nil, err
 		}
 		return map[string]any{"docs": n, "ms": time.Since(start).Milliseconds()}, nil
+	}, nil
+}
+
+// buildTrigrams builds the trigram index of a snapshot that load left
+// without one; at once when the page's index has one.
+func (a *api) buildTrigrams([]js.Value) (func() (any, error), error) {
+	return func() (any, error) {
+		defer building()()
+		start := time.Now()
+		ix, err := a.index()
+		if err != nil {
+			return nil, err
+		}
+		if err := ix.BuildTrigrams(context.Background(), yield); err != nil {
+			return nil, fmt.Errorf("build trigrams: %w", err)
+		}
+		return map[string]any{"ms": time.Since(start).Milliseconds()}, nil
 	}, nil
 }
 
