@@ -7,18 +7,22 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/twindex/twindex/index"
+	"github.com/twindex/twindex/internal/goroot"
 )
 
 // benchDocs reads up to n .go files of the Go tree on this machine, bodies
 // capped at 20,000 bytes as in the shared yardstick.
 var benchDocs = sync.OnceValue(func() []index.Doc {
-	root := filepath.Join(runtime.GOROOT(), "src")
+	dir, err := goroot.Dir()
+	if err != nil {
+		panic(err)
+	}
+	root := filepath.Join(dir, "src")
 	var docs []index.Doc
 	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || len(docs) >= 2000 {

@@ -2,13 +2,12 @@ package tokenize_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/internal/goroot"
 	"github.com/twindex/twindex/tokenize"
 )
 
@@ -18,11 +17,11 @@ const benchSize = 20 << 10
 // benchInput returns about 20 KB of Go source from the standard library.
 func benchInput(b *testing.B) []byte {
 	b.Helper()
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	dir, err := goroot.Dir()
 	if err != nil {
 		b.Skipf("no Go toolchain to take source from: %v", err)
 	}
-	data, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "src", "net", "http", "server.go"))
+	data, err := os.ReadFile(filepath.Join(dir, "src", "net", "http", "server.go"))
 	if err != nil {
 		b.Skipf("no Go source to benchmark on: %v", err)
 	}

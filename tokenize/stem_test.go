@@ -2,13 +2,14 @@ package tokenize
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/kljensen/snowball/english"
+
+	"github.com/twindex/twindex/internal/goroot"
 )
 
 // BenchmarkStem measures what the stem cache saves on a realistic mix of
@@ -54,11 +55,11 @@ func TestStemKeepsFirstLetter(t *testing.T) {
 	if runtime.GOARCH == "wasm" {
 		t.Skip("js/wasm and wasip1 cannot run go env; the native run of this test reads the Go tree")
 	}
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	dir, err := goroot.Dir()
 	if err != nil {
-		t.Fatalf("go env GOROOT: %v", err)
+		t.Fatal(err)
 	}
-	root := filepath.Join(strings.TrimSpace(string(goroot)), "src")
+	root := filepath.Join(dir, "src")
 	for _, dir := range []string{"net/http", "go/types", "strings", "os"} {
 		files, _ := filepath.Glob(filepath.Join(root, dir, "*.go"))
 		for _, f := range files {

@@ -12,18 +12,23 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/twindex/twindex/internal/goroot"
 )
 
 // clusterCorpus writes n files of the Go tree as JSONL documents and
 // returns them.
 func clusterCorpus(t *testing.T, n int) []map[string]any {
 	t.Helper()
-	root := filepath.Join(runtime.GOROOT(), "src")
+	dir, err := goroot.Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(dir, "src")
 	var docs []map[string]any
 	for _, dir := range []string{"strings", "bytes", "bufio", "io", "os", "sort", "errors", "path", "unicode", "net/url", "encoding/json", "text/template", "fmt", "time"} {
 		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -19,6 +18,7 @@ import (
 	"github.com/twindex/twindex/index"
 	"github.com/twindex/twindex/index/collection"
 	"github.com/twindex/twindex/index/sharded"
+	"github.com/twindex/twindex/internal/goroot"
 )
 
 var ctx = context.Background()
@@ -80,7 +80,11 @@ func (ls localShards) Render(ctx context.Context, req index.Request, g *collecti
 // projects, tags and times to filter on.
 func goCorpus(t testing.TB, n int) []index.Doc {
 	t.Helper()
-	root := filepath.Join(runtime.GOROOT(), "src")
+	dir, err := goroot.Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(dir, "src")
 	var docs []index.Doc
 	for _, dir := range []string{"strings", "bytes", "bufio", "io", "os", "sort", "errors", "path", "unicode", "text/tabwriter", "encoding/csv", "net/url"} {
 		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/twindex/twindex/cmd/twindex-wasm/gencorpus"
+	"github.com/twindex/twindex/internal/goroot"
 )
 
 // fakeRoot writes a GOROOT with the given files under src.
@@ -130,7 +130,11 @@ func TestGenerateGOROOT(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses the standard library")
 	}
-	docs, err := gencorpus.Generate(runtime.GOROOT(), nil)
+	dir, err := goroot.Dir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, err := gencorpus.Generate(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
