@@ -1,6 +1,8 @@
 package index
 
 import (
+	"slices"
+
 	"github.com/twindex/twindex/decl"
 	"github.com/twindex/twindex/index/internal/grams"
 	"github.com/twindex/twindex/index/internal/plan"
@@ -39,6 +41,9 @@ func (s *search) definers() (map[*plan.Leaf]map[string]struct{}, error) {
 // declared returns the query terms that the document with ID id declares
 // (Explain.Defines).
 func (s *search) declared(id string) ([]string, error) {
+	if s.allTriR == nil {
+		return s.declaredByScan(id)
+	}
 	defs, err := s.definers()
 	if err != nil || len(defs) == 0 {
 		return nil, err
@@ -50,6 +55,29 @@ func (s *search) declared(id string) ([]string, error) {
 	var out []string
 	for _, l := range s.plan.Positive() {
 		if _, ok := defs[l][string(iid)]; ok {
+			out = append(out, l.Text)
+		}
+	}
+	return out, nil
+}
+
+// declaredByScan is declared without a trigram index (Options.TrigramsLater,
+// until it is built): the document's declarations found in its text, as a
+// write finds the names fieldDefines holds. Cost: reading and scanning the
+// document.
+func (s *search) declaredByScan(id string) ([]string, error) {
+	rec, err := s.stored(id)
+	if err != nil {
+		return nil, err
+	}
+	d, _, err := decodeDoc(id, rec, true)
+	if err != nil {
+		return nil, err
+	}
+	names := folded(s.ix.scan(d).Names)
+	var out []string
+	for _, l := range s.plan.Positive() {
+		if _, ok := slices.BinarySearch(names, l.Folded); ok && l.Folded != "" {
 			out = append(out, l.Text)
 		}
 	}

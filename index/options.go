@@ -80,11 +80,12 @@ type Options struct {
 	ReadOnly bool
 	// TrigramsLater has OpenSnapshot return before it builds the trigram
 	// index, nine tenths of its time: the index then finds substrings by
-	// reading every document, with exact matches and totals, but ranks
-	// them without the trigram index (each leaf weighs as a word every
-	// document holds, declarations add nothing) until BuildTrigrams is
-	// done. A write, Optimize or Check first builds it. Other opens
-	// ignore it.
+	// reading every document, with exact matches and totals (but those
+	// Request.Expand adds, which follow the ranks), but ranks them without
+	// the trigram index (each leaf weighs as a word every document holds,
+	// declarations add nothing to a substring match) until BuildTrigrams
+	// is done. A write, Optimize, Check or a shard's search first builds
+	// it. Other opens ignore it.
 	TrigramsLater bool
 	// CacheBytes bounds the cache of case-folded document text that
 	// substring verification and snippets read; 0 means 64 MiB, negative

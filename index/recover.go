@@ -167,15 +167,20 @@ func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc
 		clear(docs)
 		return err
 	}
+	due := false // a batch went in: pause before the next document
 	err = ix.store.View(func(tx storage.Tx) error {
 		return eachDoc(ctx, tx, true, func(d *Doc) error {
+			if due {
+				due = false
+				pause()
+			}
 			chunk = append(chunk, d.ID)
 			docs[d.ID] = d
 			if len(chunk) >= replayChunk {
-				if err := flush(0); err != nil || pause == nil {
+				if err := flush(0); err != nil {
 					return err
 				}
-				pause()
+				due = pause != nil
 			}
 			return nil
 		})

@@ -21,6 +21,16 @@ func (ix *Index) shardSearch(ctx context.Context, req Request, g *collection.Sta
 	if err != nil {
 		return nil, err
 	}
+	// A shard's statistics come from its trigram index: a shard opened
+	// with Options.TrigramsLater builds it first.
+	ix.mu.RLock()
+	later := ix.view != nil && ix.view.noTrigrams
+	ix.mu.RUnlock()
+	if later {
+		if err := ix.BuildTrigrams(ctx, nil); err != nil {
+			return nil, err
+		}
+	}
 	if req.Mode.legs()&runsVector != 0 {
 		if len(req.Vector) == 0 {
 			return nil, fmt.Errorf("%w: a search of shards with the vector leg needs Request.Vector", ErrInvalidRequest)

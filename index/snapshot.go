@@ -227,12 +227,14 @@ func (ix *Index) fill(ctx context.Context, idx bleveindex.Index, mk func(*Doc, [
 }
 
 // BuildTrigrams builds the trigram index of a snapshot opened with
-// Options.TrigramsLater, calling pause, when not nil, between its batches
-// of 1,000 documents (a page's event loop runs there: js/wasm runs one
-// goroutine at a time), and makes searches use it: their results are then
-// those of an index OpenSnapshot built whole. It returns at once when the
-// index has one. Writes wait until it is done, searches do not. Cost:
-// what OpenSnapshot spends on the trigram index.
+// Options.TrigramsLater, calling pause, when not nil, after each of its
+// batches of 1,000 documents but the last (a page's event loop runs
+// there: js/wasm runs one goroutine at a time), and makes searches use
+// it: their results are then those of an index OpenSnapshot built whole.
+// It returns at once when the index has one. Writes, Close and the
+// searches of a shard (Gather) wait until it is done, other searches do
+// not; pause must not write to ix, nor close it. Cost: what OpenSnapshot
+// spends on the trigram index.
 func (ix *Index) BuildTrigrams(ctx context.Context, pause func()) (err error) {
 	defer ix.guard(&err)
 	ix.writeMu.Lock()
@@ -249,6 +251,9 @@ func (ix *Index) buildTrigrams(ctx context.Context, pause func()) error {
 	err := ix.ready(readsStore)
 	v := ix.view
 	ix.mu.RUnlock()
+	if err == nil && v == nil {
+		err = errNoView
+	}
 	if err != nil {
 		return fmt.Errorf("build trigrams: %w", err)
 	}
