@@ -217,20 +217,25 @@ func (ix *Index) adopt(st storage.Store, text bleveindex.Index, later bool) (err
 // memory keeps its highest point. The demo's 3,000 documents in one
 // batch took the page to 54.8 MiB, in batches of 1,000 to 37.8 MiB, and
 // loaded no slower (before the short grams). pause, when not nil, runs
-// between two batches.
+// between two batches, and inside each as compact.Index.PauseBuilds says.
 func (ix *Index) fill(ctx context.Context, idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64, pause func()) error {
 	if c, ok := idx.(*compact.Index); ok {
 		c.HoldMerges(true)
-		defer c.HoldMerges(false)
+		c.PauseBuilds(pause)
+		defer func() {
+			c.HoldMerges(false)
+			c.PauseBuilds(nil)
+		}()
 	}
 	return ix.reindex(ctx, idx, mk, seq, pause)
 }
 
 // BuildTrigrams builds the trigram index of a snapshot opened with
-// Options.TrigramsLater, calling pause, when not nil, after each of its
-// batches of 1,000 documents but the last (a page's event loop runs
-// there: js/wasm runs one goroutine at a time), and makes searches use
-// it: their results are then those of an index OpenSnapshot built whole.
+// Options.TrigramsLater, calling pause, when not nil, between its batches
+// of 1,000 documents and every 64 documents inside each (a page's event
+// loop runs there: js/wasm runs one goroutine at a time), and makes
+// searches use it: their results are then those of an index
+// OpenSnapshot built whole.
 // It returns at once when the index has one. Writes, Close and the
 // searches of a shard (Gather) wait until it is done, other searches do
 // not; pause must not write to ix, nor close it. Cost: what OpenSnapshot

@@ -82,8 +82,8 @@ func TestSnapshotTrigramsLater(t *testing.T) {
 		t.Fatalf("%d documents before the trigram index", n)
 	}
 
-	// Searches between the build's batches read every document still,
-	// not the part of the trigram index built so far.
+	// Searches between the build's batches, and inside them, read every
+	// document still, not the part of the trigram index built so far.
 	pauses := 0
 	err = later.BuildTrigrams(ctx, func() {
 		pauses++
@@ -94,8 +94,8 @@ func TestSnapshotTrigramsLater(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pauses != 2 {
-		t.Fatalf("%d pauses between 3 batches", pauses)
+	if pauses < 2 {
+		t.Fatalf("%d pauses in a build of 3 batches", pauses)
 	}
 	for _, req := range laterQueries {
 		if ra, rb := search(t, whole, req), search(t, later, req); !reflect.DeepEqual(ra, rb) {

@@ -319,11 +319,27 @@ func (a *api) buildTrigrams([]js.Value) (func() (any, error), error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := ix.BuildTrigrams(context.Background(), yield); err != nil {
+		if err := ix.BuildTrigrams(context.Background(), paced(buildSlice)); err != nil {
 			return nil, fmt.Errorf("build trigrams: %w", err)
 		}
 		return map[string]any{"ms": time.Since(start).Milliseconds()}, nil
 	}, nil
+}
+
+// buildSlice is how long buildTrigrams works between two yields: a
+// keystroke during the build waits about that long, and each yield costs
+// a timer's round trip (1-4 ms).
+const buildSlice = 12 * time.Millisecond
+
+// paced returns a pause that yields once every has passed since the last.
+func paced(every time.Duration) func() {
+	last := time.Now()
+	return func() {
+		if time.Since(last) >= every {
+			yield()
+			last = time.Now()
+		}
+	}
 }
 
 // yield lets the event loop run: a timer wakes the goroutine from the JS

@@ -177,6 +177,43 @@ test('parity with the native CLI: totals and ordered top 10 in every mode, loade
   }
 });
 
+test('searches while the prebuilt index builds its trigram index', { timeout: 120_000 }, async () => {
+  // A fresh tab: from the moment it can search until its trigram index is
+  // built, searches back to back, each timed from the call to its answer
+  // (what a keystroke then waits, the build's work included), and each
+  // total held to the built index's.
+  // The loop starts as the page says it is searchable (a script of the
+  // test's own, run before the page's).
+  const fresh = await browser.newPage();
+  fresh.on('pageerror', (e) => pageErrors.push(String(e)));
+  await fresh.addInitScript(() => {
+    window.duringBuild = [];
+    new MutationObserver(async (_, obs) => {
+      if (document.body.dataset.state !== 'searchable') return;
+      obs.disconnect();
+      while (document.body.dataset.state === 'searchable' && window.duringBuild.length < 500) {
+        const t0 = performance.now();
+        const r = await twindex.search('NewRead', { mode: 'auto', limit: 10 });
+        window.duringBuild.push({ ms: performance.now() - t0, total: r.total });
+      }
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-state'] });
+  });
+  try {
+    await fresh.goto(`${url}?warm=0`);
+    await fresh.waitForFunction(() => ['ready', 'error'].includes(document.body.dataset.state), null, { timeout: 60_000 });
+    const during = await fresh.evaluate(() => window.duringBuild);
+    const after = await fresh.evaluate(() => twindex.search('NewRead', { mode: 'auto', limit: 10 }));
+    assert.ok(during.length > 0, 'no search ran before the trigram index was built');
+    for (const d of during) assert.equal(d.total, after.total, 'a total before the trigram index');
+    const ms = during.map((d) => d.ms).sort((a, b) => a - b);
+    report('during_trigram_build_searches', ms.length, 'searches back to back while the trigram index was built');
+    report('during_trigram_build_p50_ms', ms[Math.floor(ms.length / 2)], 'ms (call to answer, the build running)');
+    report('during_trigram_build_max_ms', ms[ms.length - 1], 'ms (the longest wait)');
+  } finally {
+    await fresh.close();
+  }
+});
+
 test('auto mode: camelCase identifiers, both legs', async () => {
   await search('NewReader', 'auto');
   const hs = await hits();

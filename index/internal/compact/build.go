@@ -31,9 +31,9 @@ const chunkDocs = 256
 // and more than one processor, in chunks on the queue's workers. A
 // document's analysis is consumed before the next one's is made, so
 // memory holds one document's terms at a time per goroutine.
-func (x *Index) build(docs []bleveindex.Document) *segment {
+func (x *Index) build(docs []bleveindex.Document, pause func()) *segment {
 	if x.queue == nil || len(docs) <= 2*chunkDocs || runtime.GOMAXPROCS(0) < 2 {
-		return newSegment(docs)
+		return newSegment(docs, pause)
 	}
 	parts := make([]*segment, (len(docs)+chunkDocs-1)/chunkDocs)
 	var wg sync.WaitGroup
@@ -41,7 +41,7 @@ func (x *Index) build(docs []bleveindex.Document) *segment {
 	for i := range parts {
 		x.queue.Queue(func() {
 			defer wg.Done()
-			parts[i] = newSegment(docs[i*chunkDocs : min((i+1)*chunkDocs, len(docs))])
+			parts[i] = newSegment(docs[i*chunkDocs:min((i+1)*chunkDocs, len(docs))], nil)
 		})
 	}
 	wg.Wait()
@@ -49,8 +49,9 @@ func (x *Index) build(docs []bleveindex.Document) *segment {
 }
 
 // newSegment builds a segment of documents, numbered in order, analyzing
-// their indexed fields.
-func newSegment(docs []bleveindex.Document) *segment {
+// their indexed fields; pause, when not nil, runs every 64 documents and
+// between two fields' layouts.
+func newSegment(docs []bleveindex.Document, pause func()) *segment {
 	s := &segment{}
 	fb := map[string]*fieldBuilder{}
 	sb := map[string]*stored{}
@@ -62,6 +63,9 @@ func newSegment(docs []bleveindex.Document) *segment {
 		// by most of what the build allocated.
 		if i%64 == 63 {
 			yield()
+			if pause != nil {
+				pause()
+			}
 		}
 		s.ids.add([]byte(d.ID()))
 		d.VisitFields(func(f bleveindex.Field) {
@@ -101,7 +105,10 @@ func newSegment(docs []bleveindex.Document) *segment {
 		})
 	}
 	n := len(docs)
-	for _, name := range slices.Sorted(maps.Keys(fb)) {
+	for i, name := range slices.Sorted(maps.Keys(fb)) {
+		if i > 0 && pause != nil {
+			pause()
+		}
 		s.fields = append(s.fields, fb[name].build(n))
 	}
 	for _, name := range slices.Sorted(maps.Keys(sb)) {

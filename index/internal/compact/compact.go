@@ -18,7 +18,8 @@ type Index struct {
 	mu     sync.Mutex // serializes writes
 	cur    atomic.Pointer[state]
 	closed atomic.Bool
-	hold   bool // writes merge no segments (HoldMerges); under mu
+	hold   bool   // writes merge no segments (HoldMerges); under mu
+	pause  func() // runs in a batch's build (PauseBuilds); under mu
 }
 
 var _ bleveindex.Index = (*Index)(nil)
@@ -110,7 +111,10 @@ func (x *Index) Batch(b *bleveindex.Batch) error {
 	// Documents are numbered in ID order, so that a batch indexes the
 	// same way whatever order its map gives.
 	slices.SortFunc(docs, func(a, b bleveindex.Document) int { return cmpString(a.ID(), b.ID()) })
-	seg := x.build(docs)
+	x.mu.Lock()
+	pause := x.pause
+	x.mu.Unlock()
+	seg := x.build(docs, pause)
 
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -255,6 +259,17 @@ func (x *Index) Merge() error {
 func (x *Index) HoldMerges(hold bool) {
 	x.mu.Lock()
 	x.hold = hold
+	x.mu.Unlock()
+}
+
+// PauseBuilds has the builds of later batches call pause, when not nil,
+// every 64 documents they analyze and between the fields they lay out,
+// when they run on the writer's goroutine (always in js/wasm, where a
+// pause that sleeps lets the page's event loop run in the middle of a
+// batch); nil stops it.
+func (x *Index) PauseBuilds(pause func()) {
+	x.mu.Lock()
+	x.pause = pause
 	x.mu.Unlock()
 }
 
