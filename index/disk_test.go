@@ -3,10 +3,12 @@
 package index_test
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -213,5 +215,51 @@ func TestDidYouMeanCountsAfterMerge(t *testing.T) {
 	r := search(t, ix, index.Request{Query: "jsn", Fallback: -1})
 	if r.Total != 0 || r.DidYouMean != "json" {
 		t.Fatalf("jsn: %d hits, did you mean %q, want json", r.Total, r.DidYouMean)
+	}
+}
+
+// A Rebuild that fails (here cancelled) leaves nothing to read: every
+// call but another Rebuild, Close and the store's reads says so, none
+// panics, and a Rebuild that succeeds brings it all back.
+func TestFailedRebuild(t *testing.T) {
+	for _, dir := range []string{"", t.TempDir()} {
+		var ix *index.Index
+		if dir == "" {
+			var err error
+			if ix, err = index.OpenMemory(nil); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ix.Close() })
+		} else {
+			ix = mustOpen(t, dir, nil)
+		}
+		mustUpsert(t, ix, corpus...)
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		if err := ix.Rebuild(cancelled); err == nil {
+			t.Fatal("a cancelled Rebuild succeeded")
+		}
+		calls := map[string]func() error{
+			"search": func() error { _, err := ix.Search(ctx, index.Request{Query: "scanner"}); return err },
+			"upsert": func() error { return ix.Upsert(ctx, index.Doc{ID: "new", Body: "fresh"}) },
+			"remove": func() error { _, err := ix.Remove(ctx, "auth"); return err },
+			"optimize": func() error { return ix.Optimize(ctx) },
+			"check":    func() error { _, err := ix.Check(ctx); return err },
+		}
+		for name, call := range calls {
+			if err := call(); err == nil || !strings.Contains(err.Error(), "rebuild") {
+				t.Errorf("%q %s after a failed Rebuild: %v", dir, name, err)
+			}
+		}
+		if err := ix.Rebuild(ctx); err != nil {
+			t.Fatal(err)
+		}
+		mustUpsert(t, ix, index.Doc{ID: "new", Body: "fresh"})
+		if r := search(t, ix, index.Request{Query: "bufio.Scanner"}); len(r.Hits) != 1 {
+			t.Errorf("%q after a Rebuild: %v", dir, ids(r))
+		}
+		if rep, err := ix.Check(ctx); err != nil || !rep.OK() {
+			t.Fatalf("%q Check after a Rebuild: %v\n%s", dir, err, rep)
+		}
 	}
 }

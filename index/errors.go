@@ -136,8 +136,9 @@ const (
 // segment again could block forever on the lock zap panicked with, so
 // every later call fails with it until the index is reopened (Options.
 // RebuildCorrupt, twindex rebuild); or, for readsInStep, a committed
-// write failed to reach bleve (the next write or Open repairs it). The
-// caller holds ix.mu.
+// write failed to reach bleve (the next write or Open repairs it); or a
+// Rebuild failed and left no view of the indexes (errNoView). The caller
+// holds ix.mu.
 func (ix *Index) ready(a access) error {
 	switch {
 	case ix.closed:
@@ -146,6 +147,8 @@ func (ix *Index) ready(a access) error {
 		return nil
 	case ix.damage.Load() != nil:
 		return ix.damage.Load()
+	case ix.view == nil:
+		return errNoView
 	case a == readsInStep && ix.stale != nil:
 		return fmt.Errorf("index out of step with its store after a failed write (the next write or Open repairs it): %w", ix.stale)
 	}
