@@ -240,9 +240,9 @@ func TestFailedRebuild(t *testing.T) {
 			t.Fatal("a cancelled Rebuild succeeded")
 		}
 		calls := map[string]func() error{
-			"search": func() error { _, err := ix.Search(ctx, index.Request{Query: "scanner"}); return err },
-			"upsert": func() error { return ix.Upsert(ctx, index.Doc{ID: "new", Body: "fresh"}) },
-			"remove": func() error { _, err := ix.Remove(ctx, "auth"); return err },
+			"search":   func() error { _, err := ix.Search(ctx, index.Request{Query: "scanner"}); return err },
+			"upsert":   func() error { return ix.Upsert(ctx, index.Doc{ID: "new", Body: "fresh"}) },
+			"remove":   func() error { _, err := ix.Remove(ctx, "auth"); return err },
 			"optimize": func() error { return ix.Optimize(ctx) },
 			"check":    func() error { _, err := ix.Check(ctx); return err },
 		}
