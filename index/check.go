@@ -1,15 +1,18 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/backend"
+	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -19,6 +22,12 @@ type Report struct {
 	Seq     uint64    `json:"seq"`  // the store's last write
 	Text    LegReport `json:"text"`
 	Trigram LegReport `json:"trigram"`
+	// BadPairs are the documents whose records' filters of adjacent term
+	// pairs (record.Header.Pairs) are not their text's, which a quoted
+	// phrase search may then miss (Rebuild writes them anew): sorted,
+	// capped at 100; BadPairsN counts them all.
+	BadPairs  []string `json:"badPairs,omitempty"`
+	BadPairsN int      `json:"-"`
 }
 
 // LegReport is Check's finding for one bleve index. Lists are sorted and
@@ -33,8 +42,9 @@ type LegReport struct {
 	MissingN, ExtraN, ChangedN int `json:"-"`
 }
 
-// OK reports whether both indexes agree with the store.
-func (r *Report) OK() bool { return r.Text.ok(r) && r.Trigram.ok(r) }
+// OK reports whether both indexes agree with the store, and the store's
+// records with their text.
+func (r *Report) OK() bool { return r.Text.ok(r) && r.Trigram.ok(r) && r.BadPairsN == 0 }
 
 func (l *LegReport) ok(r *Report) bool {
 	return l.MissingN == 0 && l.ExtraN == 0 && l.ChangedN == 0 && l.Docs == r.Docs && l.Seq == r.Seq
@@ -62,6 +72,9 @@ func (r *Report) String() string {
 				fmt.Fprintf(&b, "  %d %s: %s\n", x.n, x.what, strings.Join(x.ids, ", "))
 			}
 		}
+	}
+	if r.BadPairsN > 0 {
+		fmt.Fprintf(&b, "records: %d with a pairs filter that is not their text's: %s\n", r.BadPairsN, strings.Join(r.BadPairs, ", "))
 	}
 	return b.String()
 }
@@ -96,14 +109,18 @@ func (ix *Index) Check(ctx context.Context) (_ *Report, err error) {
 	want := map[string]string{}
 	err = ix.store.View(func(tx storage.Tx) error {
 		r.Seq = getUint(tx, metaSeq)
-		return eachDoc(ctx, tx, true, func(d *Doc) error {
+		return ix.eachBadPairs(ctx, tx, func(d *Doc) {
 			want[d.ID] = contentHash(d.Title, d.Body)
-			return nil
+		}, func(d *Doc, _ *record.Header, _ []byte) {
+			r.BadPairsN++
+			r.BadPairs = append(r.BadPairs, d.ID)
 		})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("check: %w", err)
 	}
+	slices.Sort(r.BadPairs)
+	r.BadPairs = r.BadPairs[:min(len(r.BadPairs), 100)]
 	r.Docs = len(want)
 	if err := checkLeg(ctx, ix.text, want, &r.Text); err != nil {
 		return nil, fmt.Errorf("check text index: %w", err)
@@ -112,6 +129,76 @@ func (ix *Index) Check(ctx context.Context) (_ *Report, err error) {
 		return nil, fmt.Errorf("check trigram index: %w", err)
 	}
 	return r, nil
+}
+
+// pairsChunk is how many documents eachBadPairs holds while their
+// filters are made on the workers.
+const pairsChunk = 256
+
+// eachBadPairs calls each with every document of tx, in ID order, and
+// bad, after it, with those whose records' filters of adjacent term
+// pairs are asked and not their text's (pairsOf), h their header and p
+// their text's filter. Both run on the caller's goroutine; the filters are
+// made on Options.Workers goroutines. Cost: an analysis of every
+// document's text.
+func (ix *Index) eachBadPairs(ctx context.Context, tx storage.Tx, each func(d *Doc), bad func(d *Doc, h *record.Header, p []byte)) error {
+	since := getUint(tx, metaPairsSince)
+	type item struct {
+		d    *Doc
+		h    record.Header
+		p    []byte
+		diff bool
+	}
+	chunk := make([]item, 0, pairsChunk)
+	flush := func() {
+		var wg sync.WaitGroup
+		workers := max(1, ix.opts.Workers)
+		for w := range workers {
+			wg.Go(func() {
+				for i := w; i < len(chunk); i += workers {
+					chunk[i].p, chunk[i].diff = ix.pairsOf(chunk[i].d, &chunk[i].h, since)
+				}
+			})
+		}
+		wg.Wait()
+		for i := range chunk {
+			if chunk[i].diff {
+				bad(chunk[i].d, &chunk[i].h, chunk[i].p)
+			}
+		}
+		chunk = chunk[:0]
+	}
+	err := tx.Scan(bucketDocs, nil, func(k, v []byte) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		d, h, err := decodeDoc(string(k), v, true)
+		if err != nil {
+			return err
+		}
+		each(d)
+		if chunk = append(chunk, item{d: d, h: h}); len(chunk) == pairsChunk {
+			flush()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	flush()
+	return nil
+}
+
+// pairsOf returns the filter of adjacent term pairs that d's text makes,
+// and whether the record's, h.Pairs, is another one and is asked (written
+// by this analysis: at or after write since, metaPairsSince). A record
+// without a filter is never asked. Cost: an analysis of d's text.
+func (ix *Index) pairsOf(d *Doc, h *record.Header, since uint64) ([]byte, bool) {
+	if h.Pairs == nil || h.Seq < since || ix.opts.noPairs {
+		return nil, false
+	}
+	p := ix.prepare(d, true).pairs
+	return p, !bytes.Equal(p, h.Pairs)
 }
 
 // checkFiles walks every bbolt file of an on-disk index. Writes to the

@@ -10,6 +10,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/backend"
+	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/storage"
 )
 
@@ -192,8 +193,9 @@ func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc
 }
 
 // Rebuild discards both bleve indexes and rebuilds them from the store,
-// for an index whose bleve files are damaged or suspect. Searches wait
-// until it is done.
+// for an index whose bleve files are damaged or suspect, and writes anew
+// the records whose filters of adjacent term pairs are not their text's
+// (Report.BadPairs). Searches wait until it is done.
 func (ix *Index) Rebuild(ctx context.Context) error {
 	if ix.opts.ReadOnly {
 		return fmt.Errorf("rebuild: %w", ErrReadOnly)
@@ -238,8 +240,36 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 	if err := ix.reindex(ctx, ix.tri, ix.trigramDocs(seq), seq, nil); err != nil {
 		return fmt.Errorf("rebuild trigram index: %w", err)
 	}
+	if err := ix.rewritePairs(ctx); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
 	ix.view = &view{seq: seq}
 	ix.stale, ix.noTrigrams = nil, false
 	ix.damage.Store(nil)
 	return nil
+}
+
+// rewritePairs writes anew the records whose filters of adjacent term
+// pairs are not their text's (Report.BadPairs), each with its text's;
+// nothing else of them changes. Cost: an analysis of every document's
+// text, and a write of the records it fixes.
+func (ix *Index) rewritePairs(ctx context.Context) error {
+	var ids, recs [][]byte
+	err := ix.store.View(func(tx storage.Tx) error {
+		return ix.eachBadPairs(ctx, tx, func(*Doc) {}, func(d *Doc, h *record.Header, p []byte) {
+			h.Pairs = p
+			ids, recs = append(ids, []byte(d.ID)), append(recs, record.Encode(h, h.Vector(), d.Title, d.Body))
+		})
+	})
+	if err != nil || len(ids) == 0 {
+		return err
+	}
+	return ix.store.Update(func(tx storage.Tx) error {
+		for i, id := range ids {
+			if err := tx.Put(bucketDocs, id, recs[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

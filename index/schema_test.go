@@ -3,12 +3,15 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/twindex/twindex/index/internal/record"
@@ -141,5 +144,83 @@ func TestRebuildSetsPairsAside(t *testing.T) {
 	}
 	if n := phrase(ix); n != 1 {
 		t.Fatalf("after a write: %d hits, want 1", n)
+	}
+}
+
+// TestCheckFindsBadPairs holds that Check reports a record whose pairs
+// filter is not its text's (here one that hides a phrase the text holds),
+// and that Rebuild writes the filter anew, on disk and in memory.
+func TestCheckFindsBadPairs(t *testing.T) {
+	ctx := context.Background()
+	for _, dir := range []string{"", t.TempDir()} {
+		var ix *Index
+		var err error
+		if dir == "" {
+			ix, err = OpenMemory(nil)
+		} else {
+			ix, err = Open(dir, nil)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		docs := []Doc{{ID: "a", Body: "alpha beta gamma"}, {ID: "b", Title: "Beta", Body: "gamma alpha, beta", Vector: []float32{1, 2}},
+			{ID: "c.go", Kind: "code", Body: "// Copyright 2020 The Authors.\n\npackage c\n\nfunc AlphaBeta() {}\n"}}
+		if err := ix.Upsert(ctx, docs...); err != nil {
+			t.Fatal(err)
+		}
+		if rep, err := ix.Check(ctx); err != nil || !rep.OK() {
+			t.Fatalf("%q: check of a sound index: %v\n%v", dir, err, rep)
+		}
+		phrase := func() int {
+			r, err := ix.Search(ctx, Request{Query: `"alpha beta"`, Mode: ModeText})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.Total
+		}
+		whole := phrase()
+		var before []byte
+		err = ix.store.Update(func(tx storage.Tx) error {
+			before = bytes.Clone(tx.Get(bucketDocs, []byte("a")))
+			h, rest, err := record.DecodeHeader(before)
+			if err != nil {
+				return err
+			}
+			title, body, err := record.DecodeText(rest)
+			if err != nil {
+				return err
+			}
+			h.Pairs = []byte{0}
+			return tx.Put(bucketDocs, []byte("a"), record.Encode(&h, nil, string(title), string(body)))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := phrase(); n != whole-1 {
+			t.Fatalf("%q: with the damaged filter the phrase has %d hits, not %d", dir, n, whole-1)
+		}
+		rep, err := ix.Check(ctx)
+		if err != nil || rep.OK() || rep.BadPairsN != 1 || !slices.Equal(rep.BadPairs, []string{"a"}) || !strings.Contains(rep.String(), "pairs filter") {
+			t.Fatalf("%q: check of a damaged filter: %v\n%+v", dir, err, rep)
+		}
+		if err := ix.Rebuild(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if rep, err := ix.Check(ctx); err != nil || !rep.OK() {
+			t.Fatalf("%q: check after Rebuild: %v\n%v", dir, err, rep)
+		}
+		if n := phrase(); n != whole {
+			t.Fatalf("%q: after Rebuild the phrase has %d hits, not %d", dir, n, whole)
+		}
+		err = ix.store.View(func(tx storage.Tx) error {
+			if after := tx.Get(bucketDocs, []byte("a")); !bytes.Equal(after, before) {
+				return fmt.Errorf("the record written anew differs from the one the write stored")
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -245,10 +245,12 @@ func (w request) index() index.Request {
 
 // report is an index.Report on the wire, with the counts JSON omits.
 type report struct {
-	Docs    int
-	Seq     uint64
-	Text    legReport
-	Trigram legReport
+	Docs      int
+	Seq       uint64
+	Text      legReport
+	Trigram   legReport
+	BadPairs  []string
+	BadPairsN int
 }
 
 type legReport struct {
@@ -260,7 +262,7 @@ func toWireReport(r *index.Report) report {
 	leg := func(l index.LegReport) legReport {
 		return legReport{LegReport: l, MissingN: l.MissingN, ExtraN: l.ExtraN, ChangedN: l.ChangedN}
 	}
-	return report{Docs: r.Docs, Seq: r.Seq, Text: leg(r.Text), Trigram: leg(r.Trigram)}
+	return report{Docs: r.Docs, Seq: r.Seq, Text: leg(r.Text), Trigram: leg(r.Trigram), BadPairs: r.BadPairs, BadPairsN: r.BadPairsN}
 }
 
 func (w report) index() *index.Report {
@@ -269,5 +271,5 @@ func (w report) index() *index.Report {
 		r.MissingN, r.ExtraN, r.ChangedN = l.MissingN, l.ExtraN, l.ChangedN
 		return r
 	}
-	return &index.Report{Docs: w.Docs, Seq: w.Seq, Text: leg(w.Text), Trigram: leg(w.Trigram)}
+	return &index.Report{Docs: w.Docs, Seq: w.Seq, Text: leg(w.Text), Trigram: leg(w.Trigram), BadPairs: w.BadPairs, BadPairsN: w.BadPairsN}
 }

@@ -12,7 +12,9 @@ func runRebuild(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet(e, "rebuild", "twindex rebuild [flags]", `  twindex rebuild && twindex check
 
 Discards both indexes and rebuilds them from the document store, for an
-index that 'twindex check' found out of step or whose files are damaged.`)
+index that 'twindex check' found out of step or whose files are damaged,
+and writes anew the records whose filter of adjacent word pairs is not
+their text's.`)
 	idx := fs.indexFlag()
 	if _, err := fs.parse(args); err != nil {
 		return err
