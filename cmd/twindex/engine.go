@@ -27,6 +27,20 @@ const (
 // its writes in progress are done.
 const lockWait = 5 * time.Second
 
+// lockWaitOf returns $TWINDEX_LOCK_WAIT, a duration (0: fail at once),
+// else lockWait.
+func lockWaitOf(e *env) (time.Duration, error) {
+	v := e.getenv("TWINDEX_LOCK_WAIT")
+	if v == "" {
+		return lockWait, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, usageErr("set TWINDEX_LOCK_WAIT to a duration such as 500ms or 1m", "TWINDEX_LOCK_WAIT=%q is not a duration", v)
+	}
+	return d, nil
+}
+
 // lockNotice is how long whileLocked waits before it says so.
 const lockNotice = 500 * time.Millisecond
 
@@ -92,14 +106,18 @@ func (l *location) engine(e *env, opts *index.Options, mode openMode, maxSize in
 
 // whileLocked calls open until it returns anything but index.ErrLocked,
 // or a server owns the index in dir (its Client is returned), or lockWait
-// has passed, or stop is closed (context.Canceled); after lockNotice it
+// ($TWINDEX_LOCK_WAIT) has passed, or stop is closed (context.Canceled); after lockNotice it
 // says on stderr that it waits. A damaged store seen while another process
 // holds the lock is taken for that process's write in progress (the store
 // is checked before the lock is tried): it is retried, and lockWait ends
 // with ErrLocked.
 func whileLocked(e *env, stop <-chan struct{}, dir string, open func() error) (*server.Client, error) {
+	wait, err := lockWaitOf(e)
+	if err != nil {
+		return nil, err
+	}
 	start := time.Now()
-	deadline, told := start.Add(lockWait), false
+	deadline, told := start.Add(wait), false
 	var locked error
 	for {
 		err := open()
@@ -118,7 +136,7 @@ func whileLocked(e *env, stop <-chan struct{}, dir string, open func() error) (*
 			return nil, locked
 		}
 		if !told && time.Since(start) > lockNotice {
-			fmt.Fprintf(e.stderr, "twindex: %s is locked by another process; waiting up to %s\n", dir, lockWait)
+			fmt.Fprintf(e.stderr, "twindex: %s is locked by another process; waiting up to %s\n", dir, wait)
 			told = true
 		}
 		select {

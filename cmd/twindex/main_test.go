@@ -401,10 +401,11 @@ func TestExitCodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r = twindex(t, dir, "search", "badger").want(t, 3)
-	if !strings.Contains(r.stderr, "locked") || !strings.Contains(r.stderr, "hint:") || !strings.Contains(r.stderr, "waiting up to") {
+	r = twindexEnv(t, dir, "", []string{"TWINDEX_LOCK_WAIT=1500ms"}, "search", "badger").want(t, 3)
+	if !strings.Contains(r.stderr, "locked") || !strings.Contains(r.stderr, "hint:") || !strings.Contains(r.stderr, "waiting up to 1.5s") {
 		t.Errorf("locked: %q", r.stderr)
 	}
+	twindexEnv(t, dir, "", []string{"TWINDEX_LOCK_WAIT=soon"}, "search", "badger").want(t, 2)
 	ix.Close()
 	twindex(t, dir, "search", "badger").want(t, 0)
 }

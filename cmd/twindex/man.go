@@ -83,6 +83,12 @@ Start here:
 .B TWINDEX_INDEX
 the index directory, as \-\-index
 .TP
+.B TWINDEX_LOCK_WAIT
+how long a command waits for an index another process holds (default 5s; 0 fails at once)
+.TP
+.B TWINDEX_SERVE
+1: a search starts a server in the background, as search \-\-serve
+.TP
 .B NO_COLOR
 no color in the output, even on a terminal
 .TP
