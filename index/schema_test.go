@@ -72,6 +72,33 @@ func TestOldSchemaRebuildsGrams(t *testing.T) {
 	}
 }
 
+// hidePairs gives the record of document id a pairs filter that holds no
+// pair, as if every pair of its text were of terms the analysis no
+// longer makes, and returns the record as it was.
+func hidePairs(t *testing.T, ix *Index, id string) (before []byte) {
+	t.Helper()
+	err := ix.store.Update(func(tx storage.Tx) error {
+		before = bytes.Clone(tx.Get(bucketDocs, []byte(id)))
+		h, rest, err := record.DecodeHeader(before)
+		if err != nil {
+			return err
+		}
+		if h.Pairs == nil {
+			return errors.New("the write stored no pairs filter")
+		}
+		title, body, err := record.DecodeText(rest)
+		if err != nil {
+			return err
+		}
+		h.Pairs = []byte{0}
+		return tx.Put(bucketDocs, []byte(id), record.Encode(&h, h.Vector(), string(title), string(body)))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return before
+}
+
 // TestRebuildSetsPairsAside holds that the pairs filters of records
 // written before a rebuild of the bleve indexes (an analysis a later
 // build changed) are not asked, and those written after are. A filter
@@ -88,24 +115,7 @@ func TestRebuildSetsPairsAside(t *testing.T) {
 	if err := ix.Upsert(ctx, Doc{ID: "a", Body: "alpha beta gamma"}); err != nil {
 		t.Fatal(err)
 	}
-	err = ix.store.Update(func(tx storage.Tx) error {
-		h, rest, err := record.DecodeHeader(tx.Get(bucketDocs, []byte("a")))
-		if err != nil {
-			return err
-		}
-		if h.Pairs == nil {
-			return errors.New("the write stored no pairs filter")
-		}
-		title, body, err := record.DecodeText(rest)
-		if err != nil {
-			return err
-		}
-		h.Pairs = []byte{0}
-		return tx.Put(bucketDocs, []byte("a"), record.Encode(&h, nil, string(title), string(body)))
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	hidePairs(t, ix, "a")
 	phrase := func(ix *Index) int {
 		t.Helper()
 		r, err := ix.Search(ctx, Request{Query: `"alpha beta"`, Mode: ModeText})
@@ -180,23 +190,7 @@ func TestCheckFindsBadPairs(t *testing.T) {
 			return r.Total
 		}
 		whole := phrase()
-		var before []byte
-		err = ix.store.Update(func(tx storage.Tx) error {
-			before = bytes.Clone(tx.Get(bucketDocs, []byte("a")))
-			h, rest, err := record.DecodeHeader(before)
-			if err != nil {
-				return err
-			}
-			title, body, err := record.DecodeText(rest)
-			if err != nil {
-				return err
-			}
-			h.Pairs = []byte{0}
-			return tx.Put(bucketDocs, []byte("a"), record.Encode(&h, nil, string(title), string(body)))
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		before := hidePairs(t, ix, "a")
 		if n := phrase(); n != whole-1 {
 			t.Fatalf("%q: with the damaged filter the phrase has %d hits, not %d", dir, n, whole-1)
 		}
