@@ -147,7 +147,7 @@ func (n *Node) Check(ctx context.Context) (*index.Report, error) {
 		out.Docs += r.val.Docs
 		out.Seq += r.val.Seq
 		out.BadPairs = append(out.BadPairs, r.val.BadPairs...)
-		out.BadPairsN += r.val.BadPairsN
+		out.BadPairsN += len(r.val.BadPairs) // the uncapped count does not cross the shards' calls
 		for _, leg := range []struct{ to, from *index.LegReport }{{&out.Text, &r.val.Text}, {&out.Trigram, &r.val.Trigram}} {
 			leg.to.Docs += leg.from.Docs
 			leg.to.Seq += leg.from.Seq

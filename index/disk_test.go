@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -219,8 +220,9 @@ func TestDidYouMeanCountsAfterMerge(t *testing.T) {
 }
 
 // A Rebuild that fails (here cancelled) leaves nothing to read: every
-// call but another Rebuild, Close and the store's reads says so, none
-// panics, and a Rebuild that succeeds brings it all back.
+// call but another Rebuild and Close says so, none panics, and a Rebuild
+// that succeeds brings it all back, as does, on disk, a Close and an Open
+// (the half-built indexes are not taken for the store's state).
 func TestFailedRebuild(t *testing.T) {
 	for _, dir := range []string{"", t.TempDir()} {
 		var ix *index.Index
@@ -234,9 +236,18 @@ func TestFailedRebuild(t *testing.T) {
 			ix = mustOpen(t, dir, nil)
 		}
 		mustUpsert(t, ix, corpus...)
+		// Cancelled before it starts, it leaves the index as it was.
 		cancelled, cancel := context.WithCancel(ctx)
 		cancel()
 		if err := ix.Rebuild(cancelled); err == nil {
+			t.Fatal("a cancelled Rebuild succeeded")
+		}
+		if r := search(t, ix, index.Request{Query: "bufio.Scanner"}); len(r.Hits) != 1 {
+			t.Errorf("%q after a Rebuild cancelled before it started: %v", dir, ids(r))
+		}
+		// Cancelled once the records are checked, while the indexes are
+		// rebuilt: it leaves nothing to read.
+		if err := ix.Rebuild(cancelAfter(ctx, int64(len(corpus))+1)); err == nil {
 			t.Fatal("a cancelled Rebuild succeeded")
 		}
 		calls := map[string]func() error{
@@ -251,6 +262,15 @@ func TestFailedRebuild(t *testing.T) {
 				t.Errorf("%q %s after a failed Rebuild: %v", dir, name, err)
 			}
 		}
+		if dir != "" {
+			if err := ix.Close(); err != nil {
+				t.Fatal(err)
+			}
+			ix = mustOpen(t, dir, nil)
+			if rep, err := ix.Check(ctx); err != nil || !rep.OK() {
+				t.Fatalf("Open after a failed Rebuild: %v\n%s", err, rep)
+			}
+		}
 		if err := ix.Rebuild(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -262,4 +282,23 @@ func TestFailedRebuild(t *testing.T) {
 			t.Fatalf("%q Check after a Rebuild: %v\n%s", dir, err, rep)
 		}
 	}
+}
+
+// cancelAfter is ctx cancelled once its Err has been asked n times.
+func cancelAfter(ctx context.Context, n int64) context.Context {
+	c := &countedCtx{Context: ctx}
+	c.left.Store(n)
+	return c
+}
+
+type countedCtx struct {
+	context.Context
+	left atomic.Int64
+}
+
+func (c *countedCtx) Err() error {
+	if c.left.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return c.Context.Err()
 }

@@ -196,27 +196,42 @@ func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc
 // for an index whose bleve files are damaged or suspect, and writes anew
 // the records whose filters of adjacent term pairs are not their text's
 // (Report.BadPairs). Searches wait until it is done.
-func (ix *Index) Rebuild(ctx context.Context) error {
+func (ix *Index) Rebuild(ctx context.Context) (err error) {
 	if ix.opts.ReadOnly {
 		return fmt.Errorf("rebuild: %w", ErrReadOnly)
 	}
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if err := ix.ready(readsStore); err != nil {
+	ix.mu.RLock()
+	err = ix.ready(readsStore)
+	ix.mu.RUnlock()
+	if err != nil {
 		return fmt.Errorf("rebuild: %w", err)
 	}
+	// The records first, while searches go on: they only read them.
+	if err := ix.rewritePairs(ctx); err != nil {
+		return fmt.Errorf("rebuild: %w", err)
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
 	// The backends go: wait for the searches that read them.
 	if ix.view != nil {
 		ix.view.close()
 		ix.view = nil
 	}
+	// From here a failure leaves the indexes half built, which must not
+	// be taken for the store's state (Close's flush would record the
+	// store's last write in them): the index is stale until a Rebuild
+	// succeeds, and an Open rebuilds what it lacks.
+	defer func() {
+		if err != nil {
+			ix.stale = err
+		}
+	}()
 	if err := ix.closeBackends(); err != nil && ix.dir == "" {
 		return fmt.Errorf("rebuild: %w", err)
 	}
 	ix.text, ix.tri = nil, nil
-	var err error
 	for _, name := range []string{textDir, trigramDir} {
 		if d := ix.subdir(name); d != "" {
 			if err := os.RemoveAll(d); err != nil {
@@ -240,36 +255,48 @@ func (ix *Index) Rebuild(ctx context.Context) error {
 	if err := ix.reindex(ctx, ix.tri, ix.trigramDocs(seq), seq, nil); err != nil {
 		return fmt.Errorf("rebuild trigram index: %w", err)
 	}
-	if err := ix.rewritePairs(ctx); err != nil {
-		return fmt.Errorf("rebuild: %w", err)
-	}
 	ix.view = &view{seq: seq}
 	ix.stale, ix.noTrigrams = nil, false
 	ix.damage.Store(nil)
 	return nil
 }
 
+// rewriteChunk is how many records rewritePairs writes in one
+// transaction.
+const rewriteChunk = 1000
+
 // rewritePairs writes anew the records whose filters of adjacent term
 // pairs are not their text's (Report.BadPairs), each with its text's;
-// nothing else of them changes. Cost: an analysis of every document's
-// text, and a write of the records it fixes.
+// nothing else of them changes, so searches may read either. It holds
+// the new filters, not the records, and writes rewriteChunk records a
+// transaction. The caller holds writeMu. Cost: an analysis of every
+// document's text, and a write of the records it fixes.
 func (ix *Index) rewritePairs(ctx context.Context) error {
-	var ids, recs [][]byte
+	var ids []string
+	var filters [][]byte
 	err := ix.store.View(func(tx storage.Tx) error {
-		return ix.eachBadPairs(ctx, tx, func(*Doc) {}, func(d *Doc, h *record.Header, p []byte) {
-			h.Pairs = p
-			ids, recs = append(ids, []byte(d.ID)), append(recs, record.Encode(h, h.Vector(), d.Title, d.Body))
+		return ix.eachBadPairs(ctx, tx, func(*Doc) {}, func(d *Doc, _ *record.Header, p []byte) {
+			ids, filters = append(ids, d.ID), append(filters, p)
 		})
 	})
-	if err != nil || len(ids) == 0 {
-		return err
-	}
-	return ix.store.Update(func(tx storage.Tx) error {
-		for i, id := range ids {
-			if err := tx.Put(bucketDocs, id, recs[i]); err != nil {
-				return err
+	for start := 0; err == nil && start < len(ids); start += rewriteChunk {
+		err = ix.store.Update(func(tx storage.Tx) error {
+			for i := start; i < min(start+rewriteChunk, len(ids)); i++ {
+				rec := tx.Get(bucketDocs, []byte(ids[i]))
+				if rec == nil {
+					continue // not since the scan: writes wait for writeMu
+				}
+				d, h, err := decodeDoc(ids[i], rec, true)
+				if err != nil {
+					return err
+				}
+				h.Pairs = filters[i]
+				if err := tx.Put(bucketDocs, []byte(ids[i]), record.Encode(&h, h.Vector(), d.Title, d.Body)); err != nil {
+					return err
+				}
 			}
-		}
-		return nil
-	})
+			return nil
+		})
+	}
+	return err
 }
