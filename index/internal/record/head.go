@@ -121,10 +121,12 @@ func runeStartCut(b []byte) []byte {
 // less than size. Damage it reads is ErrCorrupt; the elements after it
 // stops are not read.
 func snappyPrefix(dst, src []byte, size, want int) ([]byte, error) {
-	if cap(dst) < size {
-		dst = make([]byte, 0, size)
+	// d has copySlack bytes past size, which a copy of eight bytes at a
+	// time may write into before later elements overwrite them.
+	if cap(dst) < size+copySlack {
+		dst = make([]byte, 0, size+copySlack)
 	}
-	d := dst[:size]
+	d := dst[:size+copySlack]
 	o := 0
 	for s := 0; s < len(src) && o < want && o < size; {
 		tag := src[s]
@@ -173,9 +175,17 @@ func snappyPrefix(dst, src []byte, size, want int) ([]byte, error) {
 		if offset <= 0 || offset > o || length > size-o {
 			return nil, corruptSnappy
 		}
-		if offset >= length {
+		switch {
+		case offset >= 8 && length <= copySlack:
+			// Eight bytes at a time, each read from bytes already final
+			// (offset >= 8), the last store past the element into d's
+			// slack or the next element's place.
+			for k := 0; k < length; k += 8 {
+				binary.LittleEndian.PutUint64(d[o+k:], binary.LittleEndian.Uint64(d[o-offset+k:]))
+			}
+		case offset >= length:
 			copy(d[o:o+length], d[o-offset:])
-		} else {
+		default:
 			// Overlapping: a run repeats its last offset bytes.
 			for k := range length {
 				d[o+k] = d[o-offset+k]
@@ -188,6 +198,10 @@ func snappyPrefix(dst, src []byte, size, want int) ([]byte, error) {
 	}
 	return d[:o], nil
 }
+
+// copySlack is how far past a block's decoded length snappyPrefix may
+// write: a copy element is at most 64 bytes long.
+const copySlack = 64
 
 // corruptSnappy is the error of damaged compressed text.
 var corruptSnappy = fmt.Errorf("%w: damaged compressed text", ErrCorrupt)

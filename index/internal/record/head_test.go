@@ -2,12 +2,19 @@ package record
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/golang/snappy"
+
+	"github.com/twindex/twindex/internal/goroot"
 )
 
 // checkHead compares DecodeTextHead's title and body start with the whole
@@ -132,4 +139,50 @@ func ExampleDecodeTextHead() {
 	// Output:
 	// LICENSE false 11052 <nil>
 	// true
+}
+
+// BenchmarkSnappyPrefix decodes the Go tree's net/http sources whole with
+// snappyPrefix, which decodes the heads of texts, and with the snappy
+// package's decoder (assembly on amd64) for a yardstick; MB/s of text.
+func BenchmarkSnappyPrefix(b *testing.B) {
+	dir, err := goroot.Dir()
+	if err != nil {
+		b.Skip(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "src", "net", "http", "*.go"))
+	var blocks [][]byte
+	var sizes []int
+	total := 0
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		blocks, sizes, total = append(blocks, snappy.Encode(nil, text)), append(sizes, len(text)), total+len(text)
+	}
+	if total == 0 {
+		b.Skip("no source to decode")
+	}
+	var buf []byte
+	b.Run("snappyPrefix", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		for range b.N {
+			for i, z := range blocks {
+				_, k := binary.Uvarint(z)
+				if buf, err = snappyPrefix(buf[:0], z[k:], sizes[i], sizes[i]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("snappy.Decode", func(b *testing.B) {
+		b.SetBytes(int64(total))
+		for range b.N {
+			for _, z := range blocks {
+				if buf, err = snappy.Decode(buf[:cap(buf)], z); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }
