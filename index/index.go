@@ -101,10 +101,6 @@ type Index struct {
 	// writeMu serializes writes (Apply, Optimize, Rebuild, Close) from
 	// their start to the publication of their view.
 	writeMu sync.Mutex
-	// noTrigrams is set while a snapshot opened with Options.TrigramsLater
-	// has not built its trigram index (BuildTrigrams), under writeMu once
-	// the index is shared; its views say so to searches.
-	noTrigrams bool
 	// mu guards closed, stale, view and the backends' identity: writers
 	// hold it briefly to publish a view, searches to take one.
 	mu   sync.RWMutex

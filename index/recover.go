@@ -256,7 +256,7 @@ func (ix *Index) Rebuild(ctx context.Context) (err error) {
 		return fmt.Errorf("rebuild trigram index: %w", err)
 	}
 	ix.view = &view{seq: seq}
-	ix.stale, ix.noTrigrams = nil, false
+	ix.stale = nil
 	ix.damage.Store(nil)
 	return nil
 }

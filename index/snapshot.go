@@ -198,10 +198,10 @@ func (ix *Index) adopt(st storage.Store, text bleveindex.Index, later bool) (err
 		ix.text.Close()
 		ix.text = fresh
 	}
-	if later {
-		ix.noTrigrams = true
-	} else if err := ix.fill(context.Background(), ix.tri, ix.trigramDocs(seq), seq, nil); err != nil {
-		return fmt.Errorf("open snapshot: trigram index: %w", err)
+	if !later {
+		if err := ix.fill(context.Background(), ix.tri, ix.trigramDocs(seq), seq, nil); err != nil {
+			return fmt.Errorf("open snapshot: trigram index: %w", err)
+		}
 	}
 	if err := ix.writeSchema(had); err != nil {
 		return fmt.Errorf("open snapshot: %w", err)
@@ -247,20 +247,18 @@ func (ix *Index) BuildTrigrams(ctx context.Context, pause func()) (err error) {
 	return ix.buildTrigrams(ctx, pause)
 }
 
-// buildTrigrams is BuildTrigrams with writeMu held.
+// buildTrigrams is BuildTrigrams with writeMu held: the view, which only
+// a holder of writeMu replaces, says whether there is one to build.
 func (ix *Index) buildTrigrams(ctx context.Context, pause func()) error {
-	if !ix.noTrigrams {
-		return nil
-	}
 	ix.mu.RLock()
-	err := ix.ready(readsStore)
+	err := ix.ready(readsIndexes)
 	v := ix.view
 	ix.mu.RUnlock()
-	if err == nil && v == nil {
-		err = errNoView
-	}
 	if err != nil {
 		return fmt.Errorf("build trigrams: %w", err)
+	}
+	if !v.noTrigrams {
+		return nil
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("build trigrams: %w", err)
@@ -268,7 +266,6 @@ func (ix *Index) buildTrigrams(ctx context.Context, pause func()) error {
 	if err := ix.fill(ctx, ix.tri, ix.trigramDocs(v.seq), v.seq, pause); err != nil {
 		return fmt.Errorf("build trigrams: %w", err)
 	}
-	ix.noTrigrams = false
 	ix.publish(&view{seq: v.seq})
 	return nil
 }

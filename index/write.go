@@ -240,7 +240,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	if err != nil {
 		return a, fmt.Errorf("write: %w", err)
 	}
-	if stale != nil || ix.noTrigrams {
+	if stale != nil || cur.noTrigrams {
 		if err := ix.buildTrigrams(ctx, nil); err != nil {
 			return a, fmt.Errorf("write: %w", err)
 		}
