@@ -40,7 +40,7 @@ func Locate(text string, at int) (line, col int) {
 func (q *Query) Lines(body Field, o LineOptions, add func(Line)) int {
 	body = body.Restored()
 	text := body.Text
-	exact, guess := q.matchSpans(body, len(text)+1)
+	exact, guess, _ := q.matchSpans(body, len(text)+1)
 	spans := exact
 	if len(guess) > 0 {
 		spans = append(spans, q.wordSpans(&body, 0, len(text), guess)...)

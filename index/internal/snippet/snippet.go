@@ -213,50 +213,77 @@ func (q *Query) Snippet(title, body Field, prefer, floor int) (snip string, at i
 // matchSpans returns the exact matches in a field (substrings, and the
 // runs of quoted phrases), up to limit occurrences of each term, and
 // guesses: the places where a word that may be a query word starts.
-func (q *Query) matchSpans(f Field, limit int) (exact, guess []span) {
-	ftext := f.Folded
-	if len(ftext) > scan {
-		ftext = ftext[:scan]
+// capped reports whether some term has more occurrences than limit.
+func (q *Query) matchSpans(f Field, limit int) (exact, guess []span, capped bool) {
+	exact, guess, capped = q.spansIn(f, 0, min(len(f.Folded), scan), limit)
+	if len(q.runs) > 0 {
+		ftext := f.Folded[:min(len(f.Folded), scan)]
+		text := f.original(0, f.orig(len(ftext)))
+		exact = append(exact, q.runSpans(q.runTokens(text, ftext, f.Map))...)
 	}
-	orig := func(i int) int {
-		if f.Map != nil {
-			return f.Map[i]
-		}
-		return i
-	}
+	return exact, guess, capped
+}
+
+// spansIn returns the matches of the subs and the guesses of the probes
+// in the field's folded bytes [from, to), up to limit of each, and
+// whether a sub or probe has more.
+func (q *Query) spansIn(f Field, from, to, limit int) (exact, guess []span, capped bool) {
+	ftext := f.Folded[:to]
 	for key, sub := range q.subs {
 		n := len(sub.Needle())
 		if n == 0 {
 			continue
 		}
-		for i, k := 0, 0; k < limit; k++ {
+		for i, k := from, 0; ; k++ {
 			j := sub.Index(ftext[i:])
 			if j < 0 {
 				break
 			}
-			exact = append(exact, span{orig(i + j), orig(i + j + n), key})
+			if k == limit {
+				capped = true
+				break
+			}
+			exact = append(exact, span{f.orig(i + j), f.orig(i + j + n), key})
 			i += j + n
 		}
 	}
-	if len(q.runs) > 0 {
-		text := f.original(0, orig(len(ftext)))
-		exact = append(exact, q.runSpans(q.runTokens(text, ftext, f.Map))...)
-	}
 	for _, p := range q.probes {
 		n := len(p.find.Needle())
-		for i, k := 0, 0; k < limit; {
+		for i, k := from, 0; ; {
 			j := p.find.Index(ftext[i:])
 			if j < 0 {
 				break
 			}
-			if at := orig(i + j); f.partStart(at) {
-				guess = append(guess, span{at, orig(i + j + n), p.key})
+			if at := f.orig(i + j); f.partStart(at) {
+				if k == limit {
+					capped = true
+					break
+				}
+				guess = append(guess, span{at, f.orig(i + j + n), p.key})
 				k++
 			}
 			i += j + n
 		}
 	}
-	return exact, guess
+	return exact, guess, capped
+}
+
+// orig returns the offset in Text of byte i of Folded.
+func (f *Field) orig(i int) int {
+	if f.Map != nil {
+		return f.Map[i]
+	}
+	return i
+}
+
+// folded returns the offset in Folded of the first byte that comes from
+// byte o of Text or after it.
+func (f *Field) folded(o int) int {
+	if f.Map != nil {
+		i, _ := slices.BinarySearch(f.Map, o)
+		return min(i, len(f.Folded))
+	}
+	return min(o, len(f.Folded))
 }
 
 // runTokens returns the tokens of text (whose folding is folded, offsets
@@ -342,38 +369,102 @@ func (q *Query) renderIn(f Field, prefer, floor, cut int) (snip string, best int
 	if !whole {
 		f.Folded = f.Folded[:cut]
 	}
-	exact, guess := q.matchSpans(f, Spans)
+	gather := func() (exact, guess []span) {
+		var capped bool
+		exact, guess, capped = q.matchSpans(f, Spans)
+		if prefer >= 0 && capped {
+			// The window is the declaration's: its matches, which may
+			// come after the first Spans of a term.
+			e, g, _ := q.spansIn(f, f.folded(max(0, prefer-before-reach)), f.folded(prefer+width+reach), Spans)
+			exact, guess = append(exact, e...), append(guess, g...)
+		}
+		return exact, guess
+	}
+	exact, guess := gather()
 	if len(exact)+len(guess) == 0 {
 		return "", -1, whole
 	}
 	// Matches in the licence comment count when there are no others.
-	if floor > 0 && slices.ContainsFunc(slices.Concat(exact, guess), func(sp span) bool { return sp.start >= floor }) {
+	past := func(sp span) bool { return sp.start >= floor }
+	if floor > 0 && (slices.ContainsFunc(exact, past) || slices.ContainsFunc(guess, past)) {
 		out := func(sp span) bool { return sp.start < floor }
-		exact, guess = slices.DeleteFunc(exact, out), slices.DeleteFunc(guess, out)
-	} else {
-		if floor > 0 && !whole {
+		lo, hi, at, spans, decided := q.window(&f, slices.DeleteFunc(exact, out), slices.DeleteFunc(guess, out), prefer, floor, cut, whole)
+		switch {
+		case !decided:
 			return "", -1, false
+		case len(spans) > 0:
+			return q.marked(&f, lo, hi, at, spans)
+		case !whole:
+			return "", -1, false // past the comment, the matches may be past cut
 		}
-		floor = 0
-	}
-	lo, hi, at, keys := shown(f.Shape(), sortSpans(append(slices.Clone(exact), guess...)), prefer, floor)
-	if !whole && (keys < len(q.keys) || at+width+reach+q.longest > cut) {
+		// None past the comment was a match: those in it count.
+		exact, guess = gather()
+	} else if floor > 0 && !whole {
 		return "", -1, false
 	}
-	spans := exact
-	if len(guess) > 0 {
-		spans = append(spans, q.wordSpans(&f, lo, hi, guess)...)
+	lo, hi, at, spans, decided := q.window(&f, exact, guess, prefer, 0, cut, whole)
+	if !decided {
+		return "", -1, false
 	}
-	spans = sortSpans(spans)
 	if len(spans) == 0 {
 		return "", -1, whole
 	}
-	// The best match: the first at or after the window's anchor.
-	best = spans[0].start
+	return q.marked(&f, lo, hi, at, spans)
+}
+
+// window picks the part of the field to show, [lo, hi), and returns the
+// matches in it, sorted: the window with the most distinct keys among the
+// exact matches and the guesses that the analysis of their words
+// confirms. As that analysis is the cost of a snippet, only the guesses
+// in the window picked are analyzed; while one of them is not a query
+// term, those are dropped and the window is picked again (no other window
+// can hold more keys than it did with them). decided is false when the
+// field's first cut bytes do not decide the window (renderIn). at is
+// the window's anchor (shown).
+func (q *Query) window(f *Field, exact, guess []span, prefer, floor, cut int, whole bool) (lo, hi, at int, spans []span, decided bool) {
+	slices.SortFunc(exact, cmpSpans)
+	slices.SortFunc(guess, cmpSpans)
+	var all, in []span
+	for {
+		var keys int
+		all = mergeOverlaps(mergeSorted(all[:0], exact, guess))
+		lo, hi, at, keys = shown(f.Shape(), all, prefer, floor)
+		if !whole && (keys < len(q.keys) || at+width+reach+q.longest > cut) {
+			return 0, 0, 0, nil, false
+		}
+		in = in[:0]
+		for _, g := range guess {
+			if g.start >= lo && g.start < hi {
+				in = append(in, g)
+			}
+		}
+		if len(in) == 0 {
+			return lo, hi, at, mergeOverlaps(exact), true
+		}
+		found := q.wordSpans(f, lo, hi, in)
+		slices.SortFunc(found, cmpSpans)
+		exact = mergeSorted(make([]span, 0, len(exact)+len(found)), exact, found)
+		if prefer >= 0 || !slices.ContainsFunc(in, func(g span) bool { return !covered(found, g.start) }) {
+			return lo, hi, at, mergeOverlaps(exact), true
+		}
+		guess = slices.DeleteFunc(guess, func(g span) bool { return g.start >= lo && g.start < hi })
+	}
+}
+
+// covered reports whether one of spans holds byte i.
+func covered(spans []span, i int) bool {
+	return slices.ContainsFunc(spans, func(sp span) bool { return sp.start <= i && i < sp.end })
+}
+
+// marked renders the window [lo, hi) with the spans marked, and the
+// offset of its best match: the first at or after the window's anchor
+// at.
+func (q *Query) marked(f *Field, lo, hi, at int, spans []span) (string, int, bool) {
+	best := spans[0].start
 	if i := slices.IndexFunc(spans, func(sp span) bool { return sp.start >= at }); i >= 0 {
 		best = spans[i].start
 	}
-	return q.mark(&f, lo, hi, spans), best, true
+	return q.mark(f, lo, hi, spans), best, true
 }
 
 // wordSpans analyzes the words around the candidates that fall in the
@@ -381,16 +472,16 @@ func (q *Query) renderIn(f Field, prefer, floor, cut int) (snip string, best int
 func (q *Query) wordSpans(f *Field, lo, hi int, guess []span) []span {
 	text := f.Shape()
 	var out []span
-	seen := map[int]bool{}
+	var seen []int // the words' starts: a window has few
 	for _, g := range guess {
 		if g.start < lo || g.start >= hi {
 			continue
 		}
 		start, end := wordAround(text, g.start)
-		if seen[start] {
+		if slices.Contains(seen, start) {
 			continue
 		}
-		seen[start] = true
+		seen = append(seen, start)
 		for _, tok := range q.Words.tokens(f.original(start, end), q.Analyze) {
 			if key, ok := q.terms[tok.term]; ok {
 				out = append(out, span{start + tok.start, start + tok.end, key})
@@ -405,15 +496,23 @@ func (q *Query) wordSpans(f *Field, lo, hi int, guess []span) []span {
 // do not depend on the order spans were found in (the head of a field
 // and the whole give the same).
 func sortSpans(spans []span) []span {
-	slices.SortFunc(spans, func(a, b span) int {
-		if a.start != b.start {
-			return a.start - b.start
-		}
-		if a.end != b.end {
-			return b.end - a.end
-		}
-		return a.key - b.key
-	})
+	slices.SortFunc(spans, cmpSpans)
+	return mergeOverlaps(spans)
+}
+
+// cmpSpans orders spans by start, the longest first, then by key.
+func cmpSpans(a, b span) int {
+	if a.start != b.start {
+		return a.start - b.start
+	}
+	if a.end != b.end {
+		return b.end - a.end
+	}
+	return a.key - b.key
+}
+
+// mergeOverlaps merges the overlapping spans of sorted spans, in place.
+func mergeOverlaps(spans []span) []span {
 	merged := spans[:0]
 	for _, sp := range spans {
 		if n := len(merged); n > 0 && sp.start < merged[n-1].end {
@@ -425,6 +524,18 @@ func sortSpans(spans []span) []span {
 		merged = append(merged, sp)
 	}
 	return merged
+}
+
+// mergeSorted appends the spans of a and b, each sorted, to dst in order.
+func mergeSorted(dst, a, b []span) []span {
+	for len(a) > 0 && len(b) > 0 {
+		if cmpSpans(a[0], b[0]) <= 0 {
+			dst, a = append(dst, a[0]), a[1:]
+		} else {
+			dst, b = append(dst, b[0]), b[1:]
+		}
+	}
+	return append(append(dst, a...), b...)
 }
 
 // shown picks the part of text to show: the window of about width bytes

@@ -118,12 +118,57 @@ func TestSnippet(t *testing.T) {
 		{"analyzed words", query(nil, "reading"), "", "he reads a book", -1, "he [reads] a book", 3, false},
 		{"title", query([]string{"quartz"}, ""), "Quartz", "nothing", -1, "[Quartz]", -1, true},
 		{"no match", query([]string{"zz"}, ""), "t", "plain body", -1, "plain body", -1, false},
+		// The probes "lar" and "cou" find the words of the first line,
+		// none of them a query term: the window is where the terms are.
+		{"guesses that are not terms", query(nil, "larger counts"), "", "largest could\n" + strings.Repeat("filler ", 50) + "the counts get larger",
+			-1, "…filler filler filler filler filler filler filler filler the [counts] get [larger]", 368, false},
+		// A declaration's window holds its matches after the first Spans.
+		{"declaration past the first spans", query([]string{"type"}, ""), "", strings.Repeat("type x\n", 70) + "func Type() {}",
+			7*70 + 5, "…" + strings.Repeat("[type] x\n", 8) + "func [Type]() {}", 7*70 + 5, false},
 	}
 	for _, tt := range tests {
 		snip, at, inTitle := tt.q.Snippet(field(tt.title), field(tt.body), tt.prefer, 0)
 		if snip != tt.want || at != tt.wantAt || inTitle != tt.wantInTitle {
 			t.Errorf("%s: got %q %d %v, want %q %d %v", tt.name, snip, at, inTitle, tt.want, tt.wantAt, tt.wantInTitle)
 		}
+	}
+}
+
+// TestGuessesConfirmed checks that a snippet marks a query term whenever
+// its field holds one, among words that share the terms' probes (their
+// first three letters) but are not terms, before and after it.
+func TestGuessesConfirmed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	a := tokenize.NewText()
+	q := query(nil, "larger counts")
+	terms := a.Terms("larger counts")
+	lookalikes := []string{"largest", "large", "Largo", "could", "country", "counter", "coupon", "countless", "LargeFile", "courtCase"}
+	marked := 0
+	for i := range 500 {
+		var b strings.Builder
+		for b.Len() < 200+rng.IntN(6000) {
+			switch r := rng.IntN(30); {
+			case r < 4:
+				b.WriteString(lookalikes[rng.IntN(len(lookalikes))])
+			case r == 4 && rng.IntN(8) == 0:
+				b.WriteString([]string{"larger", "counts", "Counts", "countLarger"}[rng.IntN(4)])
+			default:
+				fmt.Fprintf(&b, "w%dq", rng.IntN(300))
+			}
+			b.WriteString([]string{" ", " ", "\n", ". ", "("}[rng.IntN(5)])
+		}
+		text := b.String()
+		holds := slices.ContainsFunc(a.Analyze([]byte(text)), func(tok *analysis.Token) bool { return slices.Contains(terms, string(tok.Term)) })
+		snip, _, _ := q.Snippet(field(""), field(text), -1, 0)
+		if got := strings.Contains(snip, "["); got != holds {
+			t.Fatalf("text %d holds a term: %v, its snippet marks one: %v\n%s\nsnippet: %s", i, holds, got, text, snip)
+		}
+		if holds {
+			marked++
+		}
+	}
+	if marked < 100 || marked > 400 {
+		t.Errorf("%d of 500 texts hold a term: the test needs both kinds", marked)
 	}
 }
 
@@ -319,7 +364,7 @@ func TestHeadRendersAsWhole(t *testing.T) {
 			}
 		}
 	}
-	if decided < runs/4 || decided == runs {
+	if decided < runs/5 || decided == runs {
 		t.Errorf("the head decided %d of %d snippets: the test needs both", decided, runs)
 	}
 }
