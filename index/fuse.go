@@ -3,7 +3,6 @@ package index
 import (
 	"encoding/binary"
 	"math"
-	"slices"
 
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index/internal/rank"
@@ -123,38 +122,32 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 	if err != nil {
 		return nil, 0, err
 	}
-	textRank := text.Ranker(len(tri))
 	type fused struct {
 		i, p  int // substring position, text position (or -1)
 		tr, r int // substring and text ranks
 		score float64
 	}
-	past := 0 // matches of both legs outside the best
-	for _, p := range pos[m:] {
-		if p >= 0 {
-			past++
-		}
-	}
-	cands, later := make([]fused, 0, m), make([]fused, 0, past) // later: those outside the best, with only a bound for a score
+	// The text ranks of the best: of their text scores, in one pass.
 	inBoth := make([]bool, len(text.Hits))
 	nBoth := 0
-	for i := range tri {
-		p := pos[i]
-		c := fused{i: i, p: p}
+	var topText []float64
+	for i, p := range pos {
 		if p >= 0 {
 			inBoth[p] = true
 			nBoth++
-			c.r = textRank(text.Hits[p].Score)
+			if i < m {
+				topText = append(topText, text.Hits[p].Score)
+			}
+		}
+	}
+	topTextRank := text.RanksOf(topText)
+	cands := make([]fused, 0, m)
+	for i := range m {
+		c := fused{i: i, p: pos[i], tr: topRank[i]}
+		if c.p >= 0 {
+			c.r, topTextRank = topTextRank[0], topTextRank[1:]
 			c.score = wText / (k + float64(c.r))
 		}
-		if i >= m {
-			if p >= 0 {
-				c.score += wTri / (k + float64(m+1))
-				later = append(later, c)
-			}
-			continue
-		}
-		c.tr = topRank[i]
 		c.score += wTri / (k + float64(c.tr))
 		cands = append(cands, c)
 	}
@@ -162,27 +155,46 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 	if err != nil {
 		return nil, 0, err
 	}
-	scores := make([]float64, 0, len(cands)+len(out))
+	// best keeps the need-th best score so far, or -Inf while there are
+	// fewer.
+	best := rank.NewCutoff(need)
 	for _, c := range cands {
-		scores = append(scores, c.score)
+		best.Add(c.score)
 	}
 	for _, h := range out {
-		scores = append(scores, h.Score)
+		best.Add(h.Score)
 	}
-	// nthBest is the need-th best of scores, or -Inf when there are
-	// fewer.
 	nthBest := func() float64 {
-		if len(scores) < need {
-			return math.Inf(-1)
+		if cut, ok := best.Score(); ok {
+			return cut
 		}
-		slices.Sort(scores)
-		return scores[len(scores)-need]
+		return math.Inf(-1)
 	}
 	// Scoring more candidates can only raise the need-th best: a match
-	// whose bound is below it now is not a hit.
-	cut := nthBest()
+	// outside the best whose bound (its text rank's share and the rank
+	// after the best's) is below it now is not a hit. The bound reaches
+	// it only for text ranks up to about wText/(cut-bound)-k, so only the
+	// matches whose text score is at least the one two ranks past that
+	// need their text rank.
+	cut, bound := nthBest(), wTri/(k+float64(m+1))
+	floor := math.Inf(-1)
+	if r := wText/(cut-bound) - k; cut > bound && r < float64(len(text.Hits)) {
+		floor = text.NthBest(max(1, int(r)+2))
+	}
+	var later []fused
+	var laterText []float64
+	for i := m; i < len(tri); i++ {
+		if p := pos[i]; p >= 0 && text.Hits[p].Score >= floor {
+			later = append(later, fused{i: i, p: p})
+			laterText = append(laterText, text.Hits[p].Score)
+		}
+	}
 	var lift []fused
-	for _, c := range later {
+	for j, r := range text.RanksOf(laterText) {
+		c := later[j]
+		c.r = r
+		c.score = wText / (k + float64(c.r))
+		c.score += bound
 		if c.score >= cut {
 			lift = append(lift, c)
 		}
@@ -197,7 +209,7 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 			c.tr = triRank[j]
 			c.score = wTri/(k+float64(c.tr)) + wText/(k+float64(c.r))
 			cands = append(cands, c)
-			scores = append(scores, c.score)
+			best.Add(c.score)
 		}
 		cut = nthBest()
 	}

@@ -108,9 +108,9 @@ func (l *List) Top(n int) error {
 	return nil
 }
 
-// cutoff returns the n-th best score (n >= 1), or the lowest when there
+// NthBest returns the n-th best score (n >= 1), or the lowest when there
 // are fewer hits: O(len · log n).
-func (l *List) cutoff(n int) float64 {
+func (l *List) NthBest(n int) float64 {
 	h := make(bestHeap, 0, n)
 	for _, x := range l.Hits {
 		if h.wants(x.Score, n) {
@@ -127,7 +127,7 @@ func (l *List) Best(n int) []int {
 	if n <= 0 || len(l.Hits) == 0 {
 		return nil
 	}
-	cut := l.cutoff(n)
+	cut := l.NthBest(n)
 	var out []int
 	for i, x := range l.Hits {
 		if x.Score >= cut {
