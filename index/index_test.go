@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -346,12 +348,51 @@ func TestBadRequests(t *testing.T) {
 			"limit":    {Query: "x", Limit: 101},
 			"negative": {Query: "x", Limit: -1},
 			"offset":   {Query: "x", Offset: -5},
+			"deep":     {Query: "x", Offset: index.MaxOffset + 1},
+			"deepest":  {Query: "x", Offset: math.MaxInt - 5},
 			"dates":    {Query: "x", Since: day(5), Until: day(1)},
 			"long":     {Query: strings.Repeat("x", index.MaxQueryBytes+1)},
 			"terms":    {Query: strings.Repeat("x ", index.MaxQueryTerms+1)},
 		} {
 			if _, err := ix.Search(ctx, req); !errors.Is(err, index.ErrInvalidRequest) {
 				t.Errorf("%s: %v, want ErrInvalidRequest", name, err)
+			}
+		}
+		// Refused, they left the index as it was.
+		if r := search(t, ix, index.Request{Query: "reader"}); r.Total == 0 {
+			t.Error("after the bad requests, a search finds nothing")
+		}
+	})
+}
+
+// TestPagesPastTheEnd checks that a page past the last match, up to the
+// deepest offset a request may ask, is empty with the total of the first,
+// in every mode, order and page size, and that its search allocates what
+// the first page's does, not memory in proportion to the offset: a
+// request's offset once sized the fused list (an offset of 2^40 ran the
+// process out of memory) and its sums overflowed past math.MaxInt (a
+// panic that marked the index damaged).
+func TestPagesPastTheEnd(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix, corpus...)
+		for _, req := range []index.Request{
+			{Query: "reader"}, {Query: "read", Mode: index.ModeText}, {Query: "ead", Mode: index.ModeSubstring},
+			{Query: "reader", Order: index.OrderDateDesc}, {Query: "reader", Bare: true, Limit: index.MaxBareLimit},
+			{Query: "reader", Expand: &index.Expand{Depth: 1}},
+		} {
+			first := search(t, ix, req)
+			for _, off := range []int{first.Total, first.Total + 1, 1 << 20, index.MaxOffset} {
+				req.Offset = off
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				r := search(t, ix, req)
+				runtime.ReadMemStats(&after)
+				if r.Total != first.Total || len(r.Hits) != 0 || r.NextOffset != nil {
+					t.Errorf("%+v: total %d, %d hits, next %v; want total %d and no hits", req, r.Total, len(r.Hits), r.NextOffset, first.Total)
+				}
+				if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+					t.Errorf("%+v: the search allocated %d MiB", req, alloc>>20)
+				}
 			}
 		}
 	})

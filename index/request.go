@@ -292,7 +292,7 @@ type Request struct {
 	Until    time.Time // exclusive, on Doc.Time
 	Order    Order     // "" means OrderScore
 	Limit    int       // 1..MaxLimit; 0 means DefaultLimit
-	Offset   int
+	Offset   int       // 0..MaxOffset; past the last match, a page with no hits
 	Explain  bool
 	// Expand adds the documents linked to the first hits (Order score
 	// only); nil adds none.
@@ -355,6 +355,9 @@ const (
 	MaxLimit        = 100
 	MaxBareLimit    = 10000
 	DefaultFallback = 3
+	// MaxOffset bounds Offset: pages deeper than any index here holds
+	// documents, which keeps an offset's sums in an int on every platform.
+	MaxOffset = 1 << 24
 	// MaxQueryBytes and MaxQueryTerms bound a query; a longer one is an
 	// ErrInvalidRequest, never silently cut.
 	MaxQueryBytes = 10000
@@ -369,7 +372,7 @@ const (
 // Validate reports, as an ErrInvalidRequest, what in r Search would
 // refuse before reading the index: an unknown mode, order or syntax, a
 // limit outside 1..MaxLimit (MaxBareLimit when Bare; 0 is the default),
-// Bare with Rerank, a negative offset, Until not after Since,
+// Bare with Rerank, an offset outside 0..MaxOffset, Until not after Since,
 // fuzziness or Rerank out of range, a query over MaxQueryBytes. What only
 // the index can tell (an empty query, too many terms, a malformed raw
 // query) Search reports.
@@ -406,8 +409,8 @@ func (r Request) Normalized() (Request, error) {
 		return bad("limit %d out of range 1..%d", r.Limit, maxLimit)
 	case r.Bare && r.Rerank > 0:
 		return bad("a bare request has no text to rerank: leave out bare or rerank")
-	case r.Offset < 0:
-		return bad("negative offset %d", r.Offset)
+	case r.Offset < 0 || r.Offset > MaxOffset:
+		return bad("offset %d out of range 0..%d", r.Offset, MaxOffset)
 	case !r.Since.IsZero() && !r.Until.IsZero() && !r.Until.After(r.Since):
 		return bad("until %s is not after since %s", r.Until.Format(time.RFC3339), r.Since.Format(time.RFC3339))
 	case r.Fuzzy < FuzzyAuto || r.Fuzzy > MaxFuzzy:

@@ -147,6 +147,15 @@ func (ix *Index) newSearch(ctx context.Context, req Request, p *plan.Plan, qvec 
 	return &search{ix: ix, ctx: ctx, req: req, plan: p, qvec: qvec}
 }
 
+// countDocs notes how many documents the index holds, and moves an
+// offset past them to just past them: the page is as empty, and what a
+// search sizes by the hits it needs (offset + limit) stays within the
+// index's documents.
+func (s *search) countDocs() {
+	s.n = float64(s.counter(metaDocs))
+	s.req.Offset = min(s.req.Offset, int(s.n))
+}
+
 // stopOnlyWarning is the warning of a text-mode search whose every word
 // is a stop word: it finds nothing, as the text index holds none of them.
 const stopOnlyWarning = "every word of the query is a stop word, which text mode does not index: search in auto or substring mode to find it as written"
@@ -163,7 +172,7 @@ func (ix *Index) hasStopWord(p *plan.Plan) bool {
 }
 
 func (s *search) run() (*Result, error) {
-	s.n = float64(s.counter(metaDocs))
+	s.countDocs()
 	if err := s.filter.init(s.tx, &s.req); err != nil {
 		return nil, err
 	}

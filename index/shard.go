@@ -63,7 +63,7 @@ func (ix *Index) readShard(s *search, fn func() error) error {
 	err := ix.read(readsIndexes, func(textR, triR bleveindex.IndexReader, tx storage.Tx) (err error) {
 		defer ix.guard(&err)
 		s.read(textR, triR, tx)
-		s.n = float64(s.counter(metaDocs))
+		s.countDocs()
 		s.avgTitle = float64(s.counter(metaTitleTokens)) / max(s.n, 1)
 		s.avgBody = float64(s.counter(metaBodyTokens)) / max(s.n, 1)
 		if err := s.filter.init(s.tx, &s.req); err != nil {

@@ -5,7 +5,6 @@ package index_test
 import (
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"regexp"
 	"strings"
@@ -159,7 +158,7 @@ func TestPrunedWalkOddRequests(t *testing.T) {
 		query string
 		pages [][2]int
 	}{
-		{index.Options{Backend: index.Scorch}, docs, "alpha beta gamma", [][2]int{{50, 20}, {100, 10}, {1e8, 10}, {math.MaxInt / 16, 10}, {1 << 40, 10}}},
+		{index.Options{Backend: index.Scorch}, docs, "alpha beta gamma", [][2]int{{50, 20}, {100, 10}, {index.MaxOffset - 5, 10}, {index.MaxOffset, 10}}},
 		{index.Options{Backend: index.Scorch, BoilerWeight: -3}, treeDocs(t, 300), "go authors bsd", [][2]int{{0, 4}, {0, 20}}},
 	} {
 		ixs := prunedPair(t, &tc.opts, func(ix *index.Index) { mustUpsert(t, ix, tc.docs...) })

@@ -197,10 +197,6 @@ func (ix *Index) rerank(ctx context.Context, q string, hits []Hit, n int) string
 // runVector is a vector search: the nearest documents that pass the
 // filters, scored by cosine similarity.
 func (s *search) runVector() (*Result, error) {
-	s.n = float64(s.counter(metaDocs))
-	if err := s.filter.init(s.tx, &s.req); err != nil {
-		return nil, err
-	}
 	vec, err := s.vectorLeg(max(s.req.Offset+s.req.Limit, VectorDepth))
 	if err != nil {
 		return nil, fmt.Errorf("vector leg: %w", err)

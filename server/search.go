@@ -73,7 +73,7 @@ var searchArgs = map[string]arg{
 		fix: "order is one of score (default), date_desc or date_asc"},
 	"limit": {min: num(1), max: num(mcpMaxLimit), def: mcpDefaultLimit,
 		fix: fmt.Sprintf("limit is an integer from 1 to %d (default %d); for more hits keep the limit and call again with offset set to the previous nextOffset", mcpMaxLimit, mcpDefaultLimit)},
-	"offset": {min: num(0), fix: "offset is 0 or more: the nextOffset of the previous page"},
+	"offset": {min: num(0), max: num(index.MaxOffset), fix: fmt.Sprintf("offset is 0 to %d: the nextOffset of the previous page", index.MaxOffset)},
 	"rerank": {min: num(0), max: num(mcpMaxLimit),
 		fix: fmt.Sprintf("rerank is a number of hits from 0 (off) to %d, and needs the server started with --rerank-url", mcpMaxLimit)},
 	"since": {fix: "since is an RFC 3339 time (2024-05-01T12:00:00Z) or a date (2024-05-01)"},
@@ -167,8 +167,8 @@ func (in *searchInput) request(reranker bool) (index.Request, error) {
 	if req.Limit < 1 || req.Limit > mcpMaxLimit {
 		return req, badArg(tool, "limit %d is out of range: %s", in.Limit, searchArgs["limit"].fix)
 	}
-	if req.Offset < 0 {
-		return req, badArg(tool, "offset %d is negative: %s", in.Offset, searchArgs["offset"].fix)
+	if req.Offset < 0 || req.Offset > index.MaxOffset {
+		return req, badArg(tool, "offset %d is out of range: %s", in.Offset, searchArgs["offset"].fix)
 	}
 	switch {
 	case in.Rerank == nil:

@@ -166,6 +166,12 @@ func TestShardsRankAsOneIndex(t *testing.T) {
 		variant{"boost", index.Request{Query: "reader", Boost: &index.Boost{Project: "bufio"}, Limit: 10}},
 		variant{"since", index.Request{Query: "error", Since: time.Date(2025, 1, 5, 0, 0, 0, 0, time.UTC), Limit: 10}},
 		variant{"deep", index.Request{Query: "the", Limit: 20, Offset: 80}},
+		// Pages past the last match, up to the deepest a request may ask.
+		variant{"past-the-end", index.Request{Query: "the", Limit: 20, Offset: 1000}},
+		variant{"deepest", index.Request{Query: "the", Limit: 20, Offset: index.MaxOffset}},
+		variant{"deepest-text", index.Request{Query: "read file", Mode: index.ModeText, Limit: 20, Offset: index.MaxOffset}},
+		variant{"deepest-date", index.Request{Query: "error", Order: index.OrderDateDesc, Limit: 5, Offset: index.MaxOffset}},
+		variant{"deepest-bare", index.Request{Query: "the", Bare: true, Limit: index.MaxBareLimit, Offset: index.MaxOffset}},
 		variant{"fuzzy-substring", index.Request{Query: "netwrok", Mode: index.ModeSubstring, Fuzzy: index.FuzzyAuto, Limit: 10}},
 		// Bare: more hits than a page, no text, or their lines counted.
 		variant{"bare", index.Request{Query: "the", Bare: true, Limit: 250}},
