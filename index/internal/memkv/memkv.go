@@ -405,7 +405,7 @@ func (t *tx) applyLeaf(n *node, ops []batchOp) ([]*node, [][]byte) {
 	nodes := make([]*node, parts)
 	seps := make([][]byte, parts-1)
 	for p := range parts {
-		for i := p * len(ks) / parts; i < (p+1)*len(ks)/parts; i++ {
+		for i := cut(len(ks), parts, p); i < cut(len(ks), parts, p+1); i++ {
 			t.b.add(ks[i], vs[i])
 		}
 		nodes[p] = t.b.take()
@@ -449,6 +449,11 @@ func (t *tx) merge(n *node, ops []batchOp, fn func(k, v []byte)) {
 	}
 }
 
+// cut returns where part p of n items split in parts begins: p·n/parts,
+// in 64 bits, as a batch of 2^20 rows in leaves of leafFill makes p·n
+// overflow a 32-bit int.
+func cut(n, parts, p int) int { return int(int64(p) * int64(n) / int64(parts)) }
+
 // Fill of the nodes a split or a load makes: room is left so that the
 // next writes do not split every node again.
 const (
@@ -464,7 +469,7 @@ func (t *tx) branches(nodes []*node, seps [][]byte) ([]*node, [][]byte) {
 	out := make([]*node, parts)
 	up := make([][]byte, parts-1)
 	for p := range parts {
-		lo, hi := p*len(nodes)/parts, (p+1)*len(nodes)/parts
+		lo, hi := cut(len(nodes), parts, p), cut(len(nodes), parts, p+1)
 		out[p] = &node{gen: t.gen, kids: slices.Clone(nodes[lo:hi]), keys: slices.Clone(seps[lo : hi-1])}
 		if p > 0 {
 			up[p-1] = seps[lo-1]

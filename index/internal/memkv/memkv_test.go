@@ -282,6 +282,36 @@ func TestMemKVBatchAtomic(t *testing.T) {
 	checkStore(t, r.(*reader), m)
 }
 
+// A batch of more rows than a 32-bit int can multiply by its count of
+// leaves (p·n overflowed there: a panic on 386 and arm) is written whole.
+func TestMemKVLargeBatch(t *testing.T) {
+	const n = 400_000 // n·(n/leafFill) > 2^31
+	s := newTestStore(t)
+	w, _ := s.Writer()
+	b := w.NewBatch()
+	m := model{}
+	for i := range n {
+		k, v := fmt.Sprintf("k%07d", i), fmt.Sprintf("%d", i%97)
+		b.Set([]byte(k), []byte(v))
+		m[k] = v
+	}
+	if err := w.ExecuteBatch(b); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := s.Reader()
+	checkStore(t, r.(*reader), m)
+}
+
+// cut splits like p·n/parts computed in 64 bits.
+func TestCut(t *testing.T) {
+	for _, c := range [][3]int{{0, 1, 0}, {10, 3, 1}, {10, 3, 3}, {400_000, 8_334, 8_333}, {1 << 30, 1 << 20, 1<<20 - 1}} {
+		n, parts, p := c[0], c[1], c[2]
+		if got, want := cut(n, parts, p), int(int64(p)*int64(n)/int64(parts)); got != want || got > n {
+			t.Errorf("cut(%d, %d, %d) = %d, want %d", n, parts, p, got, want)
+		}
+	}
+}
+
 func BenchmarkMemKVBatch(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 2))
 	keys := make([][]byte, 100000)
