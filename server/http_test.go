@@ -124,6 +124,16 @@ func TestHTTPAPI(t *testing.T) {
 				return strings.Contains(m["error"].(map[string]any)["message"].(string), "1 to 50")
 			}},
 		{"unknown argument", "POST", "/v1/search", token, `{"query": "x", "limt": 5}`, 400, "bad_request", nil},
+		// An offset past any page: refused, the index unharmed (the next
+		// search below), where it once ran the server out of memory.
+		{"offset too deep", "POST", "/v1/search", token, `{"query": "badger", "offset": 1099511627776}`, 400, "bad_request",
+			func(m map[string]any) bool {
+				return strings.Contains(m["error"].(map[string]any)["message"].(string), "0 to 16777216")
+			}},
+		{"deepest offset", "POST", "/v1/search", token, `{"query": "badger", "offset": 16777216}`, 200, "",
+			func(m map[string]any) bool { return m["total"] == float64(2) && len(m["hits"].([]any)) == 0 }},
+		{"search after them", "POST", "/v1/search", token, `{"query": "badger"}`, 200, "",
+			func(m map[string]any) bool { return m["total"] == float64(2) }},
 		{"not JSON", "POST", "/v1/search", token, `{"query": `, 400, "bad_request", nil},
 		{"query too long", "POST", "/v1/search", token, `{"query": "` + strings.Repeat("a", index.MaxQueryBytes+1) + `"}`, 400, "bad_request", nil},
 		{"get one, slash in the ID", "GET", "/v1/docs/n/1?maxBytes=6", token, "", 200, "",
