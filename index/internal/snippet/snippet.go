@@ -34,10 +34,13 @@ import (
 // Snippet geometry: a window of about 32 words of prose.
 const (
 	// Spans bounds the occurrences of each term considered for the window.
-	Spans  = 64
-	width  = 240     // target window length
-	before = 60      // context kept before the best match
-	scan   = 1 << 20 // only this much of a field is searched for matches
+	Spans = 64
+	// moreSpans bounds them again for a field whose first Spans show
+	// none.
+	moreSpans = 16 * Spans
+	width     = 240     // target window length
+	before    = 60      // context kept before the best match
+	scan      = 1 << 20 // only this much of a field is searched for matches
 	// headScan is how much of a long field is searched first: a window
 	// there that holds every key of the query is the one the whole field
 	// gives, as no later window holds more and the earlier ones hold the
@@ -365,24 +368,36 @@ func (q *Query) render(f Field, prefer, floor int) (string, int) {
 // fewer than all keys or ends too near cut for the matches past it to be
 // known, or a licence comment's matches may have others past cut.
 func (q *Query) renderIn(f Field, prefer, floor, cut int) (snip string, best int, ok bool) {
+	snip, best, ok, capped := q.renderUpTo(f, prefer, floor, cut, Spans)
+	if snip == "" && ok && capped {
+		// No window of the first Spans places of each term holds a
+		// match: the terms may be further on. Bounded, as each window
+		// of false guesses costs a pass over all of them.
+		snip, best, ok, _ = q.renderUpTo(f, prefer, floor, cut, moreSpans)
+	}
+	return snip, best, ok
+}
+
+// renderUpTo is renderIn of up to limit places of each term; capped
+// reports whether a term has more.
+func (q *Query) renderUpTo(f Field, prefer, floor, cut, limit int) (snip string, best int, ok, capped bool) {
 	whole := cut >= len(f.Folded)
 	if !whole {
 		f.Folded = f.Folded[:cut]
 	}
 	gather := func() (exact, guess []span) {
-		var capped bool
-		exact, guess, capped = q.matchSpans(f, Spans)
+		exact, guess, capped = q.matchSpans(f, limit)
 		if prefer >= 0 && capped {
 			// The window is the declaration's: its matches, which may
-			// come after the first Spans of a term.
-			e, g, _ := q.spansIn(f, f.folded(max(0, prefer-before-reach)), f.folded(prefer+width+reach), Spans)
+			// come after the first limit places of a term.
+			e, g, _ := q.spansIn(f, f.folded(max(0, prefer-before-reach)), f.folded(prefer+width+reach), limit)
 			exact, guess = append(exact, e...), append(guess, g...)
 		}
 		return exact, guess
 	}
 	exact, guess := gather()
 	if len(exact)+len(guess) == 0 {
-		return "", -1, whole
+		return "", -1, whole, capped
 	}
 	// Matches in the licence comment count when there are no others.
 	past := func(sp span) bool { return sp.start >= floor }
@@ -391,25 +406,29 @@ func (q *Query) renderIn(f Field, prefer, floor, cut int) (snip string, best int
 		lo, hi, at, spans, decided := q.window(&f, slices.DeleteFunc(exact, out), slices.DeleteFunc(guess, out), prefer, floor, cut, whole)
 		switch {
 		case !decided:
-			return "", -1, false
+			return "", -1, false, capped
 		case len(spans) > 0:
-			return q.marked(&f, lo, hi, at, spans)
-		case !whole:
-			return "", -1, false // past the comment, the matches may be past cut
+			snip, best := q.marked(&f, lo, hi, at, spans)
+			return snip, best, true, capped
+		case !whole || capped:
+			// Past the comment, the matches may be past cut or past the
+			// places kept.
+			return "", -1, whole, capped
 		}
 		// None past the comment was a match: those in it count.
 		exact, guess = gather()
 	} else if floor > 0 && !whole {
-		return "", -1, false
+		return "", -1, false, capped
 	}
 	lo, hi, at, spans, decided := q.window(&f, exact, guess, prefer, 0, cut, whole)
 	if !decided {
-		return "", -1, false
+		return "", -1, false, capped
 	}
 	if len(spans) == 0 {
-		return "", -1, whole
+		return "", -1, whole, capped
 	}
-	return q.marked(&f, lo, hi, at, spans)
+	snip, best = q.marked(&f, lo, hi, at, spans)
+	return snip, best, true, capped
 }
 
 // window picks the part of the field to show, [lo, hi), and returns the
@@ -459,12 +478,12 @@ func covered(spans []span, i int) bool {
 // marked renders the window [lo, hi) with the spans marked, and the
 // offset of its best match: the first at or after the window's anchor
 // at.
-func (q *Query) marked(f *Field, lo, hi, at int, spans []span) (string, int, bool) {
+func (q *Query) marked(f *Field, lo, hi, at int, spans []span) (string, int) {
 	best := spans[0].start
 	if i := slices.IndexFunc(spans, func(sp span) bool { return sp.start >= at }); i >= 0 {
 		best = spans[i].start
 	}
-	return q.mark(f, lo, hi, spans), best, true
+	return q.mark(f, lo, hi, spans), best
 }
 
 // wordSpans analyzes the words around the candidates that fall in the

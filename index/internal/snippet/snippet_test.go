@@ -122,6 +122,9 @@ func TestSnippet(t *testing.T) {
 		// none of them a query term: the window is where the terms are.
 		{"guesses that are not terms", query(nil, "larger counts"), "", "largest could\n" + strings.Repeat("filler ", 50) + "the counts get larger",
 			-1, "…filler filler filler filler filler filler filler filler the [counts] get [larger]", 368, false},
+		// A term past its probe's first Spans places, all false guesses.
+		{"past the first spans", query(nil, "counts"), "", strings.Repeat("could ", 70) + "counts",
+			-1, "…could could could could could could could could could could [counts]", 420, false},
 		// A declaration's window holds its matches after the first Spans.
 		{"declaration past the first spans", query([]string{"type"}, ""), "", strings.Repeat("type x\n", 70) + "func Type() {}",
 			7*70 + 5, "…" + strings.Repeat("[type] x\n", 8) + "func [Type]() {}", 7*70 + 5, false},
