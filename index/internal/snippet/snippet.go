@@ -387,9 +387,10 @@ func (q *Query) renderUpTo(f Field, prefer, floor, cut, limit int) (snip string,
 	}
 	gather := func() (exact, guess []span) {
 		exact, guess, capped = q.matchSpans(f, limit)
-		if prefer >= 0 && capped {
+		if prefer >= 0 && (capped || len(f.Folded) > scan) {
 			// The window is the declaration's: its matches, which may
-			// come after the first limit places of a term.
+			// come after the first limit places of a term or past the
+			// part of the field scanned.
 			e, g, _ := q.spansIn(f, f.folded(max(0, prefer-before-reach)), f.folded(prefer+width+reach), limit)
 			exact, guess = append(exact, e...), append(guess, g...)
 		}
@@ -437,9 +438,10 @@ func (q *Query) renderUpTo(f Field, prefer, floor, cut, limit int) (snip string,
 // confirms. As that analysis is the cost of a snippet, only the guesses
 // in the window picked are analyzed; while one of them is not a query
 // term, those are dropped and the window is picked again (no other window
-// can hold more keys than it did with them). decided is false when the
-// field's first cut bytes do not decide the window (renderIn). at is
-// the window's anchor (shown).
+// can hold more keys than it did with them; but terms that share a probe,
+// such as count and counter, count once per place, under the lower key).
+// decided is false when the field's first cut bytes do not decide the
+// window (renderIn). at is the window's anchor (shown).
 func (q *Query) window(f *Field, exact, guess []span, prefer, floor, cut int, whole bool) (lo, hi, at int, spans []span, decided bool) {
 	slices.SortFunc(exact, cmpSpans)
 	slices.SortFunc(guess, cmpSpans)

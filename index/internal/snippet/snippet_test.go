@@ -125,6 +125,9 @@ func TestSnippet(t *testing.T) {
 		// A term past its probe's first Spans places, all false guesses.
 		{"past the first spans", query(nil, "counts"), "", strings.Repeat("could ", 70) + "counts",
 			-1, "…could could could could could could could could could could [counts]", 420, false},
+		// A declaration past the part of a field scanned shows its match.
+		{"declaration past the scan", query(nil, "reader"), "", strings.Repeat("x", 1<<20+100) + " type Reader struct",
+			1<<20 + 106, "…" + strings.Repeat("x", 54) + " type [Reader] struct", 1<<20 + 106, false},
 		// A declaration's window holds its matches after the first Spans.
 		{"declaration past the first spans", query([]string{"type"}, ""), "", strings.Repeat("type x\n", 70) + "func Type() {}",
 			7*70 + 5, "…" + strings.Repeat("[type] x\n", 8) + "func [Type]() {}", 7*70 + 5, false},
