@@ -333,10 +333,15 @@ func (q *Query) window(f *Field, exact, guess []span, prefer, floor, cut int, wh
 		if !whole && (keys < len(q.keys) || at+width+reach+q.longest > cut) {
 			return 0, 0, 0, nil, false
 		}
+		// The window's guesses, and the others, kept in order for the
+		// next pick.
 		in = in[:0]
+		rest := guess[:0]
 		for _, g := range guess {
 			if g.start >= lo && g.start < hi {
 				in = append(in, g)
+			} else {
+				rest = append(rest, g)
 			}
 		}
 		if len(in) == 0 {
@@ -348,7 +353,7 @@ func (q *Query) window(f *Field, exact, guess []span, prefer, floor, cut int, wh
 		if prefer >= 0 || !slices.ContainsFunc(in, func(g span) bool { return !covered(found, g.start) }) {
 			return lo, hi, at, mergeOverlaps(exact), true
 		}
-		guess = slices.DeleteFunc(guess, func(g span) bool { return g.start >= lo && g.start < hi })
+		guess = rest
 	}
 }
 
