@@ -3,7 +3,6 @@ package index
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"sync"
 
@@ -101,7 +100,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 			}
 		}
 	}
-	var found []map[string]uint64 // each worker's runs
+	var found []*[]docRun // each worker's runs
 	// newCheck returns a function that judges a document whose folded
 	// text is fd (cand is nil for a scanned one), with its own state,
 	// shared with leafOK so that neither is made anew per document: one
@@ -109,9 +108,9 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 	// of the text's head (head true), it abstains unless every leaf occurs
 	// in it.
 	newCheck := func() checkFunc {
-		var runs map[string]uint64
+		var runs *[]docRun
 		if len(runLeaves) > 0 {
-			runs = map[string]uint64{}
+			runs = new([]docRun)
 			found = append(found, runs)
 		}
 		var (
@@ -168,7 +167,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 					}
 				}
 				if bits != 0 || len(leaves) == 1 { // every match, for search.runsAll
-					runs[id] = bits
+					*runs = append(*runs, docRun{id, bits})
 				}
 			}
 			m := rank.Scored{ID: id, Score: score}
@@ -284,12 +283,25 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 	}
 	out, err := s.checkAll(todo, newCheck, head)
 	if len(found) > 0 {
-		s.runs, s.runsAll = found[0], len(leaves) == 1
-		for _, m := range found[1:] {
-			maps.Copy(s.runs, m)
+		n := 0
+		for _, rs := range found {
+			n += len(*rs)
+		}
+		s.runs, s.runsAll = make(map[string]uint64, n), len(leaves) == 1
+		for _, rs := range found {
+			for _, r := range *rs {
+				s.runs[r.id] = r.bits
+			}
 		}
 	}
 	return out, err
+}
+
+// docRun is a document's entry in search.runs, as a worker of the
+// substring leg finds it.
+type docRun struct {
+	id   string
+	bits uint64
 }
 
 // checkItem is a document to check, with its folded text, or its stored
