@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -282,23 +281,4 @@ func TestFailedRebuild(t *testing.T) {
 			t.Fatalf("%q Check after a Rebuild: %v\n%s", dir, err, rep)
 		}
 	}
-}
-
-// cancelAfter is ctx cancelled once its Err has been asked n times.
-func cancelAfter(ctx context.Context, n int64) context.Context {
-	c := &countedCtx{Context: ctx}
-	c.left.Store(n)
-	return c
-}
-
-type countedCtx struct {
-	context.Context
-	left atomic.Int64
-}
-
-func (c *countedCtx) Err() error {
-	if c.left.Add(-1) < 0 {
-		return context.Canceled
-	}
-	return c.Context.Err()
 }

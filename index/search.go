@@ -74,7 +74,31 @@ type search struct {
 	// lacks holds no run of it as written.
 	runs    map[string]uint64
 	runsAll bool
+	// runsDone, when not nil, is closed when the substring leg, run
+	// beside a quoted search's text leg, has ended; runsLost, then set,
+	// reports that it failed and left no runs. The text leg reads and
+	// scores its lists meanwhile and waits (awaitRuns) before it judges
+	// phrases by the runs and reads the store.
+	runsDone chan struct{}
+	runsLost bool
 }
+
+// awaitRuns waits for the substring leg's runs when it runs beside the
+// text leg (search.runsDone); an error when it failed.
+func (s *search) awaitRuns() error {
+	if s.runsDone == nil {
+		return nil
+	}
+	<-s.runsDone
+	if s.runsLost {
+		return errRunsLost
+	}
+	return nil
+}
+
+// errRunsLost is the text leg's error when the substring leg it waited
+// for failed: that leg's error is the search's.
+var errRunsLost = errors.New("the substring leg failed")
 
 // Search runs a query. It returns ErrEmptyQuery for a query with nothing to
 // search for and ErrInvalidRequest (wrapped) for a request out of range or,
@@ -257,10 +281,14 @@ func (s *search) legs(tol *tolerance) (tri []rank.Scored, text *textList, err er
 		substring()
 	case legs&runsSubstring == 0:
 		words()
-	case s.ix.opts.Workers > 1 && !s.plan.Strict && !s.plan.Quoted && !s.filter.byHeader:
-		// The legs at once: the text leg then reads no record (no
-		// filter on stored fields, no phrase to check), so only the
-		// substring leg uses the store's transaction.
+	case s.ix.opts.Workers > 1 && !s.plan.Strict && !s.filter.byHeader:
+		// The legs at once: the text leg reads no record (no filter on
+		// stored fields) until it judges a quoted search's phrases, and
+		// those it judges once the substring leg ended (awaitRuns), so
+		// only one leg at a time uses the store's transaction.
+		if s.plan.Quoted {
+			s.runsDone = make(chan struct{})
+		}
 		var wg sync.WaitGroup
 		wg.Go(func() {
 			defer s.ix.guard(&textErr)
@@ -269,10 +297,20 @@ func (s *search) legs(tol *tolerance) (tri []rank.Scored, text *textList, err er
 		// A panic (a damaged index) must not leave before the text leg,
 		// which reads what Search closes when it returns.
 		func() {
+			defer func() {
+				if s.runsDone != nil {
+					s.runsLost = triErr != nil
+					close(s.runsDone)
+				}
+			}()
 			defer s.ix.guard(&triErr)
 			substring()
 		}()
 		wg.Wait()
+		s.runsDone = nil
+		if errors.Is(textErr, errRunsLost) {
+			textErr = nil // triErr says why
+		}
 	default:
 		// The substring leg first: a quoted search's text leg takes the
 		// runs it found (search.runs).

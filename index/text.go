@@ -167,6 +167,9 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 	var held []bool
 	var ids []string // by document: resolved and kept by the filters, or ""
 	if len(tp.Required) > 0 {
+		if err := s.awaitRuns(); err != nil {
+			return nil, err
+		}
 		if held, ids, err = s.heldPhrases(tp, t, slot, judgePhrases); err != nil {
 			return nil, err
 		}
