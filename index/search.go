@@ -66,9 +66,9 @@ type search struct {
 	cands grams.Buffers
 	// runs holds, by document ID, the quoted phrases the substring leg
 	// found as written in the documents it matched (record.Folded.HasRun):
-	// bit 2i+f for leaf i of the plan in field f (0 title, 1 body). The
-	// text leg, which runs after it in a quoted search, takes them as
-	// held without reading the documents again (heldPhrases). Every match
+	// bit 2i+f for leaf i of the plan in field f (0 title, 1 body). A
+	// quoted search's text leg, once that leg ended (awaitRuns), takes them
+	// as held without reading the documents again (heldPhrases). Every match
 	// has an entry. runsAll: the phrase is the query's one leaf, so runs
 	// holds every document whose text holds it folded, and a document it
 	// lacks holds no run of it as written.
