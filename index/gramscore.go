@@ -54,7 +54,7 @@ func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candi
 		if sl.dup {
 			continue
 		}
-		g, w := sl.Grams[0], rank.IDF(s.n, sl.df)
+		g, w := sl.Grams[0], sl.idf
 		for i := range cands {
 			score[i] += w * s.ix.opts.BodyWeight * rank.BM25(float64(cands[i].Freq[g]), dl[i], avgAll)
 		}

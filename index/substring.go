@@ -18,8 +18,8 @@ import (
 // sleaf is what the substring leg makes of a leaf.
 type sleaf struct {
 	*plan.Leaf
-	*grams.Needle // its grams rarest first
-	df            float64
+	*grams.Needle                     // its grams rarest first
+	df, idf       float64             // its rarest gram's document count, and rank.IDF of it
 	dup           bool                // simple syntax: the same text as an earlier leaf
 	at            int                 // its place in the query's leaves
 	defines       map[string]struct{} // internal IDs of the documents that declare the leaf's text
@@ -81,6 +81,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 			slices.SortFunc(sl.Grams, func(a, b int) int { return cmp.Compare(counts[a], counts[b]) })
 			sl.df = counts[sl.Grams[0]]
 		}
+		sl.idf = rank.IDF(s.n, sl.df)
 	}
 
 	// Rarest first: most false candidates fail early.
@@ -129,7 +130,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 			v, tf, ct := s.substringIn(sl, f, c)
 			judged[sl.at], seen[sl.at] = v, true
 			if v == plan.Yes && !l.Negated && !sl.dup {
-				w := rank.IDF(s.n, sl.df)
+				w := sl.idf
 				score += w * (s.ix.opts.BodyWeight*rank.BM25(tf, dl, avgAll) + s.ix.opts.TitleWeight*rank.BM25(ct, float64(len(f.Title)), avgTitle))
 				if c != nil {
 					if _, ok := sl.defines[string(c.ID)]; ok {
