@@ -14,8 +14,9 @@ import (
 // TestQuotedSearchCancelled cancels a quoted search at each of the
 // places it asks its context, with several workers, so that the
 // substring leg fails while the text leg, run beside it, waits for its
-// runs (and the other way round): each search returns the whole answer
-// or context.Canceled, never hangs, and the index answers the same after.
+// runs (and the other way round), and while its checks run on several
+// goroutines (checkStream): each search returns the whole answer or
+// context.Canceled, never hangs, and the index answers the same after.
 func TestQuotedSearchCancelled(t *testing.T) {
 	ix, err := index.OpenMemory(&index.Options{Workers: 4})
 	if err != nil {
@@ -23,7 +24,7 @@ func TestQuotedSearchCancelled(t *testing.T) {
 	}
 	defer ix.Close()
 	var docs []index.Doc
-	for i := range 600 {
+	for i := range 2400 {
 		body := "a reader and a writer"
 		if i%3 == 0 {
 			body = "the reader writer pair"
@@ -34,8 +35,8 @@ func TestQuotedSearchCancelled(t *testing.T) {
 	for _, q := range []string{`"reader writer"`, `"reader writer" pair`} {
 		req := index.Request{Query: q, Mode: index.ModeAuto, Limit: 20}
 		want := search(t, ix, req)
-		if want.Total != 200 {
-			t.Fatalf("%s: %d hits, want 200", q, want.Total)
+		if want.Total != 800 {
+			t.Fatalf("%s: %d hits, want 800", q, want.Total)
 		}
 		cancelled := 0
 		for n := int64(0); ; n++ {

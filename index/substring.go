@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/twindex/twindex/index/internal/find"
 	"github.com/twindex/twindex/index/internal/grams"
@@ -190,34 +189,6 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 			}
 		}
 	}
-	// todo is what to check: the documents that pass the filters, with
-	// their folded text. Reading them takes the store and the trigram
-	// index, which one goroutine uses; checking them is spread over the
-	// workers (checkAll).
-	var todo []checkItem
-	// verify filters a stored record and adds it to todo. Only a filter
-	// on stored fields needs its header decoded in full.
-	verify := func(id string, rec []byte, cand *grams.Candidate, dl float64) error {
-		if s.filter.active && !s.filter.matchID(id) {
-			return nil
-		}
-		seq, err := record.Seq(rec)
-		if err != nil {
-			return fmt.Errorf("document %q: %w", id, err)
-		}
-		if s.filter.byHeader {
-			h, _, err := record.DecodeHeader(rec)
-			if err != nil {
-				return fmt.Errorf("document %q: %w", id, err)
-			}
-			if !s.filter.header.Match(&h) {
-				return nil
-			}
-		}
-		todo = append(todo, checkItem{id: id, rec: rec, seq: seq, cand: cand, dl: dl})
-		return nil
-	}
-
 	cands, all := []grams.Candidate(nil), true
 	if !scan {
 		if cands, all, err = s.candidateSet(s.plan.Root, byLeaf, tris, counts); err != nil {
@@ -227,7 +198,6 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 	if !all && !s.ix.textScores && s.decidedByGrams(leaves) {
 		return s.indexScores(leaves, tris, cands, avgTitle, avgAll)
 	}
-	todo = make([]checkItem, 0, len(cands))
 	// Unless a filter needs the stored record, a candidate whose folded
 	// text is cached needs none: fieldLength gives its record's sequence
 	// number (or a higher one, which misses), and its folded length, which
@@ -241,48 +211,77 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 			return nil, err
 		}
 	}
+	// What to check: the documents that pass the filters, with their
+	// folded text. Reading them takes the store and the trigram index,
+	// which this goroutine alone uses; checking them is spread over the
+	// workers as they come (checkStream).
+	n := len(cands)
 	if all {
-		err := s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
-			if err := s.ctx.Err(); err != nil {
+		n = int(s.n)
+	}
+	out, err := s.checkStream(n, newCheck, head, func(add func(checkItem)) error {
+		// verify filters a stored record and adds it. Only a filter on
+		// stored fields needs its header decoded in full.
+		verify := func(id string, rec []byte, cand *grams.Candidate, dl float64) error {
+			if s.filter.active && !s.filter.matchID(id) {
+				return nil
+			}
+			seq, err := record.Seq(rec)
+			if err != nil {
+				return fmt.Errorf("document %q: %w", id, err)
+			}
+			if s.filter.byHeader {
+				h, _, err := record.DecodeHeader(rec)
+				if err != nil {
+					return fmt.Errorf("document %q: %w", id, err)
+				}
+				if !s.filter.header.Match(&h) {
+					return nil
+				}
+			}
+			add(checkItem{id: id, rec: rec, seq: seq, cand: cand, dl: dl})
+			return nil
+		}
+		if all {
+			return s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
+				if err := s.ctx.Err(); err != nil {
+					return err
+				}
+				return verify(string(k), v, nil, -1)
+			})
+		}
+		for i := range cands {
+			if i%256 == 0 {
+				if err := s.ctx.Err(); err != nil {
+					return err
+				}
+			}
+			id, err := s.triIDs.ExternalID(cands[i].ID)
+			if err != nil {
 				return err
 			}
-			return verify(string(k), v, nil, -1)
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	for i := range cands {
-		if i%256 == 0 {
-			if err := s.ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		id, err := s.triIDs.ExternalID(cands[i].ID)
-		if err != nil {
-			return nil, err
-		}
-		if seqs != nil && seqs[i] > 0 {
-			if fd := s.ix.fold.Peek(id, seqs[i]); fd != nil {
-				if !s.filter.active || s.filter.matchID(id) {
-					todo = append(todo, checkItem{id: id, f: fd, cand: &cands[i]})
+			if seqs != nil && seqs[i] > 0 {
+				if fd := s.ix.fold.Peek(id, seqs[i]); fd != nil {
+					if !s.filter.active || s.filter.matchID(id) {
+						add(checkItem{id: id, f: fd, cand: &cands[i]})
+					}
+					continue
 				}
-				continue
+			}
+			rec := s.tx.Get(bucketDocs, []byte(id))
+			if rec == nil {
+				continue // drift between an index and the store is Check's to report
+			}
+			dl := -1.0
+			if lens != nil && seqs[i] > 0 {
+				dl = lens[i]
+			}
+			if err := verify(id, rec, &cands[i], dl); err != nil {
+				return err
 			}
 		}
-		rec := s.tx.Get(bucketDocs, []byte(id))
-		if rec == nil {
-			continue // drift between an index and the store is Check's to report
-		}
-		dl := -1.0
-		if lens != nil && seqs[i] > 0 {
-			dl = lens[i]
-		}
-		if err := verify(id, rec, &cands[i], dl); err != nil {
-			return nil, err
-		}
-	}
-	out, err := s.checkAll(todo, newCheck, head)
+		return nil
+	})
 	if len(found) > 0 {
 		n := 0
 		for _, rs := range found {
@@ -303,210 +302,6 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 type docRun struct {
 	id   string
 	bits uint64
-}
-
-// checkItem is a document to check, with its folded text, or its stored
-// record to fold (rec, valid for the search's transaction, and its write
-// sequence number), and, when it came from the trigram index, its
-// candidate entry. Folding is left to the goroutines that check: in a
-// process whose fold cache is cold, it is most of a search.
-type checkItem struct {
-	id   string
-	dl   float64 // the folded length the trigram index holds; -1 when not read
-	f    *record.Folded
-	rec  []byte
-	seq  uint64
-	cand *grams.Candidate
-}
-
-// parallelChecks is the fewest documents checked by more than one goroutine.
-const parallelChecks = 512
-
-// textHead is how much of a candidate's body a check decodes and folds
-// first when no fold cache keeps it: a common word occurs in most of a
-// corpus, and mostly in a file's first lines (a licence, a package
-// clause), where it is found without decoding the rest.
-const textHead = 1024
-
-// odds tells a worker whether a shortcut tried on each document still
-// pays: one that fails costs its work again by the long way, one that
-// succeeds saves the long way. Reading texts' heads first: a head that
-// does not decide costs its decoding again with the rest (a quarter of
-// a typical source file's). Looking for a phrase as written
-// (record.Folded.HasRun): a document without it is scanned again for
-// the windows. After oddsTrial tries, the shortcut is taken while at
-// least one in oddsPay succeeds, and on every oddsProbe-th try skipped
-// otherwise; past twice oddsTrial tries both counts are halved, so that
-// the odds are those of the last few dozen. Documents come in runs (a
-// folder of tests without the licence the others start with), and the
-// odds must see the next run.
-type odds struct{ tries, paid, skipped int }
-
-const (
-	oddsTrial = 32
-	oddsPay   = 3
-	oddsProbe = 16
-)
-
-func (o *odds) worth() bool {
-	if o.tries < oddsTrial || o.paid*oddsPay >= o.tries {
-		return true
-	}
-	o.skipped++
-	return o.skipped%oddsProbe == 0
-}
-
-func (o *odds) add(paid bool) {
-	o.tries++
-	if paid {
-		o.paid++
-	}
-	if o.tries == 2*oddsTrial {
-		o.tries, o.paid = o.tries/2, o.paid/2
-	}
-}
-
-// checkFunc judges a document whose folded text, or its head's, is fd
-// (see newCheck in substringLeg).
-type checkFunc func(id string, fd *record.Folded, cand *grams.Candidate, head bool, dl float64) (rank.Scored, plan.Verdict)
-
-// checkAll checks every item, on up to Options.Workers goroutines, each
-// with its own check function, and returns the matches in no set order.
-// With head more than 0, a candidate that is not folded into the cache is
-// first judged by its text's head, of head bytes (record.DecodeTextHead),
-// and decoded whole only when that does not decide it.
-func (s *search) checkAll(todo []checkItem, newCheck func() checkFunc, head int) ([]rank.Scored, error) {
-	workers := make([]checkWorker, s.workersFor(len(todo), parallelChecks))
-	for w := range workers {
-		workers[w] = checkWorker{s: s, check: newCheck(), head: head}
-	}
-	err := s.inParts(len(todo), len(workers), func(w, i int) error { return workers[w].item(&todo[i]) })
-	if err != nil {
-		return nil, err
-	}
-	outs := make([][]rank.Scored, len(workers))
-	for w := range workers {
-		outs[w] = workers[w].out
-	}
-	if out := slices.Concat(outs...); out != nil {
-		return out, nil
-	}
-	return []rank.Scored{}, nil
-}
-
-// checkWorker is one goroutine of checkAll: its check function, its
-// matches, and the buffers it decompresses and folds texts into, used
-// again from item to item (a check keeps nothing of the text).
-type checkWorker struct {
-	s         *search
-	check     checkFunc
-	head      int // see checkAll
-	out       []rank.Scored
-	dec, fold []byte
-	fd        record.Folded
-	heads     odds
-}
-
-// item checks one item. A text the index's fold cache has room for is
-// folded into it; else, with no cache or a full one, into the worker's
-// buffer: evicting one folded text for another would cost a fold with
-// masks and maps and gain no hit, the entries being arbitrary.
-func (cw *checkWorker) item(it *checkItem) error {
-	s := cw.s
-	f := it.f
-	if f == nil {
-		title, body, decided, err := cw.text(it)
-		if err != nil || decided {
-			return err
-		}
-		if s.ix.fold.Keeps() && s.ix.fold.Room(len(title)+len(body)) {
-			f, _ = s.ix.fold.Get(it.id, it.seq, func() ([]byte, []byte, error) { return title, body, nil })
-		} else {
-			f, cw.fold = record.FoldInto(&cw.fd, cw.fold, title, body, false)
-		}
-	}
-	cw.add(cw.check(it.id, f, it.cand, false, float64(len(f.Title)+len(f.Body))))
-	return nil
-}
-
-// text returns an item's title and body, decompressed into the worker's
-// buffer, unless the head of its text decided it (decided): tried when
-// heads are asked for and still pay, the item is a candidate whose folded
-// length is known, and its text would not go into the fold cache whole.
-func (cw *checkWorker) text(it *checkItem) (title, body []byte, decided bool, err error) {
-	if cw.head > 0 && it.cand != nil && it.dl >= 0 && cw.heads.worth() {
-		var h record.TextHead
-		if h, cw.dec, err = record.DecodeTextHead(it.rec, cw.dec, cw.head); err != nil {
-			return nil, nil, false, fmt.Errorf("document %q: %w", it.id, err)
-		}
-		if h.Whole {
-			return h.Title, h.Body, false, nil
-		}
-		if fc := cw.s.ix.fold; !fc.Keeps() || !fc.Room(h.TitleLen+h.BodyLen) {
-			var hf *record.Folded
-			hf, cw.fold = record.FoldHeadInto(&cw.fd, cw.fold, h, false)
-			v := cw.add(cw.check(it.id, hf, it.cand, true, it.dl))
-			cw.heads.add(v != plan.Abstain)
-			if v != plan.Abstain {
-				return nil, nil, true, nil
-			}
-		}
-	}
-	if title, body, cw.dec, err = record.DecodeRecordTextTo(it.rec, cw.dec); err != nil {
-		return nil, nil, false, fmt.Errorf("document %q: %w", it.id, err)
-	}
-	return title, body, false, nil
-}
-
-// add keeps a check's match and returns its verdict.
-func (cw *checkWorker) add(m rank.Scored, v plan.Verdict) plan.Verdict {
-	if v == plan.Yes {
-		cw.out = append(cw.out, m)
-	}
-	return v
-}
-
-// workersFor is the goroutines that share n items: up to
-// Options.Workers, each with at least minPer items, and at least one.
-func (s *search) workersFor(n, minPer int) int {
-	return max(1, min(s.ix.opts.Workers, n/minPer))
-}
-
-// inParts calls item(w, i) for every i in [0, n), the range cut into
-// workers consecutive parts, part w on goroutine w (the caller's own when
-// there is one part). A part stops at its first error or when the search
-// is cancelled (checked every 64 items); inParts returns the first part's
-// error in part order.
-func (s *search) inParts(n, workers int, item func(w, i int) error) error {
-	errs := make([]error, workers)
-	part := func(w int) {
-		lo, hi := w*n/workers, (w+1)*n/workers
-		for i := lo; i < hi; i++ {
-			if (i-lo)%64 == 0 {
-				if errs[w] = s.ctx.Err(); errs[w] != nil {
-					return
-				}
-			}
-			if errs[w] = item(w, i); errs[w] != nil {
-				return
-			}
-		}
-	}
-	if workers == 1 {
-		part(0)
-	} else {
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Go(func() { part(w) })
-		}
-		wg.Wait()
-	}
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // substringIn judges one leaf in one document and returns its term
