@@ -109,7 +109,7 @@ func newSegment(docs []bleveindex.Document, pause func()) *segment {
 		if i > 0 && pause != nil {
 			pause()
 		}
-		s.fields = append(s.fields, fb[name].build(n))
+		s.fields = append(s.fields, fb[name].build(n, pause))
 	}
 	for _, name := range slices.Sorted(maps.Keys(sb)) {
 		st := sb[name]
@@ -179,8 +179,13 @@ func (b *fieldBuilder) termID(term []byte) (uint32, bool) {
 
 // build lays the postings out by term in dictionary order: a counting
 // sort by term, taking documents in order, keeps each term's postings in
-// document order. Cost: O(postings + terms·log terms).
-func (b *fieldBuilder) build(n int) field {
+// document order. pause, when not nil, runs between its steps and every
+// 64 documents it lays out (a batch's trigram field is most of its
+// build). Cost: O(postings + terms·log terms).
+func (b *fieldBuilder) build(n int, pause func()) field {
+	if pause == nil {
+		pause = func() {}
+	}
 	for len(b.starts) <= n {
 		b.starts = append(b.starts, uint32(b.tids.n))
 	}
@@ -189,6 +194,7 @@ func (b *fieldBuilder) build(n int) field {
 	}
 	terms := b.terms.len()
 	order := dictionaryOrder(&b.terms) // dictionary rank -> term ID
+	pause()
 	rank := make([]uint32, terms)
 	f := field{name: b.name, start: make([]uint32, terms+1)}
 	f.terms = blob{data: make([]byte, 0, len(b.terms.data)), ends: make([]uint32, 0, terms)}
@@ -204,10 +210,14 @@ func (b *fieldBuilder) build(n int) field {
 	for i := 1; i < len(f.start); i++ {
 		f.start[i] += f.start[i-1]
 	}
+	pause()
 	next := slices.Clone(f.start[:terms])
 	f.docs = make([]uint32, b.tids.n)
 	f.freqs = freqList{small: make([]uint8, b.tids.n)}
 	for d := range n {
+		if d%64 == 63 {
+			pause()
+		}
 		for p := b.starts[d]; p < b.starts[d+1]; p++ {
 			r := rank[b.tids.at(p)]
 			f.docs[next[r]] = uint32(d)
