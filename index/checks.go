@@ -128,8 +128,10 @@ func (s *search) checkStream(n int, newCheck func() checkFunc, head int, produce
 				}
 			})
 		}
-		// Should produce or a check panic (a damaged index, for guard),
-		// the workers still end before the search's reads are closed.
+		// Should produce, or a check on this goroutine, panic (a damaged
+		// index, for guard), the other workers still end before the
+		// search's reads are closed. They read no bleve data, and a panic
+		// of theirs is a bug that ends the process, as it did before.
 		closed := false
 		defer wg.Wait()
 		defer func() {
