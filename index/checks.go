@@ -108,19 +108,12 @@ func (s *search) checkStream(n int, newCheck func() checkFunc, head int, produce
 			}
 		}
 	}
-	var err error
-	if len(workers) == 1 {
-		var chunk []checkItem
-		err = produce(func(it checkItem) {
-			if chunk = append(chunk, it); len(chunk) == checkChunk {
-				check(0, chunk)
-				chunk = chunk[:0]
-			}
-		})
-		check(0, chunk)
-	} else {
-		chunks := make(chan []checkItem, 2*len(workers))
-		var wg sync.WaitGroup
+	// With one worker, chunks stays nil: the select below never sends on
+	// it, and the caller checks every chunk itself.
+	var chunks chan []checkItem
+	var wg sync.WaitGroup
+	if len(workers) > 1 {
+		chunks = make(chan []checkItem, 2*len(workers))
 		for w := 1; w < len(workers); w++ {
 			wg.Go(func() {
 				for chunk := range chunks {
@@ -128,35 +121,33 @@ func (s *search) checkStream(n int, newCheck func() checkFunc, head int, produce
 				}
 			})
 		}
-		// Should produce, or a check on this goroutine, panic (a damaged
-		// index, for guard), the other workers still end before the
-		// search's reads are closed. They read no bleve data, and a panic
-		// of theirs is a bug that ends the process, as it did before.
-		closed := false
-		defer wg.Wait()
-		defer func() {
-			if !closed {
-				close(chunks)
-			}
-		}()
-		chunk := make([]checkItem, 0, checkChunk)
-		err = produce(func(it checkItem) {
-			if chunk = append(chunk, it); len(chunk) < checkChunk {
-				return
-			}
-			select {
-			case chunks <- chunk:
-				chunk = make([]checkItem, 0, checkChunk)
-			default:
-				check(0, chunk)
-				chunk = chunk[:0]
-			}
-		})
-		close(chunks)
-		closed = true
-		check(0, chunk)
-		wg.Wait()
 	}
+	// Should produce, or a check on this goroutine, panic (a damaged
+	// index, for guard), the other workers still end before the search's
+	// reads are closed. They read no bleve data, and a panic of theirs is
+	// a bug that ends the process, as it did before.
+	stop := sync.OnceFunc(func() {
+		if chunks != nil {
+			close(chunks)
+		}
+		wg.Wait()
+	})
+	defer stop()
+	chunk := make([]checkItem, 0, checkChunk)
+	err := produce(func(it checkItem) {
+		if chunk = append(chunk, it); len(chunk) < checkChunk {
+			return
+		}
+		select {
+		case chunks <- chunk:
+			chunk = make([]checkItem, 0, checkChunk)
+		default:
+			check(0, chunk)
+			chunk = chunk[:0]
+		}
+	})
+	check(0, chunk)
+	stop()
 	for _, e := range errs {
 		err = cmp.Or(err, e)
 	}
