@@ -22,18 +22,30 @@ func Auto(n int) int {
 
 // Distance is the optimal string alignment distance between a and b in
 // runes, or limit+1 when it exceeds limit. Cost: O(len(a)*len(b)) time
-// and three rows of O(len(b)) space; O(1) when the lengths differ by
-// more than limit, and it stops at the first row whose every entry
-// exceeds limit.
+// and three rows of O(len(b)) space, on the stack for a b of fewer than
+// onStack runes (no allocation: a fuzzy walk calls it for every term it
+// reaches); O(1) when the lengths differ by more than limit, and it stops
+// at the first row whose every entry exceeds limit.
 func Distance(a []rune, bs string, limit int) int {
-	if n := utf8.RuneCountInString(bs); n-len(a) > limit || len(a)-n > limit {
+	n := utf8.RuneCountInString(bs)
+	if n-len(a) > limit || len(a)-n > limit {
 		return limit + 1
 	}
-	b := []rune(bs)
+	var runes [onStack]rune
+	var rows [3][onStack]int
+	b := runes[:0]
+	if n >= onStack {
+		b = make([]rune, 0, n)
+	}
+	for _, r := range bs {
+		b = append(b, r)
+	}
 	// Three rows of the dynamic programme: two back for transpositions.
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	prev2, prev, cur := rows[0][:], rows[1][:], rows[2][:]
+	if n >= onStack {
+		prev2, prev, cur = make([]int, n+1), make([]int, n+1), make([]int, n+1)
+	}
+	prev2, prev, cur = prev2[:n+1], prev[:n+1], cur[:n+1]
 	for j := range prev {
 		prev[j] = j
 	}
@@ -59,3 +71,6 @@ func Distance(a []rune, bs string, limit int) int {
 	}
 	return min(prev[len(b)], limit+1)
 }
+
+// onStack bounds the terms whose distance needs no allocation.
+const onStack = 32

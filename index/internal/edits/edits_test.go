@@ -31,6 +31,7 @@ func TestDistance(t *testing.T) {
 		{"limit zero", "ab", "ac", 0, 1},
 		{"limit zero, equal", "ab", "ab", 0, 0},
 		{"stops early, still limit+1", "aaaaaaaa", "bbbbbbbb", 1, 2},
+		{"longer than the rows on the stack", "abcdefghijklmnopqrstuvwxyz0123456789", "abcdefghijklmnopqrstuvwxyz0123456798", 2, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -38,6 +39,15 @@ func TestDistance(t *testing.T) {
 				t.Fatalf("Distance(%q, %q, %d) = %d, want %d", tt.a, tt.b, tt.limit, got, tt.want)
 			}
 		})
+	}
+}
+
+// A term of fewer than 32 runes is measured with no allocation: a fuzzy
+// walk measures every term it reaches.
+func TestDistanceAllocates(t *testing.T) {
+	a := []rune("readre")
+	if n := testing.AllocsPerRun(100, func() { edits.Distance(a, "reader", 2) }); n != 0 {
+		t.Fatalf("Distance allocated %v times a call, want 0", n)
 	}
 }
 
@@ -84,6 +94,7 @@ func FuzzDistance(f *testing.F) {
 	f.Add("мор", "мир", uint8(1))
 	f.Add("aaaaaaaa", "bbbbbbbb", uint8(1))
 	f.Add("ab\xffc", "b\xffac", uint8(4))
+	f.Add("abcdefghijklmnopqrstuvwxyz012345", "bacdefghijklmnopqrstuvwxyz0123456", uint8(2))
 	f.Fuzz(func(t *testing.T, a, b string, lim uint8) {
 		if len(a) > 64 || len(b) > 64 {
 			return // the reference is quadratic
