@@ -64,6 +64,7 @@ type span struct {
 // deletions and O(postings) for one with.
 func (r *reader) TermFieldReader(_ context.Context, term []byte, field string, includeFreq, includeNorm, _ bool) (bleveindex.TermFieldReader, error) {
 	t := &termReader{st: r.st, freq: includeFreq, norm: includeNorm, term: string(term)}
+	t.spans = t.few[:0]
 	for i, s := range r.st.segs {
 		f := s.field(field)
 		if f == nil {
@@ -94,8 +95,9 @@ func (r *reader) TermFieldReader(_ context.Context, term []byte, field string, i
 type termReader struct {
 	st         *state
 	spans      []span
-	cur        int    // the span being read
-	pos        uint32 // the next posting of spans[cur]
+	few        [3]span // spans' array for up to three segments (a loaded page's trigram index has three)
+	cur        int     // the span being read
+	pos        uint32  // the next posting of spans[cur]
 	count      uint64
 	freq, norm bool
 	term       string
@@ -292,10 +294,11 @@ type dictSource struct {
 func (d *dict) Next() (*bleveindex.DictEntry, error) {
 	for {
 		var min []byte
+		var term string // min, sharing its segment's bytes (blob.str)
 		for _, s := range d.srcs {
 			if s.pos < s.f.terms.len() {
 				if t := s.f.terms.at(s.pos); min == nil || bytes.Compare(t, min) < 0 {
-					min = t
+					min, term = t, s.f.terms.str(s.pos)
 				}
 			}
 		}
@@ -330,7 +333,7 @@ func (d *dict) Next() (*bleveindex.DictEntry, error) {
 		if count == 0 {
 			continue // every document with it is deleted
 		}
-		d.entry = bleveindex.DictEntry{Term: string(min), Count: count}
+		d.entry = bleveindex.DictEntry{Term: term, Count: count}
 		return &d.entry, nil
 	}
 }
