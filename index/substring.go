@@ -250,6 +250,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 				return verify(string(k), v, nil, -1)
 			})
 		}
+		var key []byte // the store's key of each candidate, in one buffer
 		for i := range cands {
 			if i%256 == 0 {
 				if err := s.ctx.Err(); err != nil {
@@ -268,7 +269,8 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 					continue
 				}
 			}
-			rec := s.tx.Get(bucketDocs, []byte(id))
+			key = append(key[:0], id...)
+			rec := s.tx.Get(bucketDocs, key)
 			if rec == nil {
 				continue // drift between an index and the store is Check's to report
 			}

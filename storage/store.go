@@ -19,6 +19,7 @@ type Store interface {
 // transaction. Buckets are created on first Put.
 type Tx interface {
 	// Get returns the value of key in bucket, or nil when it is absent.
+	// It does not keep key, which the caller may change once it returns.
 	Get(bucket, key []byte) []byte
 	Put(bucket, key, value []byte) error
 	// Delete removes key; deleting an absent key is not an error.
