@@ -3,6 +3,7 @@ package index
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 
 	"github.com/twindex/twindex/fusion"
 	"github.com/twindex/twindex/index/internal/rank"
@@ -84,7 +85,7 @@ func (s *search) fuseTop(tri []rank.Scored, text *textList, vec []rank.Scored, n
 		return nil, 0, err
 	}
 	rank := text.Ranker(known)
-	inBoth := make([]bool, len(text.Hits))
+	inBoth := s.scratch().marks(len(text.Hits))
 	nBoth := 0
 	for j, p := range pos {
 		if p >= 0 {
@@ -128,7 +129,7 @@ func (s *search) fuseTwo(tri []rank.Scored, text *textList, need int) ([]fusion.
 		score float64
 	}
 	// The text ranks of the best: of their text scores, in one pass.
-	inBoth := make([]bool, len(text.Hits))
+	inBoth := s.scratch().marks(len(text.Hits))
 	nBoth := 0
 	var topText []float64
 	for i, p := range pos {
@@ -241,7 +242,9 @@ const bestDepth = 4
 // many more than n: looking an ID up in the text index costs as much as
 // resolving idLookupCost of its internal IDs.
 func (s *search) inText(n int, idOf func(int) string, docOf func(int) uint32, text *textList) ([]int, error) {
-	pos := make([]int, n)
+	scr := s.scratch()
+	scr.pos = slices.Grow(scr.pos[:0], n)[:n]
+	pos := scr.pos
 	byMap := n*idLookupCost > len(text.Hits)
 	for i := 0; docOf != nil && i < n; i++ {
 		if docOf(i) == 0 {

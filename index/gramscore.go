@@ -32,6 +32,34 @@ func (s *search) decidedByGrams(leaves []*sleaf) bool {
 // queries allocated.
 var scorePool = sync.Pool{New: func() any { return new([]float64) }}
 
+// scratch holds a search's arrays sized by its matches, which a query of
+// one or two characters makes hundreds of kilobytes (a match for most
+// documents): taken from scratchPool when first needed and given back
+// when the search ends (search.release), for a later search to use
+// again. Only the search's own goroutine uses them, one step at a time.
+type scratch struct {
+	scored []rank.Scored // indexScores' matches, which the search holds until it ends
+	pos    []int         // inText's places of the fused documents in the text leg's hits
+	inBoth []bool        // a fusion's marks of the text leg's hits that another leg holds
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// marks returns inBoth cleared for n hits.
+func (scr *scratch) marks(n int) []bool {
+	scr.inBoth = slices.Grow(scr.inBoth[:0], n)[:n]
+	clear(scr.inBoth)
+	return scr.inBoth
+}
+
+// scratch returns the search's scratch arrays.
+func (s *search) scratch() *scratch {
+	if s.scr == nil {
+		s.scr = scratchPool.Get().(*scratch)
+	}
+	return s.scr
+}
+
 // indexScores scores candidates that their grams decide from the trigram
 // index alone, as substringIn would from their text: a leaf's frequency
 // is its gram's in the document, its frequency in the title its gram's in
@@ -65,7 +93,8 @@ func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candi
 			return nil, err
 		}
 	}
-	out := make([]rank.Scored, 0, len(cands))
+	scr := s.scratch()
+	out := slices.Grow(scr.scored[:0], len(cands))
 	for i := range cands {
 		if i%256 == 0 {
 			if err := s.ctx.Err(); err != nil {
@@ -81,6 +110,7 @@ func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candi
 		}
 		out = append(out, rank.Scored{ID: id, Score: score[i], Doc: rank.DocOf(cands[i].ID)})
 	}
+	scr.scored = out // a search runs one substring leg
 	return out, nil
 }
 

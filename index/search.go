@@ -81,6 +81,7 @@ type search struct {
 	// phrases by the runs and reads the store.
 	runsDone chan struct{}
 	runsLost bool
+	scr      *scratch // made on first use, given back by release
 }
 
 // awaitRuns waits for the substring leg's runs when it runs beside the
@@ -543,10 +544,15 @@ func (s *search) read(textR, triR bleveindex.IndexReader, tx storage.Tx) {
 	}
 }
 
-// release hands back what the search's text leg took from pools: its
-// slot tables and tallies.
+// release hands back what the search took from pools: the substring
+// leg's candidate lists, the text leg's slot tables and tallies, and the
+// scratch arrays.
 func (s *search) release() {
 	s.cands.Release()
+	if s.scr != nil {
+		scratchPool.Put(s.scr)
+		s.scr = nil
+	}
 	for _, sl := range s.slots {
 		sl.Release()
 	}
