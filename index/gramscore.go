@@ -110,6 +110,9 @@ func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candi
 		}
 		out = append(out, rank.Scored{ID: id, Score: score[i], Doc: rank.DocOf(cands[i].ID)})
 	}
+	if out == nil {
+		out = []rank.Scored{} // a leg that ran and matched nothing, unlike a nil one
+	}
 	scr.scored = out // a search runs one substring leg
 	return out, nil
 }

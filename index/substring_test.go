@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -178,6 +179,34 @@ func TestSubstringChecksInParallel(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestNoSubstringMatchFusedAlike checks that an auto search whose
+// substring leg ran and matched nothing fuses its text hits as one whose
+// pooled arrays were used before: a nil leg would be taken as one that
+// did not run, its hits scored by the text leg alone. The misspelling
+// finds "cat" through the fallback.
+func TestNoSubstringMatchFusedAlike(t *testing.T) {
+	ix, err := index.OpenMemory(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	mustUpsert(t, ix, index.Doc{ID: "a", Body: "the cat sat"}, index.Doc{ID: "b", Body: "a cat and a dog"})
+	req := index.Request{Query: "cta", Mode: index.ModeAuto, Limit: 10}
+	runtime.GC()
+	runtime.GC() // sync.Pool's items go in two collections: the search's arrays are new
+	first := search(t, ix, req)
+	search(t, ix, index.Request{Query: "cat", Mode: index.ModeAuto, Limit: 10})
+	again := search(t, ix, req)
+	if len(first.Hits) == 0 || len(first.Hits) != len(again.Hits) {
+		t.Fatalf("hits %d, then %d; want the same, more than none", len(first.Hits), len(again.Hits))
+	}
+	for i := range first.Hits {
+		if f, a := first.Hits[i], again.Hits[i]; f.ID != a.ID || f.Score != a.Score {
+			t.Errorf("hit %d: %s %v first, %s %v again", i, f.ID, f.Score, a.ID, a.Score)
 		}
 	}
 }
