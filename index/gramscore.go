@@ -26,21 +26,16 @@ func (s *search) decidedByGrams(leaves []*sleaf) bool {
 	return true
 }
 
-// scorePool holds indexScores' arrays of lengths and scores, used again
-// from search to search: a query of one or two characters scores most
-// documents, and the two arrays were 5% of the bytes the demo's typed
-// queries allocated.
-var scorePool = sync.Pool{New: func() any { return new([]float64) }}
-
 // scratch holds a search's arrays sized by its matches, which a query of
 // one or two characters makes hundreds of kilobytes (a match for most
 // documents): taken from scratchPool when first needed and given back
 // when the search ends (search.release), for a later search to use
 // again. Only the search's own goroutine uses them, one step at a time.
 type scratch struct {
-	scored []rank.Scored // indexScores' matches, which the search holds until it ends
-	pos    []int         // inText's places of the fused documents in the text leg's hits
-	inBoth []bool        // a fusion's marks of the text leg's hits that another leg holds
+	scoring []float64     // indexScores' lengths, then its scores
+	scored  []rank.Scored // indexScores' matches, which the search holds until it ends
+	pos     []int         // inText's places of the fused documents in the text leg's hits
+	inBoth  []bool        // a fusion's marks of the text leg's hits that another leg holds
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -69,11 +64,10 @@ func (s *search) scratch() *scratch {
 // candidate costs a few postings and the lookup of its ID. The matches
 // come in no set order, as substringLeg's.
 func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candidate, avgTitle, avgAll float64) ([]rank.Scored, error) {
-	buf := scorePool.Get().(*[]float64)
-	defer scorePool.Put(buf)
-	*buf = slices.Grow((*buf)[:0], 2*len(cands))[:2*len(cands)]
-	clear(*buf)
-	dl, score := (*buf)[:len(cands)], (*buf)[len(cands):]
+	scr := s.scratch()
+	scr.scoring = slices.Grow(scr.scoring[:0], 2*len(cands))[:2*len(cands)]
+	clear(scr.scoring)
+	dl, score := scr.scoring[:len(cands)], scr.scoring[len(cands):]
 	err := s.eachLength(cands, func(i int, _ uint64, norm float64) { dl[i] = lengthOf(norm) })
 	if err != nil {
 		return nil, err
@@ -93,7 +87,6 @@ func (s *search) indexScores(leaves []*sleaf, tris []string, cands []grams.Candi
 			return nil, err
 		}
 	}
-	scr := s.scratch()
 	out := slices.Grow(scr.scored[:0], len(cands))
 	for i := range cands {
 		if i%256 == 0 {

@@ -31,19 +31,16 @@ func Distance(a []rune, bs string, limit int) int {
 	if n-len(a) > limit || len(a)-n > limit {
 		return limit + 1
 	}
+	// b's runes, and three rows of the dynamic programme: two back for
+	// transpositions.
 	var runes [onStack]rune
 	var rows [3][onStack]int
-	b := runes[:0]
+	b, prev2, prev, cur := runes[:0], rows[0][:], rows[1][:], rows[2][:]
 	if n >= onStack {
-		b = make([]rune, 0, n)
+		b, prev2, prev, cur = make([]rune, 0, n), make([]int, n+1), make([]int, n+1), make([]int, n+1)
 	}
 	for _, r := range bs {
 		b = append(b, r)
-	}
-	// Three rows of the dynamic programme: two back for transpositions.
-	prev2, prev, cur := rows[0][:], rows[1][:], rows[2][:]
-	if n >= onStack {
-		prev2, prev, cur = make([]int, n+1), make([]int, n+1), make([]int, n+1)
 	}
 	prev2, prev, cur = prev2[:n+1], prev[:n+1], cur[:n+1]
 	for j := range prev {
