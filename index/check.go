@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
@@ -150,23 +149,22 @@ func (ix *Index) eachBadPairs(ctx context.Context, tx storage.Tx, each func(d *D
 		diff bool
 	}
 	chunk := make([]item, 0, pairsChunk)
-	flush := func() {
-		var wg sync.WaitGroup
-		workers := max(1, ix.opts.Workers)
-		for w := range workers {
-			wg.Go(func() {
-				for i := w; i < len(chunk); i += workers {
-					chunk[i].p, chunk[i].diff = ix.pairsOf(chunk[i].d, &chunk[i].h, since)
-				}
-			})
+	// The scan checks ctx for each record, flush does not again.
+	flush := func() error {
+		err := inParts(context.Background(), len(chunk), max(1, min(ix.opts.Workers, len(chunk))), func(_, i int) error {
+			chunk[i].p, chunk[i].diff = ix.pairsOf(chunk[i].d, &chunk[i].h, since)
+			return nil
+		})
+		if err != nil {
+			return err
 		}
-		wg.Wait()
 		for i := range chunk {
 			if chunk[i].diff {
 				bad(chunk[i].d, &chunk[i].h, chunk[i].p)
 			}
 		}
 		chunk = chunk[:0]
+		return nil
 	}
 	err := tx.Scan(bucketDocs, nil, func(k, v []byte) error {
 		if err := ctx.Err(); err != nil {
@@ -178,15 +176,14 @@ func (ix *Index) eachBadPairs(ctx context.Context, tx storage.Tx, each func(d *D
 		}
 		each(d)
 		if chunk = append(chunk, item{d: d, h: h}); len(chunk) == pairsChunk {
-			flush()
+			return flush()
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	flush()
-	return nil
+	return flush()
 }
 
 // pairsOf returns the filter of adjacent term pairs that d's text makes,

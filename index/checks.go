@@ -2,6 +2,7 @@ package index
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -94,8 +95,10 @@ func (s *search) checkStream(n int, newCheck func() checkFunc, head int, produce
 	}
 	errs := make([]error, len(workers))
 	// check checks a chunk on worker w, unless one of its chunks failed
-	// or the search is cancelled.
+	// or the search is cancelled. A check reads no bleve data: a panic
+	// in one is a bug, the search's error (recovered).
 	check := func(w int, chunk []checkItem) {
+		defer recovered(&errs[w])
 		if errs[w] != nil {
 			return
 		}
@@ -122,10 +125,8 @@ func (s *search) checkStream(n int, newCheck func() checkFunc, head int, produce
 			})
 		}
 	}
-	// Should produce, or a check on this goroutine, panic (a damaged
-	// index, for guard), the other workers still end before the search's
-	// reads are closed. They read no bleve data, and a panic of theirs is
-	// a bug that ends the process, as it did before.
+	// Should produce panic (a damaged index, for guard), the other
+	// workers still end before the search's reads are closed.
 	stop := sync.OnceFunc(func() {
 		if chunks != nil {
 			close(chunks)
@@ -247,16 +248,18 @@ func (s *search) workersFor(n, minPer int) int {
 
 // inParts calls item(w, i) for every i in [0, n), the range cut into
 // workers consecutive parts, part w on goroutine w (the caller's own when
-// there is one part). A part stops at its first error or when the search
-// is cancelled (checked every 64 items); inParts returns the first part's
-// error in part order.
-func (s *search) inParts(n, workers int, item func(w, i int) error) error {
+// there is one part). A part stops at its first error or when ctx is
+// cancelled (checked every 64 items); inParts returns the first part's
+// error in part order. The items must read no bleve data: a panic in one
+// is a bug, returned as a *PanicError (recovered).
+func inParts(ctx context.Context, n, workers int, item func(w, i int) error) error {
 	errs := make([]error, workers)
 	part := func(w int) {
+		defer recovered(&errs[w])
 		lo, hi := w*n/workers, (w+1)*n/workers
 		for i := lo; i < hi; i++ {
 			if (i-lo)%64 == 0 {
-				if errs[w] = s.ctx.Err(); errs[w] != nil {
+				if errs[w] = ctx.Err(); errs[w] != nil {
 					return
 				}
 			}

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
 
 	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/storage"
@@ -115,6 +118,51 @@ func (ix *Index) guard(err *error) {
 		ce := &CorruptError{Path: path, Err: fmt.Errorf("reading an index: %v", r)}
 		*err = ce
 		ix.damage.CompareAndSwap(nil, ce)
+	}
+}
+
+// PanicError is a panic of twindex's own code on a goroutine that reads
+// no bleve data: a search's checks of candidates, its snippets and its
+// phrases' judgments, a write's analysis, Check's filters. It is a bug,
+// not damage (a panic that bleve's reading may have caused is guard's
+// CorruptError): the call that ran into it returns it, having changed
+// nothing, and the index stays usable. Please report it with Stack.
+type PanicError struct {
+	Value any    // what was passed to panic
+	At    string // the function and line that panicked
+	Stack []byte // the goroutine's stack at the panic
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("index: internal error at %s: %v (a bug in twindex: please report it with PanicError.Stack)", e.At, e.Value)
+}
+
+// recovered turns a panic into *err, a *PanicError, for a part of a
+// call's work that reads no bleve data. Use it deferred, on whichever
+// goroutine does the part, so that the same bug gives the same error
+// on the caller's goroutine as on a worker's.
+func recovered(err *error) {
+	if r := recover(); r != nil {
+		*err = &PanicError{Value: r, At: panicSite(), Stack: debug.Stack()}
+	}
+}
+
+// panicSite returns the function and line that panicked, from within a
+// deferred call during the panic: the first frame past runtime.gopanic
+// that is not the runtime's (which raises index and nil errors).
+func panicSite() string {
+	pc := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pc[:runtime.Callers(1, pc)])
+	panicking := false
+	for {
+		f, more := frames.Next()
+		if panicking && !strings.HasPrefix(f.Function, "runtime.") {
+			return fmt.Sprintf("%s (%s:%d)", f.Function, filepath.Base(f.File), f.Line)
+		}
+		panicking = panicking || f.Function == "runtime.gopanic"
+		if !more {
+			return "an unknown place"
+		}
 	}
 }
 

@@ -359,7 +359,7 @@ func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, ju
 		scratch = make([]foldScratch, workers)
 	}
 	runOdds := make([]odds, workers)
-	err = s.inParts(len(todo), workers, func(w, i int) error {
+	err = inParts(s.ctx, len(todo), workers, func(w, i int) error {
 		k := todo[i]
 		var sc *foldScratch
 		if scratch != nil {

@@ -1,10 +1,8 @@
 package index
 
 import (
-	"errors"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/record"
@@ -155,29 +153,8 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 		}
 		return nil
 	}
-	workers := min(s.ix.opts.Workers, len(hits)/parallelTexts)
-	if workers <= 1 {
-		for i := range hits {
-			if err := text(i); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() {
-			for i := w; i < len(hits); i += workers {
-				if err := text(i); err != nil {
-					errs[w] = err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+	workers := max(1, min(s.ix.opts.Workers, len(hits)/parallelTexts))
+	return inParts(s.ctx, len(hits), workers, func(_, i int) error { return text(i) })
 }
 
 // parallelTexts is the fewest hits per goroutine that texts spreads.

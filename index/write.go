@@ -228,12 +228,15 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 		return a, err
 	}
 	warn := ix.embedDocs(ctx, b.ops)
-	pre := ix.analyzeDocs(b.ops)
+	pre, err := ix.analyzeDocs(ctx, b.ops)
+	if err != nil {
+		return a, err
+	}
 
 	ix.writeMu.Lock()
 	defer ix.writeMu.Unlock()
 	ix.mu.RLock()
-	err := ix.ready(readsIndexes)
+	err = ix.ready(readsIndexes)
 	stale := ix.stale
 	cur := ix.view
 	ix.mu.RUnlock()
@@ -372,21 +375,15 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 }
 
 // analyzeDocs analyzes the text of every non-remove op, on all cores.
-func (ix *Index) analyzeDocs(ops []op) []prepared {
+func (ix *Index) analyzeDocs(ctx context.Context, ops []op) ([]prepared, error) {
 	out := make([]prepared, len(ops))
-	var wg sync.WaitGroup
-	n := ix.opts.Workers
-	for w := range n {
-		wg.Go(func() {
-			for i := w; i < len(ops); i += n {
-				if d := &ops[i].doc; ops[i].kind != opRemove {
-					out[i] = ix.prepare(d, true)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	return out
+	err := inParts(ctx, len(ops), max(1, min(ix.opts.Workers, len(ops))), func(_, i int) error {
+		if d := &ops[i].doc; ops[i].kind != opRemove {
+			out[i] = ix.prepare(d, true)
+		}
+		return nil
+	})
+	return out, err
 }
 
 func addCounters(tx storage.Tx, docs, titleTokens, bodyTokens, titleBytes, bodyBytes int) error {
