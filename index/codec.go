@@ -57,16 +57,17 @@ func decodeDoc(id string, b []byte, text bool) (*Doc, record.Header, error) {
 }
 
 // eachDoc calls fn with every stored document in ID order, decoded as
-// decodeDoc does, until fn fails or ctx ends.
-func eachDoc(ctx context.Context, tx storage.Tx, text bool, fn func(*Doc) error) error {
+// decodeDoc does, and the write that stored its record, until fn fails or
+// ctx ends.
+func eachDoc(ctx context.Context, tx storage.Tx, text bool, fn func(d *Doc, seq uint64) error) error {
 	return tx.Scan(bucketDocs, nil, func(k, v []byte) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		d, _, err := decodeDoc(string(k), v, text)
+		d, h, err := decodeDoc(string(k), v, text)
 		if err != nil {
 			return err
 		}
-		return fn(d)
+		return fn(d, h.Seq)
 	})
 }

@@ -147,8 +147,14 @@ func folded(names []decl.Name) []string {
 	return slices.Compact(out)
 }
 
-// textDoc is a document of the text index, analyzed when bleve indexes it.
-func (ix *Index) textDoc(d *Doc, hash []byte) bleveindex.Document {
+// recordMaker makes the bleve document of a stored document d, whose
+// record write seq stored, with its content hash: what a replay or a
+// rebuild reads from the store and writes to an index.
+type recordMaker func(d *Doc, seq uint64, hash []byte) bleveindex.Document
+
+// textDoc is a document of the text index, analyzed when bleve indexes
+// it: a recordMaker (the text index keeps no sequence number).
+func (ix *Index) textDoc(d *Doc, _ uint64, hash []byte) bleveindex.Document {
 	return ix.preparedTextDoc(d, hash, prepared{})
 }
 
@@ -168,18 +174,14 @@ func (ix *Index) preparedTextDoc(d *Doc, hash []byte, p prepared) bleveindex.Doc
 	return document.New(d.ID, append(fields, document.Stored(fieldHash, hash))...)
 }
 
-// trigramDocs returns the function that makes a trigram index document of
-// a document whose stored record was written by write seq, or by one
-// before it: the sequence number fieldLength carries, which the fold
-// cache is checked against, may be too high, never too low, so that it
-// can only miss (see lengthField).
-func (ix *Index) trigramDocs(seq uint64) func(*Doc, []byte) bleveindex.Document {
-	return func(d *Doc, hash []byte) bleveindex.Document {
-		return ix.preparedTrigramDoc(d, seq, hash, folded(ix.scan(d).Names))
-	}
+// trigramDoc is a recordMaker of the trigram index: its fieldLength
+// carries the record's sequence number, which the fold cache's entries
+// of that record have.
+func (ix *Index) trigramDoc(d *Doc, seq uint64, hash []byte) bleveindex.Document {
+	return ix.preparedTrigramDoc(d, seq, hash, folded(ix.scan(d).Names))
 }
 
-// preparedTrigramDoc is a document of the trigram index (see trigramDocs);
+// preparedTrigramDoc is a document of the trigram index (see trigramDoc);
 // defines are the names it declares, as folded returns them.
 func (ix *Index) preparedTrigramDoc(d *Doc, seq uint64, hash []byte, defines []string) bleveindex.Document {
 	// One field for both: the grams that span the joint only add
@@ -222,11 +224,14 @@ const lengthTerm = "l"
 // reaches a search as the norm of each of its postings, 1/sqrt(length)
 // (lengthOf inverts it); the length is n+1 because zap reads a merged
 // segment's term of one posting and a norm of 1/sqrt(0) as no posting.
-// The frequency is seq: a fold cache entry of the document is of its
-// record when their sequence numbers are equal, and a number too high
-// (replay and rebuild write every document with the last write's, as no
-// version of the document has that number unless it is the record's)
-// only misses the cache.
+// The frequency is seq, the write that stored the document's record: a
+// fold cache entry of the document is of that record when their sequence
+// numbers are equal. A write gives its batch's; a replay and a rebuild
+// each record's own, so that what the cache holds still serves after
+// them (the browser builds its trigram index from the snapshot's
+// records: with the last write's number for all, two thirds of the demo's
+// documents missed the cache on every search, and were decoded and folded
+// again).
 func lengthField(n int, seq uint64) *document.Analyzed {
 	tf := &bleveindex.TokenFreq{Term: []byte(lengthTerm)}
 	tf.SetFrequency(int(seq))

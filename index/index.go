@@ -433,7 +433,7 @@ func (ix *Index) Count() (int, error) {
 // transaction to end.
 func (ix *Index) Walk(ctx context.Context, fn func(*Doc) error) error {
 	return ix.read(readsStore, func(_, _ bleveindex.IndexReader, tx storage.Tx) error {
-		return eachDoc(ctx, tx, true, fn)
+		return eachDoc(ctx, tx, true, func(d *Doc, _ uint64) error { return fn(d) })
 	})
 }
 

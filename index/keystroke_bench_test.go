@@ -200,3 +200,32 @@ func apiSnapshot(n int) ([]byte, error) {
 	}
 	return snap.Bytes(), nil
 }
+
+// BenchmarkWarmSnapshot searches a snapshot of the demo's documents over
+// and over, as the page does once its warm-up has folded what the
+// searches read (one worker): a search whose checks find every
+// candidate's folded text in the cache.
+func BenchmarkWarmSnapshot(b *testing.B) {
+	snap, err := apiSnapshot(3000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix, err := index.OpenSnapshot(bytes.NewReader(snap), &index.Options{Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	for _, q := range []string{"Read", "errors", "Marshal", "close the file"} {
+		b.Run(q, func(b *testing.B) {
+			req := index.Request{Query: q, Prefix: true, Limit: 20}
+			if _, err := ix.Search(ctx, req); err != nil { // folds what it reads
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				if _, err := ix.Search(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -34,8 +34,8 @@ func (ix *Index) recover(ctx context.Context) (err error) {
 	for _, leg := range []struct {
 		name string
 		idx  bleveindex.Index
-		mk   func(*Doc, []byte) bleveindex.Document
-	}{{"text", ix.text, ix.textDoc}, {"trigram", ix.tri, ix.trigramDocs(storeSeq)}} {
+		mk   recordMaker
+	}{{"text", ix.text, ix.textDoc}, {"trigram", ix.tri, ix.trigramDoc}} {
 		seq, err := appliedSeq(leg.idx)
 		if err != nil {
 			return fmt.Errorf("recover %s index: %w", leg.name, err)
@@ -85,7 +85,7 @@ func (ix *Index) recover(ctx context.Context) (err error) {
 // log entries (from, to]. If the log no longer covers that range (the
 // index is older than the log, or ahead of the store), it reindexes every
 // document instead.
-func (ix *Index) replay(ctx context.Context, idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, from, to uint64) error {
+func (ix *Index) replay(ctx context.Context, idx bleveindex.Index, mk recordMaker, from, to uint64) error {
 	ids := map[string]bool{}
 	covered := from < to
 	if covered {
@@ -110,11 +110,12 @@ func (ix *Index) replay(ctx context.Context, idx bleveindex.Index, mk func(*Doc,
 		return ix.reindex(ctx, idx, mk, to, nil)
 	}
 	var chunk []string
-	docs := map[string]*Doc{}
+	docs, seqs := map[string]*Doc{}, map[string]uint64{}
 	flush := func(seq uint64) error {
-		err := ix.applyOne(idx, mk, seq, chunk, docs)
+		err := ix.applyOne(idx, withSeqs(mk, seqs), seq, chunk, docs)
 		chunk = chunk[:0]
 		clear(docs)
+		clear(seqs)
 		return err
 	}
 	err := ix.store.View(func(tx storage.Tx) error {
@@ -124,11 +125,11 @@ func (ix *Index) replay(ctx context.Context, idx bleveindex.Index, mk func(*Doc,
 			}
 			chunk = append(chunk, id)
 			if v := tx.Get(bucketDocs, []byte(id)); v != nil {
-				d, _, err := decodeDoc(id, v, true)
+				d, h, err := decodeDoc(id, v, true)
 				if err != nil {
 					return err
 				}
-				docs[id] = d
+				docs[id], seqs[id] = d, h.Seq
 			}
 			if len(chunk) == replayChunk {
 				if err := flush(0); err != nil {
@@ -149,14 +150,14 @@ func (ix *Index) replay(ctx context.Context, idx bleveindex.Index, mk func(*Doc,
 // runs between two of its batches and every pauseEvery documents it reads
 // from the store or makes into documents of idx (a batch's worth of
 // either took a page 20-30 ms).
-func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64, pause func()) error {
+func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk recordMaker, seq uint64, pause func()) error {
 	if pause != nil {
 		made, mkDoc := 0, mk
-		mk = func(d *Doc, hash []byte) bleveindex.Document {
+		mk = func(d *Doc, seq uint64, hash []byte) bleveindex.Document {
 			if made++; made%pauseEvery == 0 {
 				pause()
 			}
-			return mkDoc(d, hash)
+			return mkDoc(d, seq, hash)
 		}
 	}
 	var extra []string
@@ -172,22 +173,23 @@ func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc
 		return err
 	}
 	chunk := append([]string(nil), extra...)
-	docs := map[string]*Doc{}
+	docs, seqs := map[string]*Doc{}, map[string]uint64{}
 	flush := func(seq uint64) error {
-		err := ix.applyOne(idx, mk, seq, chunk, docs)
+		err := ix.applyOne(idx, withSeqs(mk, seqs), seq, chunk, docs)
 		chunk = chunk[:0]
 		clear(docs)
+		clear(seqs)
 		return err
 	}
 	due, read := false, 0 // due: a batch went in, pause before the next document
 	err = ix.store.View(func(tx storage.Tx) error {
-		return eachDoc(ctx, tx, true, func(d *Doc) error {
+		return eachDoc(ctx, tx, true, func(d *Doc, seq uint64) error {
 			if read++; due || pause != nil && read%pauseEvery == 0 {
 				due = false
 				pause()
 			}
 			chunk = append(chunk, d.ID)
-			docs[d.ID] = d
+			docs[d.ID], seqs[d.ID] = d, seq
 			if len(chunk) >= replayChunk {
 				if err := flush(0); err != nil {
 					return err
@@ -201,6 +203,12 @@ func (ix *Index) reindex(ctx context.Context, idx bleveindex.Index, mk func(*Doc
 		return err
 	}
 	return flush(seq)
+}
+
+// withSeqs is mk as applyOne calls it, each document with the write that
+// stored its record, which seqs holds.
+func withSeqs(mk recordMaker, seqs map[string]uint64) func(*Doc, []byte) bleveindex.Document {
+	return func(d *Doc, hash []byte) bleveindex.Document { return mk(d, seqs[d.ID], hash) }
 }
 
 // pauseEvery is how many documents reindex reads or makes between two
@@ -267,7 +275,7 @@ func (ix *Index) Rebuild(ctx context.Context) (err error) {
 	if err := ix.reindex(ctx, ix.text, ix.textDoc, seq, nil); err != nil {
 		return fmt.Errorf("rebuild text index: %w", err)
 	}
-	if err := ix.reindex(ctx, ix.tri, ix.trigramDocs(seq), seq, nil); err != nil {
+	if err := ix.reindex(ctx, ix.tri, ix.trigramDoc, seq, nil); err != nil {
 		return fmt.Errorf("rebuild trigram index: %w", err)
 	}
 	ix.view = &view{seq: seq}

@@ -199,7 +199,7 @@ func (ix *Index) adopt(st storage.Store, text bleveindex.Index, later bool) (err
 		ix.text = fresh
 	}
 	if !later {
-		if err := ix.fill(context.Background(), ix.tri, ix.trigramDocs(seq), seq, nil); err != nil {
+		if err := ix.fill(context.Background(), ix.tri, ix.trigramDoc, seq, nil); err != nil {
 			return fmt.Errorf("open snapshot: trigram index: %w", err)
 		}
 	}
@@ -218,7 +218,7 @@ func (ix *Index) adopt(st storage.Store, text bleveindex.Index, later bool) (err
 // batch took the page to 54.8 MiB, in batches of 1,000 to 37.8 MiB, and
 // loaded no slower (before the short grams). pause, when not nil, runs
 // between two batches, and inside each as compact.Index.PauseBuilds says.
-func (ix *Index) fill(ctx context.Context, idx bleveindex.Index, mk func(*Doc, []byte) bleveindex.Document, seq uint64, pause func()) error {
+func (ix *Index) fill(ctx context.Context, idx bleveindex.Index, mk recordMaker, seq uint64, pause func()) error {
 	if c, ok := idx.(*compact.Index); ok {
 		c.HoldMerges(true)
 		c.PauseBuilds(pause)
@@ -263,7 +263,7 @@ func (ix *Index) buildTrigrams(ctx context.Context, pause func()) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("build trigrams: %w", err)
 	}
-	if err := ix.fill(ctx, ix.tri, ix.trigramDocs(v.seq), v.seq, pause); err != nil {
+	if err := ix.fill(ctx, ix.tri, ix.trigramDoc, v.seq, pause); err != nil {
 		return fmt.Errorf("build trigrams: %w", err)
 	}
 	ix.publish(&view{seq: v.seq})

@@ -40,7 +40,7 @@ func (ix *Index) Stats() (*Stats, error) {
 		if ns := getUint(tx, metaUpdated); ns != 0 {
 			st.Updated = time.Unix(0, int64(ns)).UTC()
 		}
-		return eachDoc(context.Background(), tx, false, func(d *Doc) error {
+		return eachDoc(context.Background(), tx, false, func(d *Doc, _ uint64) error {
 			st.Docs++
 			st.Kinds[d.Kind]++
 			return nil
