@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -128,6 +129,7 @@ func addTool[In, Out any](s *Service, t *mcp.Tool, args map[string]arg, h mcp.To
 		slices.Sort(props)
 	}
 	s.props[t.Name] = props
+	h = recovering(s, t.Name, h)
 	mcp.AddTool(s.srv, t, h)
 	out, err := jsonschema.For[Out](nil)
 	if err != nil {
@@ -145,6 +147,21 @@ func addTool[In, Out any](s *Service, t *mcp.Tool, args map[string]arg, h mcp.To
 		_, res, err := h(ctx, nil, in)
 		return res, err
 	}}
+}
+
+// recovering is h with a panic turned into the call's error, and logged
+// with its stack: a bug in one call, of MCP or of the HTTP API, fails that
+// call instead of ending a server that many agents share.
+func recovering[In, Out any](s *Service, name string, h mcp.ToolHandlerFor[In, Out]) mcp.ToolHandlerFor[In, Out] {
+	return func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("tool panicked: a bug in twindex", "tool", name, "panic", r, "stack", string(debug.Stack()))
+				err = fmt.Errorf("%s: internal error (a bug in twindex; the server's log has its stack): %v", name, r)
+			}
+		}()
+		return h(ctx, req, in)
+	}
 }
 
 // tool is a tool as the HTTP API calls it: with its arguments as the
