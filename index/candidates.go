@@ -3,6 +3,7 @@ package index
 import (
 	"slices"
 
+	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/index/internal/grams"
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/query"
@@ -56,7 +57,7 @@ func (s *search) candidateSet(n query.Node, byLeaf map[*plan.Leaf]*sleaf, tris [
 		}
 	}
 	if len(use) > 0 {
-		set, err := grams.Postings(s.ctx, s.triR, fieldGrams, tris, use, counts, &s.cands)
+		set, err := grams.Postings(s.ctx, s.triR, fieldGrams, tris, use, counts, &s.cands, backend.EachPosting)
 		if err != nil {
 			return nil, false, err
 		}

@@ -30,6 +30,11 @@ func PrefixCounts(bleveindex.IndexReader, string, []byte, func(string, uint64)) 
 	return false, nil
 }
 
+// EachPosting returns false: this build has no scorch.
+func EachPosting(bleveindex.IndexReader, string, []byte, func(bleveindex.IndexInternalID, uint64)) (bool, error) {
+	return false, nil
+}
+
 // NearTerms returns nil: this build has no scorch.
 func NearTerms(bleveindex.IndexReader) terms.FuzzyWalk { return nil }
 

@@ -32,14 +32,22 @@ type Candidate struct {
 	Freq []uint32 // by gram index
 }
 
+// Lister reads the postings of term in field of r in ID order, straight
+// from the index's segments where it can (see backend.EachPosting): fn
+// gets each live document's internal ID, valid during the call, and its
+// frequency. It returns false, having called nothing, for a reader it
+// cannot read so.
+type Lister func(r bleveindex.IndexReader, field string, term []byte, fn func(id bleveindex.IndexInternalID, freq uint64)) (bool, error)
+
 // Postings intersects the postings in field of r of the grams in use
 // (indexes into grams, whose document counts are counts), rarest first,
 // and returns the documents holding all of them, with each gram's
-// frequency in each.
+// frequency in each. The rarest gram's are read by list, when not nil
+// and it can, else by r's TermFieldReader.
 //
 // Cost: one pass over the rarest gram's postings, and for each other
 // gram a read through its postings or a seek per candidate (Visit).
-func Postings(ctx context.Context, r bleveindex.IndexReader, field string, grams []string, use []int, counts []float64, bufs *Buffers) ([]Candidate, error) {
+func Postings(ctx context.Context, r bleveindex.IndexReader, field string, grams []string, use []int, counts []float64, bufs *Buffers, list Lister) ([]Candidate, error) {
 	slices.SortFunc(use, func(a, b int) int { return cmp.Compare(counts[a], counts[b]) })
 	if len(use) == 0 || counts[use[0]] == 0 {
 		return nil, nil
@@ -52,12 +60,15 @@ func Postings(ctx context.Context, r bleveindex.IndexReader, field string, grams
 			}
 		}
 	}()
-	for _, g := range use {
+	open := func(g int) error {
 		tr, err := r.TermFieldReader(ctx, []byte(grams[g]), field, true, false, false)
-		if err != nil {
+		readers[g] = tr
+		return err
+	}
+	for _, g := range use[1:] {
+		if err := open(g); err != nil {
 			return nil, err
 		}
-		readers[g] = tr
 	}
 
 	// The rarest gram's postings are the candidates. Their IDs and
@@ -65,24 +76,38 @@ func Postings(ctx context.Context, r bleveindex.IndexReader, field string, grams
 	// a query of one common letter has a candidate for most documents.
 	b := bufs.get()
 	ids, idEnds, freqs := b.ids[:0], b.ends[:0], b.freqs[:0]
-	var tfd bleveindex.TermFieldDoc
-	first := readers[use[0]]
-	if n := int(min(first.Count(), 1<<20)); n > 0 {
+	if n := int(min(counts[use[0]], 1<<20)); n > 0 {
 		ids, idEnds, freqs = slices.Grow(ids, 8*n), slices.Grow(idEnds, n), slices.Grow(freqs, n*len(grams))
 	}
-	for {
-		d, err := first.Next(tfd.Reset())
-		if err != nil {
-			return nil, err
-		}
-		if d == nil {
-			break
-		}
-		ids = append(ids, d.ID...)
+	add := func(id bleveindex.IndexInternalID, freq uint64) {
+		ids = append(ids, id...)
 		idEnds = append(idEnds, len(ids))
 		at := len(freqs)
 		freqs = append(freqs, make([]uint32, len(grams))...)
-		freqs[at+use[0]] = uint32(d.Freq)
+		freqs[at+use[0]] = uint32(freq)
+	}
+	listed := false
+	if list != nil {
+		var err error
+		if listed, err = list(r, field, []byte(grams[use[0]]), add); err != nil {
+			return nil, err
+		}
+	}
+	if !listed {
+		if err := open(use[0]); err != nil {
+			return nil, err
+		}
+		var tfd bleveindex.TermFieldDoc
+		for {
+			d, err := readers[use[0]].Next(tfd.Reset())
+			if err != nil {
+				return nil, err
+			}
+			if d == nil {
+				break
+			}
+			add(d.ID, d.Freq)
+		}
 	}
 	cands := slices.Grow(b.cands[:0], len(idEnds))[:len(idEnds)]
 	start := 0
