@@ -30,9 +30,9 @@ const (
 	// whose length is the folded title's in bytes plus one; fieldLength
 	// has one term, lengthTerm, whose length is the folded title's and
 	// body's together plus one and whose frequency is the write sequence
-	// number of the document's stored record, or one after it (see
-	// lengthField): what the substring leg scores a document by when its
-	// grams decide the query, and finds its folded text by in the cache.
+	// number of the document's stored record (see lengthField): what the
+	// substring leg scores a document by when its grams decide the query,
+	// and finds its folded text by in the cache.
 	fieldTitleGrams = "t"
 	fieldLength     = "n"
 )

@@ -200,8 +200,8 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 	}
 	// Unless a filter needs the stored record, a candidate whose folded
 	// text is cached needs none: fieldLength gives its record's sequence
-	// number (or a higher one, which misses), and its folded length, which
-	// a check of the text's head needs.
+	// number, which the cached fold must have, and its folded length,
+	// which a check of the text's head needs.
 	var seqs []uint64
 	var lens []float64
 	if !s.filter.byHeader && len(cands) > 0 {
