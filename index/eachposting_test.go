@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/backend"
@@ -21,27 +22,27 @@ import (
 // segments with documents updated and removed, and after a merge.
 func TestEachPostingIsTermFieldReader(t *testing.T) {
 	ctx := context.Background()
-	ix, err := Open(t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
 	words := []string{"reader", "read", "ready", "thread", "bread", "dread", "area", "idea", "ea", "e"}
-	for b := range 4 { // a segment each
-		var docs []Doc
-		for i := range 30 {
-			w := words[(b*7+i)%len(words)]
-			docs = append(docs, Doc{ID: fmt.Sprintf("d%d", (b*13+i)%70), Title: w, Body: fmt.Sprintf("%s %s and %s", w, words[i%len(words)], w)})
-		}
-		if err := ix.Upsert(ctx, docs...); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ix.Remove(ctx, fmt.Sprintf("d%d", b*5), fmt.Sprintf("d%d", b*5+1)); err != nil {
-			t.Fatal(err)
+	write := func(ix *Index) {
+		for b := range 4 { // a segment each
+			var docs []Doc
+			for i := range 30 {
+				w := words[(b*7+i)%len(words)]
+				docs = append(docs, Doc{ID: fmt.Sprintf("d%d", (b*13+i)%70), Title: w, Body: fmt.Sprintf("%s %s and %s", w, words[i%len(words)], w)})
+			}
+			if err := ix.Upsert(ctx, docs...); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ix.Remove(ctx, fmt.Sprintf("d%d", b*5), fmt.Sprintf("d%d", b*5+1)); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
-	check := func(when string) {
+	check := func(ix *Index, when string, segments int) {
 		err := ix.read(readsIndexes, func(_, triR bleveindex.IndexReader, _ storage.Tx) error {
+			if n := len(triR.(*scorch.IndexSnapshot).Segments()); n < segments {
+				t.Fatalf("%s: %d segments, want %d or more", when, n, segments)
+			}
 			d, err := triR.FieldDict(fieldGrams)
 			if err != nil {
 				return err
@@ -94,13 +95,27 @@ func TestEachPostingIsTermFieldReader(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	check("four segments")
-	if err := ix.Optimize(ctx); err != nil {
+	// In memory, scorch keeps every batch's segment.
+	mem, err := OpenMemory(&Options{Backend: Scorch})
+	if err != nil {
 		t.Fatal(err)
 	}
-	check("merged")
-	if _, err := ix.Remove(ctx, "d20", "d21", "d22"); err != nil {
+	defer mem.Close()
+	write(mem)
+	check(mem, "four segments", 4)
+	// On disk, Optimize merges them.
+	disk, err := Open(t.TempDir(), nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	check("merged, then documents removed")
+	defer disk.Close()
+	write(disk)
+	if err := disk.Optimize(ctx); err != nil {
+		t.Fatal(err)
+	}
+	check(disk, "merged", 1)
+	if _, err := disk.Remove(ctx, "d20", "d21", "d22"); err != nil {
+		t.Fatal(err)
+	}
+	check(disk, "merged, then documents removed", 1)
 }

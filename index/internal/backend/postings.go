@@ -27,7 +27,6 @@ func EachPosting(r bleveindex.IndexReader, field string, term []byte, fn func(id
 	var (
 		base uint64 // the segment's first doc number in the snapshot
 		id   = make(bleveindex.IndexInternalID, 8)
-		pl   segment.PostingsList
 		it   segment.PostingsIterator
 	)
 	for _, ss := range snap.Segments() {
@@ -35,7 +34,12 @@ func EachPosting(r bleveindex.IndexReader, field string, term []byte, fn func(id
 		if err != nil {
 			return true, err
 		}
-		if pl, err = dict.PostingsList(term, ss.Deleted(), pl); err != nil {
+		// A postings list of its own: zap's empty dictionary, of a segment
+		// without the field, would keep another segment's in one given to
+		// it and read it without that segment's memory. The iterator is
+		// made anew on each segment's list whatever it held.
+		pl, err := dict.PostingsList(term, ss.Deleted(), nil)
+		if err != nil {
 			return true, err
 		}
 		it = pl.Iterator(true, false, false, it)
