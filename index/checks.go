@@ -149,6 +149,12 @@ func (s *search) checkStream(n int, newCheck func() checkFunc, head int, produce
 	})
 	check(0, chunk)
 	stop()
+	// A bug's panic first, before an error of produce's (a cancellation).
+	for _, e := range errs {
+		if _, bug := e.(*PanicError); bug {
+			return nil, e
+		}
+	}
 	for _, e := range errs {
 		err = cmp.Or(err, e)
 	}

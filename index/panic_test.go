@@ -70,12 +70,12 @@ func TestCheckStreamPanic(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n = 4 * parallelChecks // enough for both workers
-	for _, bad := range []string{"d0", "d2047", "every"} {
+	for _, bad := range []string{"d0", "d2047", "every", "every, then produce fails"} {
 		t.Run(bad, func(t *testing.T) {
 			s := &search{ix: ix, ctx: ctx}
 			newCheck := func() checkFunc {
 				return func(id string, fd *record.Folded, cand *grams.Candidate, head bool, dl float64) (rank.Scored, plan.Verdict) {
-					if bad == "every" || id == bad {
+					if strings.HasPrefix(bad, "every") || id == bad {
 						panic("check of " + id)
 					}
 					return rank.Scored{ID: id}, plan.Yes
@@ -85,6 +85,9 @@ func TestCheckStreamPanic(t *testing.T) {
 			out, err := s.checkStream(n, newCheck, 0, func(add func(checkItem)) error {
 				for i := range n {
 					add(checkItem{id: fmt.Sprintf("d%d", i), f: &f, dl: -1})
+				}
+				if strings.HasSuffix(bad, "fails") { // the bug's report wins
+					return context.Canceled
 				}
 				return nil
 			})

@@ -228,7 +228,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 		return a, err
 	}
 	warn := ix.embedDocs(ctx, b.ops)
-	pre, err := ix.analyzeDocs(ctx, b.ops)
+	pre, err := ix.analyzeDocs(b.ops)
 	if err != nil {
 		return a, err
 	}
@@ -374,10 +374,13 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 	return a, nil
 }
 
-// analyzeDocs analyzes the text of every non-remove op, on all cores.
-func (ix *Index) analyzeDocs(ctx context.Context, ops []op) ([]prepared, error) {
+// analyzeDocs analyzes the text of every non-remove op, on all cores. It
+// is not cancelled: once Apply has checked its context, the batch is
+// written (a cancel during the embeddings leaves their warning). Its error
+// is a bug's panic (PanicError).
+func (ix *Index) analyzeDocs(ops []op) ([]prepared, error) {
 	out := make([]prepared, len(ops))
-	err := inParts(ctx, len(ops), max(1, min(ix.opts.Workers, len(ops))), func(_, i int) error {
+	err := inParts(context.Background(), len(ops), max(1, min(ix.opts.Workers, len(ops))), func(_, i int) error {
 		if d := &ops[i].doc; ops[i].kind != opRemove {
 			out[i] = ix.prepare(d, true)
 		}
