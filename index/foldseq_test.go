@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/storage"
 )
@@ -112,6 +114,35 @@ func TestTrigramSeqsAreRecords(t *testing.T) {
 		}
 		defer ix.Close()
 		if err := ix.BuildTrigrams(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		check(t, ix)
+	})
+	t.Run("replay", func(t *testing.T) {
+		ix, err := Open(t.TempDir(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ix.Close()
+		fill(t, ix)
+		seq, err := ix.storedSeq()
+		if err != nil {
+			t.Fatal(err)
+		}
+		logged := 0
+		err = ix.store.View(func(tx storage.Tx) error {
+			return tx.Scan(bucketLog, nil, func(_, _ []byte) error { logged++; return nil })
+		})
+		if err != nil || logged != int(seq) {
+			t.Fatalf("%d writes logged of %d (%v): the replay would not read the log", logged, seq, err)
+		}
+		// Every document with a number no record has, then the log's
+		// writes replayed over them.
+		wrong := func(d *Doc, _ uint64, hash []byte) bleveindex.Document { return ix.trigramDoc(d, 999, hash) }
+		if err := ix.reindex(ctx, ix.tri, wrong, seq, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := ix.replay(ctx, ix.tri, ix.trigramDoc, 0, seq); err != nil {
 			t.Fatal(err)
 		}
 		check(t, ix)
