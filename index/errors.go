@@ -149,14 +149,15 @@ func recovered(err *error) {
 
 // panicSite returns the function and line that panicked, from within a
 // deferred call during the panic: the first frame past runtime.gopanic
-// that is not the runtime's (which raises index and nil errors).
+// that is not the runtime's (which raises index and nil errors), nor its
+// internal packages'.
 func panicSite() string {
 	pc := make([]uintptr, 32)
 	frames := runtime.CallersFrames(pc[:runtime.Callers(1, pc)])
 	panicking := false
 	for {
 		f, more := frames.Next()
-		if panicking && !strings.HasPrefix(f.Function, "runtime.") {
+		if panicking && !strings.HasPrefix(f.Function, "runtime.") && !strings.HasPrefix(f.Function, "internal/runtime/") {
 			return fmt.Sprintf("%s (%s:%d)", f.Function, filepath.Base(f.File), f.Line)
 		}
 		panicking = panicking || f.Function == "runtime.gopanic"
