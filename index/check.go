@@ -151,7 +151,7 @@ func (ix *Index) eachBadPairs(ctx context.Context, tx storage.Tx, each func(d *D
 	chunk := make([]item, 0, pairsChunk)
 	// The scan checks ctx for each record, flush does not again.
 	flush := func() error {
-		err := inParts(context.Background(), len(chunk), max(1, min(ix.opts.Workers, len(chunk))), func(_, i int) error {
+		err := inParts(context.Background(), len(chunk), ix.workersFor(len(chunk), 1), func(_, i int) error {
 			chunk[i].p, chunk[i].diff = ix.pairsOf(chunk[i].d, &chunk[i].h, since)
 			return nil
 		})

@@ -89,7 +89,7 @@ type checkFunc func(id string, fd *record.Folded, cand *grams.Candidate, head bo
 // (record.DecodeTextHead), and decoded whole only when that does not
 // decide it.
 func (s *search) checkStream(n int, newCheck func() checkFunc, head int, produce func(add func(checkItem)) error) ([]rank.Scored, error) {
-	workers := make([]checkWorker, s.workersFor(n, parallelChecks))
+	workers := make([]checkWorker, s.ix.workersFor(n, parallelChecks))
 	for w := range workers {
 		workers[w] = checkWorker{s: s, check: newCheck(), head: head}
 	}
@@ -248,8 +248,8 @@ func (cw *checkWorker) add(m rank.Scored, v plan.Verdict) plan.Verdict {
 
 // workersFor is the goroutines that share n items: up to
 // Options.Workers, each with at least minPer items, and at least one.
-func (s *search) workersFor(n, minPer int) int {
-	return max(1, min(s.ix.opts.Workers, n/minPer))
+func (ix *Index) workersFor(n, minPer int) int {
+	return max(1, min(ix.opts.Workers, n/minPer))
 }
 
 // inParts calls item(w, i) for every i in [0, n), the range cut into

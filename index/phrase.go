@@ -353,7 +353,7 @@ func (s *search) heldPhrases(tp *plan.Text, t *rank.Tally, slot *slots.Table, ju
 	if err != nil {
 		return nil, nil, err
 	}
-	workers := s.workersFor(len(todo), parallelPhrases)
+	workers := s.ix.workersFor(len(todo), parallelPhrases)
 	var scratch []foldScratch
 	if !s.ix.fold.Keeps() {
 		scratch = make([]foldScratch, workers)

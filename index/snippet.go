@@ -153,8 +153,7 @@ func (s *search) texts(hits []Hit, recs []hitRecord) error {
 		}
 		return nil
 	}
-	workers := max(1, min(s.ix.opts.Workers, len(hits)/parallelTexts))
-	return inParts(s.ctx, len(hits), workers, func(_, i int) error { return text(i) })
+	return inParts(s.ctx, len(hits), s.ix.workersFor(len(hits), parallelTexts), func(_, i int) error { return text(i) })
 }
 
 // parallelTexts is the fewest hits per goroutine that texts spreads.

@@ -380,7 +380,7 @@ func (ix *Index) Apply(ctx context.Context, b *Batch) (Applied, error) {
 // is a bug's panic (PanicError).
 func (ix *Index) analyzeDocs(ops []op) ([]prepared, error) {
 	out := make([]prepared, len(ops))
-	err := inParts(context.Background(), len(ops), max(1, min(ix.opts.Workers, len(ops))), func(_, i int) error {
+	err := inParts(context.Background(), len(ops), ix.workersFor(len(ops), 1), func(_, i int) error {
 		if d := &ops[i].doc; ops[i].kind != opRemove {
 			out[i] = ix.prepare(d, true)
 		}
