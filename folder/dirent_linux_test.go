@@ -1,0 +1,83 @@
+package folder
+
+import (
+	"encoding/binary"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// TestStatEntriesUnknownTypes: where the file system leaves d_type
+// unknown (some network and FUSE file systems), readDir asks fstatat
+// for each entry's type, and ends with what os.ReadDir gives.
+func TestStatEntriesUnknownTypes(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "a.go"), "package a")
+	writeFile(t, filepath.Join(dir, "sub", "b.go"), "package b")
+	if err := os.Symlink("a.go", filepath.Join(dir, "link.go")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	for _, stat := range []bool{true, false} {
+		got, err := readDir(dir, stat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			got[i] = dirEntry{name: got[i].name, typ: fs.ModeIrregular}
+		}
+		got = append(got, dirEntry{name: "vanished", typ: fs.ModeIrregular})
+		fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		statEntries(fd, got, stat)
+		unix.Close(fd)
+		want, err := readDirOS(dir, stat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want = append(want, dirEntry{name: "vanished", typ: fs.ModeIrregular}); !slices.Equal(got, want) {
+			t.Errorf("statFiles %v:\ngot  %+v\nwant %+v", stat, got, want)
+		}
+	}
+}
+
+// dirent64 is one linux_dirent64 record, padded to 8 bytes as the
+// kernel pads it.
+func dirent64(name string, typ byte) []byte {
+	n := (19 + len(name) + 1 + 7) &^ 7
+	b := make([]byte, n)
+	binary.NativeEndian.PutUint16(b[16:], uint16(n))
+	b[18] = typ
+	copy(b[19:], name)
+	return b
+}
+
+// FuzzAppendDirents: whatever bytes getdents64 is said to have filled,
+// appendDirents returns and keeps no ".", "..", empty names or NULs.
+func FuzzAppendDirents(f *testing.F) {
+	f.Add(slices.Concat(dirent64(".", unix.DT_DIR), dirent64("..", unix.DT_DIR), dirent64("a.go", unix.DT_REG), dirent64("sub", unix.DT_DIR)))
+	f.Add(dirent64("x", unix.DT_UNKNOWN)[:20])
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, buf []byte) {
+		for _, e := range appendDirents(nil, buf) {
+			if e.name == "" || e.name == "." || e.name == ".." || strings.IndexByte(e.name, 0) >= 0 {
+				t.Fatalf("entry %q kept", e.name)
+			}
+		}
+	})
+}
+
+func TestAppendDirents(t *testing.T) {
+	buf := slices.Concat(dirent64(".", unix.DT_DIR), dirent64("..", unix.DT_DIR), dirent64("a.go", unix.DT_REG),
+		dirent64("sub", unix.DT_DIR), dirent64("l", unix.DT_LNK), dirent64("u", unix.DT_UNKNOWN), dirent64("cut", unix.DT_REG)[:10])
+	want := []dirEntry{{name: "a.go"}, {name: "sub", typ: fs.ModeDir}, {name: "l", typ: fs.ModeSymlink}, {name: "u", typ: fs.ModeIrregular}}
+	if got := appendDirents(nil, buf); !slices.Equal(got, want) {
+		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
