@@ -47,33 +47,44 @@ func readDir(dir string, statFiles bool) ([]dirEntry, error) {
 		out = appendDirents(out, (*bp)[:n])
 	}
 	slices.SortFunc(out, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
-	statEntries(fd, out, statFiles)
-	return out, nil
+	return statEntries(fd, dir, out, statFiles)
 }
 
-// statEntries asks the kernel, relative to the open folder fd, for the
-// type of each entry whose type the file system left unknown and, when
-// statFiles is set, for the size and mtime of each regular file. An
-// entry that vanished since the folder was read keeps no size (and an
-// unknown one no type).
-func statEntries(fd int, ents []dirEntry, statFiles bool) {
+// statEntries asks the kernel, relative to the open folder fd (dir),
+// for the type of each entry whose type the file system left unknown
+// (NFS, CIFS, some FUSE file systems) and, when statFiles is set, for the
+// size and mtime of each regular file. As os.ReadDir does, an unknown
+// entry that vanished since the folder was read is left out, and any
+// other failure to stat one fails the read: a folder left out would have
+// its files removed from the index. A regular file that vanished or
+// changed type keeps no size, and the walk passes it by.
+func statEntries(fd int, dir string, ents []dirEntry, statFiles bool) ([]dirEntry, error) {
 	var st unix.Stat_t
-	for i := range ents {
-		e := &ents[i]
+	kept := ents[:0]
+	for _, e := range ents {
 		unknown := e.typ == fs.ModeIrregular
 		if !unknown && (!statFiles || !e.typ.IsRegular()) {
+			kept = append(kept, e)
 			continue
 		}
-		if unix.Fstatat(fd, e.name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
-			continue
+		err := unix.Fstatat(fd, e.name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		for err == unix.EINTR { // FUSE and CIFS interrupt stats (os retries them too)
+			err = unix.Fstatat(fd, e.name, &st, unix.AT_SYMLINK_NOFOLLOW)
 		}
-		if unknown {
+		switch {
+		case unknown && err == unix.ENOENT:
+			continue
+		case unknown && err != nil:
+			return nil, &fs.PathError{Op: "lstat", Path: dir + "/" + e.name, Err: err}
+		case unknown:
 			e.typ = modeOf(st.Mode)
 		}
-		if statFiles && st.Mode&unix.S_IFMT == unix.S_IFREG {
+		if statFiles && err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
 			e.size, e.mtime, e.stated = st.Size, st.Mtim.Nano(), true
 		}
+		kept = append(kept, e)
 	}
+	return kept, nil
 }
 
 // appendDirents appends the entries of buf, linux_dirent64 records as

@@ -2,6 +2,8 @@ package folder
 
 import (
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -30,20 +32,52 @@ func TestStatEntriesUnknownTypes(t *testing.T) {
 		for i := range got {
 			got[i] = dirEntry{name: got[i].name, typ: fs.ModeIrregular}
 		}
+		// One that vanished since the folder was read: left out, as
+		// os.ReadDir leaves it out.
 		got = append(got, dirEntry{name: "vanished", typ: fs.ModeIrregular})
 		fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		statEntries(fd, got, stat)
-		unix.Close(fd)
+		defer unix.Close(fd)
+		if got, err = statEntries(fd, dir, got, stat); err != nil {
+			t.Fatal(err)
+		}
 		want, err := readDirOS(dir, stat)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want = append(want, dirEntry{name: "vanished", typ: fs.ModeIrregular}); !slices.Equal(got, want) {
+		if !slices.Equal(got, want) {
 			t.Errorf("statFiles %v:\ngot  %+v\nwant %+v", stat, got, want)
 		}
+		// One that cannot be stat'ed for another reason (here a name
+		// over NAME_MAX): the read fails rather than leave out what may
+		// be a folder, whose files a sync would then remove.
+		bad := []dirEntry{{name: strings.Repeat("x", 300), typ: fs.ModeIrregular}}
+		if _, err := statEntries(fd, dir, bad, stat); !errors.Is(err, unix.ENAMETOOLONG) {
+			t.Errorf("statFiles %v: an unknown entry that fails its stat: %v", stat, err)
+		}
+	}
+}
+
+// TestReadDirLargeFolder: a folder whose entries take several
+// getdents64 calls (over the 32 KiB buffer) reads as os.ReadDir reads it.
+func TestReadDirLargeFolder(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 1500 {
+		name := fmt.Sprintf("%04d-%s.go", i, strings.Repeat("n", 40+i%200))
+		writeFile(t, filepath.Join(dir, name), strings.Repeat("x", i))
+	}
+	got, err := readDir(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := readDirOS(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1500 || !slices.Equal(got, want) {
+		t.Errorf("readDir gave %d entries, readDirOS %d, or they differ", len(got), len(want))
 	}
 }
 
@@ -79,5 +113,16 @@ func TestAppendDirents(t *testing.T) {
 	want := []dirEntry{{name: "a.go"}, {name: "sub", typ: fs.ModeDir}, {name: "l", typ: fs.ModeSymlink}, {name: "u", typ: fs.ModeIrregular}}
 	if got := appendDirents(nil, buf); !slices.Equal(got, want) {
 		t.Errorf("got %+v, want %+v", got, want)
+	}
+	// A record length past the buffer, or under a record's header, ends
+	// the parse at the records before it.
+	long, short := dirent64("b.go", unix.DT_REG), dirent64("c.go", unix.DT_REG)
+	binary.NativeEndian.PutUint16(long[16:], uint16(len(long)+8))
+	binary.NativeEndian.PutUint16(short[16:], 12)
+	for _, buf := range [][]byte{slices.Concat(dirent64("a.go", unix.DT_REG), long),
+		slices.Concat(dirent64("a.go", unix.DT_REG), short, dirent64("d.go", unix.DT_REG))} {
+		if got := appendDirents(nil, buf); !slices.Equal(got, []dirEntry{{name: "a.go"}}) {
+			t.Errorf("a bad record length: got %+v", got)
+		}
 	}
 }
