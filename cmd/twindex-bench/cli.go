@@ -43,8 +43,9 @@ The yardstick through the CLI, as a user runs it, with default options:
 builds the index with "twindex index --jsonl CORPUS" (the whole process
 timed, with its peak RSS and the size on disk), then runs "twindex search
 --queries FILE --mode M --limit 20 --format json" for each mode, --passes
-times, each pass a new process: the queries as given (the last word also
-a prefix, the fallback on), unlike the yardstick's exact requests. Per
+times, each pass a new process: the queries as given (whole words, as
+the CLI reads them without --prefix, and the fallback on), unlike the
+yardstick's requests without the fallback. Per
 query the median of the passes' tookMs, then p50/p95/p99 per mode and
 class, and with --ref the ratios to FTS5's.
 
