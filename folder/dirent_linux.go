@@ -109,26 +109,10 @@ func appendDirents(out []dirEntry, buf []byte) []dirEntry {
 	return out
 }
 
-// direntMode is the type bits os.DirEntry gives for a d_type.
-func direntMode(t byte) fs.FileMode {
-	switch t {
-	case unix.DT_REG:
-		return 0
-	case unix.DT_DIR:
-		return fs.ModeDir
-	case unix.DT_LNK:
-		return fs.ModeSymlink
-	case unix.DT_FIFO:
-		return fs.ModeNamedPipe
-	case unix.DT_SOCK:
-		return fs.ModeSocket
-	case unix.DT_CHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case unix.DT_BLK:
-		return fs.ModeDevice
-	}
-	return fs.ModeIrregular
-}
+// direntMode is the type bits os.DirEntry gives for a d_type: Linux
+// numbers d_type as st_mode's type field, S_IFMT >> 12 (DT_REG 8 for
+// S_IFREG 0o100000), and DT_UNKNOWN 0 comes out fs.ModeIrregular.
+func direntMode(t byte) fs.FileMode { return modeOf(uint32(t) << 12) }
 
 // modeOf is the type bits of a stat's st_mode, as os.Lstat gives them.
 func modeOf(m uint32) fs.FileMode {

@@ -126,3 +126,20 @@ func TestAppendDirents(t *testing.T) {
 		}
 	}
 }
+
+// TestDirentModeIsStatMode: each d_type is its st_mode type shifted, as
+// direntMode assumes.
+func TestDirentModeIsStatMode(t *testing.T) {
+	for _, c := range []struct {
+		dt   byte
+		mode uint32
+	}{{unix.DT_REG, unix.S_IFREG}, {unix.DT_DIR, unix.S_IFDIR}, {unix.DT_LNK, unix.S_IFLNK}, {unix.DT_FIFO, unix.S_IFIFO},
+		{unix.DT_SOCK, unix.S_IFSOCK}, {unix.DT_CHR, unix.S_IFCHR}, {unix.DT_BLK, unix.S_IFBLK}} {
+		if got, want := direntMode(c.dt), modeOf(c.mode); got != want || (c.dt != unix.DT_REG && got == 0) {
+			t.Errorf("d_type %d: %v, st_mode %o: %v", c.dt, got, c.mode, want)
+		}
+	}
+	if direntMode(unix.DT_UNKNOWN) != fs.ModeIrregular {
+		t.Error("DT_UNKNOWN is not marked unknown")
+	}
+}
