@@ -6,8 +6,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-
-	"golang.org/x/sys/unix"
 )
 
 // readDir returns the entries of the folder dir in name order and, when
@@ -37,19 +35,10 @@ func readDir(dir string, statFiles bool) ([]dirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = rc.Control(func(fd uintptr) {
-		var st unix.Stat_t
-		for i := range out {
-			e := &out[i]
-			if !e.typ.IsRegular() {
-				continue
-			}
-			// An error: the file vanished since the folder was read.
-			if unix.Fstatat(int(fd), e.name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
-				continue
-			}
-			e.size, e.mtime, e.stated = st.Size, st.Mtim.Nano(), true
-		}
-	})
+	var serr error
+	err = rc.Control(func(fd uintptr) { out, serr = statEntries(int(fd), dir, out, true) })
+	if err == nil {
+		err = serr
+	}
 	return out, err
 }
