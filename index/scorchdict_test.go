@@ -166,7 +166,8 @@ func BenchmarkPrefixCounts(b *testing.B) {
 // TestNearTermsAsScorch: the terms near a word that backend.NearTerms
 // walks are those scorch's FieldDictFuzzy gives, on an index of several
 // segments with deleted documents, at one and two edits, for words in
-// every dictionary Near reads and for words in none.
+// every dictionary Near reads and for words in none, and for words whose
+// first letter is more than one byte (a walk of two edits stays under it).
 func TestNearTermsAsScorch(t *testing.T) {
 	ctx := context.Background()
 	ix, err := OpenMemory(&Options{Backend: Scorch}) // no persister to merge the batches
@@ -175,7 +176,8 @@ func TestNearTermsAsScorch(t *testing.T) {
 	}
 	defer ix.Close()
 	words := []string{"lemon", "lemons", "melon", "demon", "lemma", "leman", "configuration", "configure",
-		"configured", "handler", "handle", "handles", "hand", "bufio", "buffer", "scanner", "scanned", "deadline"}
+		"configured", "handler", "handle", "handles", "hand", "bufio", "buffer", "scanner", "scanned", "deadline",
+		"überall", "übermut", "ubernet", "日本語", "日本人", "日記"}
 	for i := range 3 { // three segments, each with a third of the words
 		var docs []Doc
 		for j, w := range words {
@@ -198,12 +200,13 @@ func TestNearTermsAsScorch(t *testing.T) {
 		}
 		s := &search{ix: ix, ctx: ctx, textR: textR}
 		walked := s.dicts()
-		if walked.Fuzzy(textR) == nil {
+		walk := walked.Fuzzy(textR)
+		if walk == nil {
 			t.Fatal("NearTerms gives no walk of a scorch reader")
 		}
 		own := walked
 		own.Fuzzy = nil
-		for _, w := range []string{"lmeon", "lemon", "cnofiguration", "handel", "hnadler", "bfuio", "scaner", "deadlnie", "zzzz", "notse"} {
+		for _, w := range []string{"lmeon", "lemon", "cnofiguration", "handel", "hnadler", "bfuio", "scaner", "deadlnie", "zzzz", "notse", "ubreall", "日夲語", "日本", "本語"} {
 			for dist := 1; dist <= 2; dist++ {
 				got, err := walked.Near(w, "", dist, true)
 				if err != nil {
@@ -216,8 +219,29 @@ func TestNearTermsAsScorch(t *testing.T) {
 				if !slices.EqualFunc(got[:], want[:], maps.Equal) {
 					t.Errorf("%q at %d: walked %v, FieldDictFuzzy %v", w, dist, got, want)
 				}
-				if w == "lmeon" && dist == 2 && len(want[0]) == 0 {
-					t.Errorf("lmeon: nothing near in the body")
+				if (w == "lmeon" || w == "ubreall" || w == "日夲語") && dist == 2 && len(want[0]) == 0 {
+					t.Errorf("%s: nothing near in the body: %v", w, want)
+				}
+				// The walk itself, under the word's first letter and not:
+				// Near's own checks would hide a walk that strays.
+				for _, prefix := range []string{"", string([]rune(w)[:1])} {
+					for _, f := range []string{fieldBody, fieldWords, fieldTitle} {
+						walkedTerms := map[string]bool{}
+						if err := walk(f, w, dist, prefix, func(term string) { walkedTerms[term] = true }); err != nil {
+							t.Fatal(err)
+						}
+						d, err := textR.(bleveindex.IndexReaderFuzzy).FieldDictFuzzy(f, w, dist, prefix)
+						if err != nil {
+							t.Fatal(err)
+						}
+						scorchTerms := map[string]bool{}
+						if err := terms.Drain(d, func(e *bleveindex.DictEntry) { scorchTerms[e.Term] = true }); err != nil {
+							t.Fatal(err)
+						}
+						if !maps.Equal(walkedTerms, scorchTerms) {
+							t.Errorf("%q at %d under %q in %s: walked %v, FieldDictFuzzy %v", w, dist, prefix, f, walkedTerms, scorchTerms)
+						}
+					}
 				}
 			}
 		}

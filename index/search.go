@@ -17,6 +17,7 @@ import (
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/index/internal/slots"
+	"github.com/twindex/twindex/index/internal/terms"
 	"github.com/twindex/twindex/query"
 	"github.com/twindex/twindex/storage"
 )
@@ -56,6 +57,11 @@ type search struct {
 	slots             []*slots.Table   // the text leg's, released when the search ends
 	tallies           []*rank.Tally    // the same
 	added             []feedbackTerm   // the terms feedback added to the text leg
+	// near walks a reader's dictionaries for the terms near a word, once
+	// for each word, distance, field and prefix, for the fallback and
+	// did-you-mean alike (backend.NearTerms); nearR is its reader.
+	near  terms.FuzzyWalk
+	nearR bleveindex.IndexReader
 	// g, when set, holds the statistics of the whole collection, of which
 	// this index is a shard: the search scores with them (see collection.Stats).
 	// rec, when set, gathers this shard's part of those g lacks.

@@ -3,6 +3,8 @@ package index
 import (
 	"strconv"
 
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
 	"github.com/twindex/twindex/index/collection"
 	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/index/internal/rank"
@@ -23,7 +25,18 @@ const fuzzyExpansions = 16
 // dicts are the text index's dictionaries as terms walks them.
 func (s *search) dicts() terms.Dicts {
 	return terms.Dicts{R: s.textR, Title: fieldTitle, Body: fieldBody, Words: fieldWords, Term: s.ix.textA.Term,
-		Counts: backend.PrefixCounts, Fuzzy: backend.NearTerms}
+		Counts: backend.PrefixCounts, Fuzzy: s.nearTerms}
+}
+
+// nearTerms returns the search's walk of r's dictionaries for the terms
+// near a word (backend.NearTerms): one for the search, so that the
+// fallback's and did-you-mean's walks of a word share their automata and
+// what they found.
+func (s *search) nearTerms(r bleveindex.IndexReader) terms.FuzzyWalk {
+	if s.near == nil || s.nearR != r {
+		s.near, s.nearR = backend.NearTerms(r), r
+	}
+	return s.near
 }
 
 // expandPrefix returns the most frequent indexed terms of the text fields
