@@ -163,6 +163,53 @@ func BenchmarkPrefixCounts(b *testing.B) {
 	}
 }
 
+// BenchmarkNearTerms measures the walk of the body's dictionary for the
+// terms within two edits of a word that start with its first letter, as
+// the fallback and did-you-mean walk it: NearTerms's walk, kept under the
+// letter, against scorch's FieldDictFuzzy of the letter's range. It reads
+// the index in $TWINDEX_BENCH_INDEX (e.g. the yardstick's --dir), for the
+// words in $TWINDEX_BENCH_WORDS (default fragments of the Go tree that
+// have no such term past the range, and "panic", which has).
+func BenchmarkNearTerms(b *testing.B) {
+	dir := os.Getenv("TWINDEX_BENCH_INDEX")
+	if dir == "" {
+		b.Skip("TWINDEX_BENCH_INDEX names no index")
+	}
+	words := strings.Fields(cmp.Or(os.Getenv("TWINDEX_BENCH_WORDS"), "imeofday apabili mustpani panic"))
+	ix, err := Open(dir, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	err = ix.read(readsIndexes, func(textR, _ bleveindex.IndexReader, _ storage.Tx) error {
+		for _, w := range words {
+			first := string([]rune(w)[:1])
+			b.Run(w+"/walk", func(b *testing.B) {
+				for b.Loop() {
+					if err := backend.NearTerms(textR)(fieldBody, w, 2, first, func(string) {}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run(w+"/scorch", func(b *testing.B) {
+				for b.Loop() {
+					d, err := textR.(bleveindex.IndexReaderFuzzy).FieldDictFuzzy(fieldBody, w, 2, first)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := terms.Drain(d, func(*bleveindex.DictEntry) {}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
 // TestNearTermsAsScorch: the terms near a word that backend.NearTerms
 // walks are those scorch's FieldDictFuzzy gives, on an index of several
 // segments with deleted documents, at one and two edits, for words in

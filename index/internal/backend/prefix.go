@@ -4,6 +4,7 @@ package backend
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	bleveindex "github.com/blevesearch/bleve_index_api"
@@ -132,7 +133,7 @@ func NearTerms(r bleveindex.IndexReader) terms.FuzzyWalk {
 		var start []byte
 		if prefix != "" {
 			start = []byte(prefix)
-			a = &prefixed{a: a, p: start}
+			a = newPrefixed(a, start)
 		}
 		var found []string
 		for _, ss := range snap.Segments() {
@@ -181,36 +182,42 @@ func automatonOf(snap *scorch.IndexSnapshot, word string, dist int) (vellum.Auto
 
 // prefixed is an automaton a that also asks its keys to start with p: it
 // fails at the first byte that leaves p, so that a walk stays under p. A
-// state is a's state times len(p)+1, plus the bytes of p matched so far;
-// -1 has failed.
+// state is a's state shifted left by shift, or'd with the bytes of p
+// matched so far; -1 has failed.
 type prefixed struct {
-	a vellum.Automaton
-	p []byte
+	a     vellum.Automaton
+	p     []byte
+	shift uint
 }
 
-func (z *prefixed) split(s int) (inner, matched int) { return s / (len(z.p) + 1), s % (len(z.p) + 1) }
+func newPrefixed(a vellum.Automaton, p []byte) *prefixed {
+	return &prefixed{a: a, p: p, shift: uint(bits.Len(uint(len(p))))}
+}
 
-func (z *prefixed) Start() int { return z.a.Start() * (len(z.p) + 1) }
+func (z *prefixed) matched(s int) int { return s & (1<<z.shift - 1) }
+
+func (z *prefixed) Start() int { return z.a.Start() << z.shift }
 
 func (z *prefixed) IsMatch(s int) bool {
-	inner, matched := z.split(s)
-	return s >= 0 && matched == len(z.p) && z.a.IsMatch(inner)
+	return s >= 0 && z.matched(s) == len(z.p) && z.a.IsMatch(s>>z.shift)
 }
 
-func (z *prefixed) CanMatch(s int) bool {
-	inner, _ := z.split(s)
-	return s >= 0 && z.a.CanMatch(inner)
-}
+func (z *prefixed) CanMatch(s int) bool { return s >= 0 && z.a.CanMatch(s>>z.shift) }
 
 func (z *prefixed) WillAlwaysMatch(s int) bool {
-	inner, matched := z.split(s)
-	return s >= 0 && matched == len(z.p) && z.a.WillAlwaysMatch(inner)
+	return s >= 0 && z.matched(s) == len(z.p) && z.a.WillAlwaysMatch(s>>z.shift)
 }
 
 func (z *prefixed) Accept(s int, b byte) int {
-	inner, matched := z.split(s)
-	if s < 0 || matched < len(z.p) && b != z.p[matched] {
+	if s < 0 {
 		return -1
 	}
-	return z.a.Accept(inner, b)*(len(z.p)+1) + min(matched+1, len(z.p))
+	m := z.matched(s)
+	if m < len(z.p) {
+		if b != z.p[m] {
+			return -1
+		}
+		m++
+	}
+	return z.a.Accept(s>>z.shift, b)<<z.shift | m
 }
