@@ -214,7 +214,8 @@ func BenchmarkNearTerms(b *testing.B) {
 // walks are those scorch's FieldDictFuzzy gives, on an index of several
 // segments with deleted documents, at one and two edits, for words in
 // every dictionary Near reads and for words in none, and for words whose
-// first letter is more than one byte (a walk of two edits stays under it).
+// first letter is more than one byte (a walk of two edits stays under it),
+// one of them in no word though the words have its first two bytes.
 func TestNearTermsAsScorch(t *testing.T) {
 	ctx := context.Background()
 	ix, err := OpenMemory(&Options{Backend: Scorch}) // no persister to merge the batches
@@ -253,7 +254,7 @@ func TestNearTermsAsScorch(t *testing.T) {
 		}
 		own := walked
 		own.Fuzzy = nil
-		for _, w := range []string{"lmeon", "lemon", "cnofiguration", "handel", "hnadler", "bfuio", "scaner", "deadlnie", "zzzz", "notse", "ubreall", "日夲語", "日本", "本語"} {
+		for _, w := range []string{"lmeon", "lemon", "cnofiguration", "handel", "hnadler", "bfuio", "scaner", "deadlnie", "zzzz", "notse", "ubreall", "日夲語", "日本", "本語", "旦本語"} {
 			for dist := 1; dist <= 2; dist++ {
 				got, err := walked.Near(w, "", dist, true)
 				if err != nil {
