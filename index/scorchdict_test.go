@@ -125,17 +125,8 @@ func TestMergedDictionaryCounts(t *testing.T) {
 // directory, e.g. the yardstick's --dir) for the prefixes in
 // $TWINDEX_BENCH_PREFIXES (default "a re con"), in the body field.
 func BenchmarkPrefixCounts(b *testing.B) {
-	dir := os.Getenv("TWINDEX_BENCH_INDEX")
-	if dir == "" {
-		b.Skip("TWINDEX_BENCH_INDEX names no index")
-	}
 	prefixes := strings.Fields(cmp.Or(os.Getenv("TWINDEX_BENCH_PREFIXES"), "a re con"))
-	ix, err := Open(dir, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ix.Close()
-	err = ix.read(readsIndexes, func(textR, _ bleveindex.IndexReader, _ storage.Tx) error {
+	onBenchIndex(b, func(textR bleveindex.IndexReader) {
 		for _, p := range prefixes {
 			b.Run(p+"/zap", func(b *testing.B) {
 				for b.Loop() {
@@ -156,11 +147,7 @@ func BenchmarkPrefixCounts(b *testing.B) {
 				}
 			})
 		}
-		return nil
 	})
-	if err != nil {
-		b.Fatal(err)
-	}
 }
 
 // BenchmarkNearTerms measures the walk of the body's dictionary for the
@@ -171,17 +158,8 @@ func BenchmarkPrefixCounts(b *testing.B) {
 // words in $TWINDEX_BENCH_WORDS (default fragments of the Go tree that
 // have no such term past the range, and "panic", which has).
 func BenchmarkNearTerms(b *testing.B) {
-	dir := os.Getenv("TWINDEX_BENCH_INDEX")
-	if dir == "" {
-		b.Skip("TWINDEX_BENCH_INDEX names no index")
-	}
 	words := strings.Fields(cmp.Or(os.Getenv("TWINDEX_BENCH_WORDS"), "imeofday apabili mustpani panic"))
-	ix, err := Open(dir, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ix.Close()
-	err = ix.read(readsIndexes, func(textR, _ bleveindex.IndexReader, _ storage.Tx) error {
+	onBenchIndex(b, func(textR bleveindex.IndexReader) {
 		for _, w := range words {
 			first := string([]rune(w)[:1])
 			b.Run(w+"/walk", func(b *testing.B) {
@@ -203,6 +181,24 @@ func BenchmarkNearTerms(b *testing.B) {
 				}
 			})
 		}
+	})
+}
+
+// onBenchIndex calls fn with the text index's reader of the index in
+// $TWINDEX_BENCH_INDEX (an index directory, e.g. the yardstick's --dir),
+// or skips b when it names none.
+func onBenchIndex(b *testing.B, fn func(textR bleveindex.IndexReader)) {
+	dir := os.Getenv("TWINDEX_BENCH_INDEX")
+	if dir == "" {
+		b.Skip("TWINDEX_BENCH_INDEX names no index")
+	}
+	ix, err := Open(dir, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	err = ix.read(readsIndexes, func(textR, _ bleveindex.IndexReader, _ storage.Tx) error {
+		fn(textR)
 		return nil
 	})
 	if err != nil {
