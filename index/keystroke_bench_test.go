@@ -229,3 +229,33 @@ func BenchmarkWarmSnapshot(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTypos searches a snapshot of the demo's documents for words
+// that no document holds, as typed with a typo or half typed, which the
+// page answers with did-you-mean (a walk of the dictionaries for the
+// words one and two edits away) or, in auto and text mode, with the
+// fuzzy fallback's walk.
+func BenchmarkTypos(b *testing.B) {
+	snap, err := apiSnapshot(3000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix, err := index.OpenSnapshot(bytes.NewReader(snap), &index.Options{Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	for _, req := range []index.Request{
+		{Query: "WalkDi", Mode: index.ModeSubstring}, {Query: "Marshl", Mode: index.ModeAuto},
+		{Query: "deadlien", Mode: index.ModeText}, {Query: "bufio.Scaner", Mode: index.ModeAuto},
+	} {
+		b.Run(req.Query, func(b *testing.B) {
+			req.Limit = 20
+			for b.Loop() {
+				if _, err := ix.Search(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -14,8 +14,10 @@ var _ bleveindex.IndexReaderFuzzy = (*reader)(nil)
 // are within fuzziness edits of term: the optimal string alignment
 // distance in runes, which scorch's Levenshtein automata with
 // transpositions count too, so both backends return the same terms.
-// Cost: a pass over the prefix's range of the dictionary, with the edit
-// distance computed only for terms whose length is within fuzziness.
+// Cost: a walk of the prefix's range of the dictionary in order, which
+// computes a row of the distance per rune that a term does not share
+// with the term before it, and skips every term that starts with runes
+// already more than fuzziness edits away (fuzzyWalk).
 func (r *reader) FieldDictFuzzy(field, term string, fuzziness int, prefix string) (bleveindex.FieldDict, error) {
 	d, _, err := r.FieldDictFuzzyAutomaton(field, term, fuzziness, prefix)
 	return d, err
@@ -29,13 +31,7 @@ func (r *reader) FieldDictFuzzyAutomaton(field, term string, fuzziness int, pref
 		p = []byte(prefix)
 	}
 	d := r.dict(field, p, nil, p)
-	d.match = func(t []byte) bool {
-		if n := utf8.RuneCount(t); n-len(a.q) > fuzziness || len(a.q)-n > fuzziness {
-			return false
-		}
-		ok, _ := a.MatchAndDistance(string(t))
-		return ok
-	}
+	d.match = newFuzzyWalk(a.q, fuzziness).match
 	return d, a, nil
 }
 
@@ -48,4 +44,98 @@ type automaton struct {
 func (a *automaton) MatchAndDistance(s string) (bool, uint8) {
 	d := edits.Distance(a.q, s, a.max)
 	return d <= a.max, uint8(min(d, 255))
+}
+
+// fuzzyWalk decides the terms of a dictionary, met in increasing order,
+// by their distance from q (edits.Distance's, computed with the term's
+// runes as the rows of its dynamic programme). The rows of the runes a
+// term shares with the term before it are kept, and a row whose every
+// entry exceeds max rules out every term that starts with those runes,
+// since no later row has a smaller entry.
+//
+// A rune decoded as utf8.RuneError may have been decoded so because of
+// the bytes after it, which another term with the same bytes up to its
+// end need not have; a valid rune's bytes, which start with a byte that
+// cannot continue another rune, decide it and every rune before it. So
+// rows are kept, and terms skipped, only up to a valid rune.
+type fuzzyWalk struct {
+	q   []rune
+	max int
+	// The last term decided, and for its first k runes (k < len(rows)):
+	// runes[k-1], ends[k] the number of bytes they take, rows[k] the
+	// programme's row after them, mins[k] its least entry. rows keeps
+	// the arrays of rows past its length for the next terms.
+	term  []byte
+	runes []rune
+	ends  []int
+	rows  [][]int
+	mins  []int
+}
+
+func newFuzzyWalk(q []rune, max int) *fuzzyWalk {
+	row := make([]int, len(q)+1)
+	for j := range row {
+		row[j] = j
+	}
+	return &fuzzyWalk{q: q, max: max, ends: []int{0}, rows: [][]int{row}, mins: []int{0}}
+}
+
+// match reports whether t is within max edits of q, and, when it is not,
+// the length of a prefix of t that no term within max edits has, or 0.
+// Terms are given in increasing order, each once. Cost: a row of
+// O(len(q)) per rune of t past the runes it shares with the term before.
+func (w *fuzzyWalk) match(t []byte) (ok bool, skip int) {
+	n := 0
+	for n < len(t) && n < len(w.term) && t[n] == w.term[n] {
+		n++
+	}
+	k := len(w.rows) - 1
+	for k > 0 && (w.ends[k] > n || w.runes[k-1] == utf8.RuneError) {
+		k--
+	}
+	w.term = append(w.term[:0], t...)
+	w.runes, w.ends, w.rows, w.mins = w.runes[:k], w.ends[:k+1], w.rows[:k+1], w.mins[:k+1]
+	if w.mins[k] > w.max && k > 0 {
+		return false, w.ends[k]
+	}
+	for i := w.ends[k]; i < len(t); {
+		r, size := utf8.DecodeRune(t[i:])
+		i += size
+		w.push(r, i)
+		if w.mins[len(w.mins)-1] > w.max && r != utf8.RuneError {
+			return false, i
+		}
+	}
+	return w.rows[len(w.rows)-1][len(w.q)] <= w.max, 0
+}
+
+// push adds the row of the term's next rune r, which ends at byte end.
+func (w *fuzzyWalk) push(r rune, end int) {
+	k := len(w.rows) - 1
+	var row []int
+	if k+1 < cap(w.rows) {
+		row = w.rows[:k+2][k+1] // nil past the rows ever made
+	}
+	if row == nil {
+		row = make([]int, len(w.q)+1)
+	}
+	prev := w.rows[k]
+	row[0] = k + 1
+	least := row[0]
+	for j := 1; j <= len(w.q); j++ {
+		cost := 1
+		if w.q[j-1] == r {
+			cost = 0
+		}
+		v := min(prev[j]+1, row[j-1]+1, prev[j-1]+cost)
+		if k > 0 && j > 1 && r == w.q[j-2] && w.runes[k-1] == w.q[j-1] {
+			v = min(v, w.rows[k-1][j-2]+1)
+		}
+		row[j] = v
+		least = min(least, v)
+	}
+	w.runes = append(w.runes, r)
+	w.ends = append(w.ends, end)
+	w.rows = append(w.rows, row)
+	w.mins = append(w.mins, least)
 }

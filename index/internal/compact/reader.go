@@ -265,7 +265,7 @@ func (r *reader) FieldDictPrefix(field string, prefix []byte) (bleveindex.FieldD
 }
 
 func (r *reader) dict(field string, start, end, prefix []byte) *dict {
-	d := &dict{st: r.st, end: end, prefix: prefix, match: func([]byte) bool { return true }}
+	d := &dict{st: r.st, end: end, prefix: prefix, match: func([]byte) (bool, int) { return true, 0 }}
 	for i, s := range r.st.segs {
 		f := s.field(field)
 		if f == nil {
@@ -281,8 +281,13 @@ type dict struct {
 	st          *state
 	srcs        []dictSource
 	end, prefix []byte
-	match       func(term []byte) bool // the terms to return of those in range
-	entry       bleveindex.DictEntry
+	// match decides the terms to return of those in range; a term it
+	// refuses with skip > 0 rules out every term that starts with its
+	// first skip bytes (which end with a valid UTF-8 rune), which Next
+	// then passes over.
+	match func(term []byte) (ok bool, skip int)
+	next  []byte // seekPast's
+	entry bleveindex.DictEntry
 }
 
 type dictSource struct {
@@ -305,7 +310,11 @@ func (d *dict) Next() (*bleveindex.DictEntry, error) {
 		if min == nil || d.end != nil && bytes.Compare(min, d.end) > 0 || d.prefix != nil && !bytes.HasPrefix(min, d.prefix) {
 			return nil, nil
 		}
-		if !d.match(min) {
+		if ok, skip := d.match(min); !ok {
+			if skip > 0 {
+				d.seekPast(min[:skip])
+				continue
+			}
 			for k := range d.srcs {
 				if s := &d.srcs[k]; s.pos < s.f.terms.len() && bytes.Equal(s.f.terms.at(s.pos), min) {
 					s.pos++
@@ -335,6 +344,19 @@ func (d *dict) Next() (*bleveindex.DictEntry, error) {
 		}
 		d.entry = bleveindex.DictEntry{Term: term, Count: count}
 		return &d.entry, nil
+	}
+}
+
+// seekPast moves each segment's dictionary past the terms that start
+// with p. Cost: O(log d) for the d terms each passes over.
+func (d *dict) seekPast(p []byte) {
+	// The least string after every one that starts with p: p with its
+	// last byte one more. That byte is not 0xff: p ends with a valid
+	// UTF-8 rune (fuzzyWalk.match).
+	d.next = append(append(d.next[:0], p[:len(p)-1]...), p[len(p)-1]+1)
+	for k := range d.srcs {
+		s := &d.srcs[k]
+		s.pos = s.f.terms.searchFrom(s.pos, d.next)
 	}
 }
 

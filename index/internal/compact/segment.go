@@ -49,6 +49,23 @@ func (b *blob) search(s []byte) int {
 	return sort.Search(b.len(), func(i int) bool { return bytes.Compare(b.at(i), s) >= 0 })
 }
 
+// searchFrom returns the index of the first string >= s at or after i,
+// by steps that double from i and a binary search of the last one:
+// O(log d) for the d strings passed over.
+func (b *blob) searchFrom(i int, s []byte) int {
+	below := func(j int) bool { return bytes.Compare(b.at(j), s) < 0 }
+	lo, step := i, 1 // every string before lo is < s
+	for lo < b.len() && below(lo) {
+		lo++
+		hi := min(lo+step, b.len())
+		if hi == b.len() || !below(hi-1) {
+			return lo + sort.Search(hi-lo, func(k int) bool { return !below(lo + k) })
+		}
+		lo, step = hi, 2*step
+	}
+	return lo
+}
+
 // field is one indexed field of a segment: its dictionary, sorted, and
 // the postings of term i at [start[i], start[i+1]) of docs and freqs, in
 // increasing document order.

@@ -1,0 +1,121 @@
+package compact_test
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/compact"
+	"github.com/twindex/twindex/index/internal/edits"
+)
+
+// TestFuzzyWalk compares FieldDictFuzzy, whose walk keeps rows of the
+// distance from term to term and skips the terms after a prefix too far
+// away, with the distance of each live term computed alone, over random
+// dictionaries in several segments, with deleted documents, of terms
+// made of one- to three-byte runes, bytes that are not UTF-8 (lone lead
+// and continuation bytes, 0xff, whose skip has no next prefix) and
+// U+FFFD itself.
+func TestFuzzyWalk(t *testing.T) {
+	pieces := []string{"a", "b", "c", "ab", "é", "日", "本", "\ufffd", "\xe2", "\x82", "\xe2\x82", "\xff", "\xff\xff", "z"}
+	word := func(r *rand.Rand, max int) string {
+		var b strings.Builder
+		for range r.IntN(max + 1) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	cases, differ := 0, 0
+	for round := range 40 {
+		r := rand.New(rand.NewPCG(uint64(round), 17))
+		x := compact.New(nil)
+		live := map[string]map[string]int{} // document -> its terms
+		for range 1 + r.IntN(4) {           // a segment per batch
+			b := bleveindex.NewBatch()
+			for range 1 + r.IntN(30) {
+				id := fmt.Sprintf("d%02d", r.IntN(60))
+				if r.IntN(5) == 0 {
+					b.Delete(id)
+					delete(live, id)
+					continue
+				}
+				terms := map[string]int{}
+				for range 1 + r.IntN(5) {
+					terms[word(r, 4)]++
+				}
+				b.Update(&doc{id: id, fields: []bleveindex.Field{&field{name: "body", terms: terms, length: len(terms)}}})
+				live[id] = terms
+			}
+			if err := x.Batch(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		all := map[string]bool{}
+		for _, terms := range live {
+			for term := range terms {
+				all[term] = true
+			}
+		}
+		rd, err := x.Reader()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fz := rd.(bleveindex.IndexReaderFuzzy)
+		for range 60 {
+			q := word(r, 5)
+			dist := r.IntN(3)
+			prefix := ""
+			switch r.IntN(4) {
+			case 1:
+				prefix = q[:min(1, len(q))]
+			case 2:
+				prefix = string([]rune(q)[:min(1, len([]rune(q)))])
+			case 3:
+				prefix = word(r, 1)
+			}
+			want := map[string]bool{}
+			for term := range all {
+				if strings.HasPrefix(term, prefix) && edits.Distance([]rune(q), term, dist) <= dist {
+					want[term] = true
+				}
+			}
+			d, err := fz.FieldDictFuzzy("body", q, dist, prefix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]bool{}
+			for {
+				e, err := d.Next()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if e == nil {
+					break
+				}
+				got[e.Term] = true
+			}
+			cases++
+			if !maps.Equal(got, want) {
+				differ++
+				if differ <= 5 {
+					t.Errorf("round %d: FieldDictFuzzy(%q, %d, prefix %q) = %q, want %q", round, q, dist, prefix, keys(got), keys(want))
+				}
+			}
+		}
+	}
+	if differ > 0 {
+		t.Fatalf("%d of %d walks differ", differ, cases)
+	}
+}
+
+func keys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
