@@ -206,14 +206,7 @@ func apiSnapshot(n int) ([]byte, error) {
 // searches read (one worker): a search whose checks find every
 // candidate's folded text in the cache.
 func BenchmarkWarmSnapshot(b *testing.B) {
-	snap, err := apiSnapshot(3000)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ix, err := index.OpenSnapshot(bytes.NewReader(snap), &index.Options{Workers: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	ix := openAPISnapshot(b)
 	defer ix.Close()
 	for _, q := range []string{"Read", "errors", "Marshal", "close the file"} {
 		b.Run(q, func(b *testing.B) {
@@ -236,14 +229,7 @@ func BenchmarkWarmSnapshot(b *testing.B) {
 // words one and two edits away) or, in auto and text mode, with the
 // fuzzy fallback's walk.
 func BenchmarkTypos(b *testing.B) {
-	snap, err := apiSnapshot(3000)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ix, err := index.OpenSnapshot(bytes.NewReader(snap), &index.Options{Workers: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	ix := openAPISnapshot(b)
 	defer ix.Close()
 	for _, req := range []index.Request{
 		{Query: "WalkDi", Mode: index.ModeSubstring}, {Query: "Marshl", Mode: index.ModeAuto},
@@ -258,4 +244,19 @@ func BenchmarkTypos(b *testing.B) {
 			}
 		})
 	}
+}
+
+// openAPISnapshot opens a snapshot of apiCorpus(3000) with one worker, as
+// the page opens its own.
+func openAPISnapshot(b *testing.B) *index.Index {
+	b.Helper()
+	snap, err := apiSnapshot(3000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix, err := index.OpenSnapshot(bytes.NewReader(snap), &index.Options{Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ix
 }

@@ -245,29 +245,34 @@ func check(t *testing.T, r bleveindex.IndexReader, m model, internal map[string]
 	}
 }
 
-func checkDict(t *testing.T, r bleveindex.IndexReader, name string, counts map[string]uint64) {
+// drainDict returns the terms of d, from a call that returned it and err,
+// with their counts, and fails t if they are out of order.
+func drainDict(t *testing.T, name string, d bleveindex.FieldDict, err error) map[string]uint64 {
 	t.Helper()
-	drain := func(d bleveindex.FieldDict, err error) map[string]uint64 {
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]uint64{}
+	last := ""
+	for {
+		e, err := d.Next()
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := map[string]uint64{}
-		last := ""
-		for {
-			e, err := d.Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if e == nil {
-				return out
-			}
-			if len(out) > 0 && e.Term <= last {
-				t.Fatalf("%s: dictionary out of order: %q after %q", name, e.Term, last)
-			}
-			last = e.Term
-			out[e.Term] = e.Count
+		if e == nil {
+			return out
 		}
+		if len(out) > 0 && e.Term <= last {
+			t.Fatalf("%s: dictionary out of order: %q after %q", name, e.Term, last)
+		}
+		last = e.Term
+		out[e.Term] = e.Count
 	}
+}
+
+func checkDict(t *testing.T, r bleveindex.IndexReader, name string, counts map[string]uint64) {
+	t.Helper()
+	drain := func(d bleveindex.FieldDict, err error) map[string]uint64 { return drainDict(t, name, d, err) }
 	filter := func(keep func(string) bool) map[string]uint64 {
 		out := map[string]uint64{}
 		for k, v := range counts {
