@@ -57,7 +57,8 @@ func (a *automaton) MatchAndDistance(s string) (bool, uint8) {
 // the bytes after it, which another term with the same bytes up to its
 // end need not have; a valid rune's bytes, which start with a byte that
 // cannot continue another rune, decide it and every rune before it. So
-// rows are kept, and terms skipped, only up to a valid rune.
+// rows are kept, and terms skipped, only up to a valid rune (U+FFFD
+// written as such counts as RuneError too: only a little is lost).
 type fuzzyWalk struct {
 	q   []rune
 	max int
@@ -82,7 +83,8 @@ func newFuzzyWalk(q []rune, max int) *fuzzyWalk {
 
 // match reports whether t is within max edits of q, and, when it is not,
 // the length of a prefix of t that no term within max edits has, or 0.
-// Terms are given in increasing order, each once. Cost: a row of
+// Terms are given in increasing order, each once (the skips assume it).
+// Cost: a row of
 // O(len(q)) per rune of t past the runes it shares with the term before.
 func (w *fuzzyWalk) match(t []byte) (ok bool, skip int) {
 	n := 0
@@ -94,15 +96,17 @@ func (w *fuzzyWalk) match(t []byte) (ok bool, skip int) {
 		k--
 	}
 	w.term = append(w.term[:0], t...)
+	// The rows kept are within max: a term with a row past it at a
+	// valid rune was refused there, and the terms after it skipped.
 	w.runes, w.ends, w.rows, w.mins = w.runes[:k], w.ends[:k+1], w.rows[:k+1], w.mins[:k+1]
-	if w.mins[k] > w.max && k > 0 {
-		return false, w.ends[k]
-	}
 	for i := w.ends[k]; i < len(t); {
 		r, size := utf8.DecodeRune(t[i:])
 		i += size
 		w.push(r, i)
-		if w.mins[len(w.mins)-1] > w.max && r != utf8.RuneError {
+		if w.mins[len(w.mins)-1] > w.max {
+			if r == utf8.RuneError {
+				return false, 0 // t is out of reach, the terms after it maybe not
+			}
 			return false, i
 		}
 	}

@@ -350,13 +350,23 @@ func (d *dict) Next() (*bleveindex.DictEntry, error) {
 // seekPast moves each segment's dictionary past the terms that start
 // with p. Cost: O(log d) for the d terms each passes over.
 func (d *dict) seekPast(p []byte) {
-	// The least string after every one that starts with p: p with its
-	// last byte one more. That byte is not 0xff: p ends with a valid
-	// UTF-8 rune (fuzzyWalk.match).
-	d.next = append(append(d.next[:0], p[:len(p)-1]...), p[len(p)-1]+1)
+	// The least string after every one that starts with p: p without
+	// its trailing 0xff bytes, its last byte one more; none when p is all
+	// 0xff. (fuzzyWalk's p ends with a valid rune, never with 0xff.)
+	n := len(p)
+	for n > 0 && p[n-1] == 0xff {
+		n--
+	}
+	if n > 0 {
+		d.next = append(append(d.next[:0], p[:n-1]...), p[n-1]+1)
+	}
 	for k := range d.srcs {
 		s := &d.srcs[k]
-		s.pos = s.f.terms.searchFrom(s.pos, d.next)
+		if n == 0 {
+			s.pos = s.f.terms.len()
+		} else {
+			s.pos = s.f.terms.searchFrom(s.pos, d.next)
+		}
 	}
 }
 

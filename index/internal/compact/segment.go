@@ -54,7 +54,7 @@ func (b *blob) search(s []byte) int {
 // O(log d) for the d strings passed over.
 func (b *blob) searchFrom(i int, s []byte) int {
 	below := func(j int) bool { return bytes.Compare(b.at(j), s) < 0 }
-	lo, step := i, 1 // every string before lo is < s
+	lo, step := i, 1 // every string from i to lo is < s
 	for lo < b.len() && below(lo) {
 		lo++
 		hi := min(lo+step, b.len())
