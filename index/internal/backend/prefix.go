@@ -11,6 +11,7 @@ import (
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 	"github.com/blevesearch/vellum"
 
+	"github.com/twindex/twindex/index/internal/keys"
 	"github.com/twindex/twindex/index/internal/terms"
 )
 
@@ -35,7 +36,7 @@ func PrefixCounts(r bleveindex.IndexReader, field string, prefix []byte, fn func
 	if !ok {
 		return false, nil
 	}
-	end := prefixEnd(prefix)
+	end := keys.PrefixEnd(prefix)
 	for _, ss := range snap.Segments() {
 		dict, err := ss.Segment().Dictionary(field)
 		if err != nil {
@@ -66,18 +67,6 @@ func PrefixCounts(r bleveindex.IndexReader, field string, prefix []byte, fn func
 		}
 	}
 	return true, nil
-}
-
-// prefixEnd returns the first key after every key that starts with
-// prefix, or nil when there is none (a prefix of 0xff bytes only).
-func prefixEnd(prefix []byte) []byte {
-	end := []byte(string(prefix))
-	for i := len(end) - 1; i >= 0; i-- {
-		if end[i]++; end[i] != 0 {
-			return end[:i+1]
-		}
-	}
-	return nil
 }
 
 // NearTerms returns a walk of a scorch reader's dictionaries for the

@@ -11,24 +11,6 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 )
 
-func TestPrefixEnd(t *testing.T) {
-	for _, tc := range []struct {
-		name, prefix string
-		want         []byte
-	}{
-		{"plain", "ab", []byte("ac")},
-		{"carry", "a\xff", []byte("b")},
-		{"all 0xff", "\xff\xff", nil},
-		{"empty", "", nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := prefixEnd([]byte(tc.prefix)); string(got) != string(tc.want) || (got == nil) != (tc.want == nil) {
-				t.Errorf("prefixEnd(%q) = %q, want %q", tc.prefix, got, tc.want)
-			}
-		})
-	}
-}
-
 // A scorch index opens on disk, is reopened read-only, and one whose
 // snapshot list is damaged is a *CorruptError naming its directory.
 func TestScorchOnDisk(t *testing.T) {

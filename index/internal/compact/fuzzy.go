@@ -84,8 +84,8 @@ func newFuzzyWalk(q []rune, max int) *fuzzyWalk {
 // match reports whether t is within max edits of q, and, when it is not,
 // the length of a prefix of t that no term within max edits has, or 0.
 // Terms are given in increasing order, each once (the skips assume it).
-// Cost: a row of
-// O(len(q)) per rune of t past the runes it shares with the term before.
+// Cost: a row of O(len(q)) per rune of t past the runes it shares with
+// the term before.
 func (w *fuzzyWalk) match(t []byte) (ok bool, skip int) {
 	n := 0
 	for n < len(t) && n < len(w.term) && t[n] == w.term[n] {

@@ -10,6 +10,8 @@ import (
 	"weak"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/twindex/twindex/index/internal/keys"
 )
 
 // reader reads one state. It is safe for concurrent use; the iterators it
@@ -283,10 +285,9 @@ type dict struct {
 	end, prefix []byte
 	// match decides the terms to return of those in range; a term it
 	// refuses with skip > 0 rules out every term that starts with its
-	// first skip bytes (which end with a valid UTF-8 rune), which Next
-	// then passes over.
+	// first skip bytes, which Next then passes over.
 	match func(term []byte) (ok bool, skip int)
-	next  []byte // seekPast's
+	next  []byte // seekPast's, reused
 	entry bleveindex.DictEntry
 }
 
@@ -350,19 +351,10 @@ func (d *dict) Next() (*bleveindex.DictEntry, error) {
 // seekPast moves each segment's dictionary past the terms that start
 // with p. Cost: O(log d) for the d terms each passes over.
 func (d *dict) seekPast(p []byte) {
-	// The least string after every one that starts with p: p without
-	// its trailing 0xff bytes, its last byte one more; none when p is all
-	// 0xff. (fuzzyWalk's p ends with a valid rune, never with 0xff.)
-	n := len(p)
-	for n > 0 && p[n-1] == 0xff {
-		n--
-	}
-	if n > 0 {
-		d.next = append(append(d.next[:0], p[:n-1]...), p[n-1]+1)
-	}
+	d.next = keys.AppendPrefixEnd(d.next, p)
 	for k := range d.srcs {
 		s := &d.srcs[k]
-		if n == 0 {
+		if d.next == nil { // p is all 0xff: no term after
 			s.pos = s.f.terms.len()
 		} else {
 			s.pos = s.f.terms.searchFrom(s.pos, d.next)

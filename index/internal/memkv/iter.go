@@ -2,9 +2,10 @@ package memkv
 
 import (
 	"bytes"
-	"slices"
 
 	store "github.com/blevesearch/upsidedown_store_api"
+
+	"github.com/twindex/twindex/index/internal/keys"
 )
 
 // reader is a snapshot of a Store: the root it was made with. It is
@@ -24,7 +25,7 @@ func (r *reader) MultiGet(keys [][]byte) ([][]byte, error) {
 
 // PrefixIterator implements store.KVReader.
 func (r *reader) PrefixIterator(prefix []byte) store.KVIterator {
-	it := &iterator{root: r.root, start: prefix, end: prefixEnd(prefix)}
+	it := &iterator{root: r.root, start: prefix, end: keys.PrefixEnd(prefix)}
 	it.Seek(prefix)
 	return it
 }
@@ -38,19 +39,6 @@ func (r *reader) RangeIterator(start, end []byte) store.KVIterator {
 }
 
 func (r *reader) Close() error { return nil }
-
-// prefixEnd is the smallest key greater than every key with the prefix,
-// or nil when there is none (the prefix is empty or all 0xff).
-func prefixEnd(prefix []byte) []byte {
-	for i := len(prefix) - 1; i >= 0; i-- {
-		if prefix[i] < 0xff {
-			end := slices.Clone(prefix[:i+1])
-			end[i]++
-			return end
-		}
-	}
-	return nil
-}
 
 // iterator walks a tree in key order within [start, end). It keeps the
 // path from the root to its leaf, so Next costs O(1) amortized and Seek
