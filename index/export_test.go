@@ -41,6 +41,12 @@ func WithoutPruning(opts *Options) *Options {
 	return copyWith(opts, func(o *Options) { o.noPrune = true })
 }
 
+// WithoutSeeking returns a copy of opts (nil: the defaults) whose text
+// leg reads the lists it reads onto its matches to their ends.
+func WithoutSeeking(opts *Options) *Options {
+	return copyWith(opts, func(o *Options) { o.noSeek = true })
+}
+
 // copyWith returns a copy of opts (nil: the defaults) that set changed.
 func copyWith(opts *Options, set func(*Options)) *Options {
 	var o Options

@@ -118,6 +118,9 @@ type Options struct {
 	// noPrune has the text leg score every match (no pruned walk), for
 	// the package's tests.
 	noPrune bool
+	// noSeek has the text leg read every list it reads onto the matches
+	// to its end (no seeker), for the package's tests.
+	noSeek bool
 }
 
 // WithDefaults returns *o (the zero Options when o is nil) with every

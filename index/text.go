@@ -3,11 +3,15 @@ package index
 import (
 	"math"
 	"math/bits"
+	"slices"
+	"sort"
+	"strings"
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
+	"github.com/twindex/twindex/index/internal/slots"
 )
 
 // coordExponent scales a text-leg score by (matched words / query
@@ -41,9 +45,11 @@ func (l *textList) leg(p int) string {
 // FTS5's bm25() weighs columns: per term, the fields' frequencies are
 // summed with the field weights and saturated once against the document's
 // whole length, with real average lengths from the store's counters. In
-// simple syntax any document with one of the query's terms matches and a
-// coordination factor (coordExponent) favours documents with more of the
-// query's words; in raw syntax a document must satisfy the query's tree.
+// simple syntax any document with one of the query's words matches (a
+// word of parts, such as ReadFile, when one field holds it whole or all
+// its parts: conjunctions) and a coordination factor (coordExponent)
+// favours documents with more of the query's words; in raw syntax a
+// document must satisfy the query's tree.
 //
 // With tol set it is the tolerant pass: the words also stand for their
 // tolerant expansions, read in the same pass and weighed lower
@@ -86,20 +92,34 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 	}
 	list.unknown = tp.WordLeaves &^ known
 	slot, t := s.newTextTally(tp, hint)
-	if need := s.pruneDepth(tp, tol); need > 0 {
+	conj := s.conjunctions(tp)
+	if need := s.pruneDepth(tp, tol, conj); need > 0 {
 		if done, err := s.pruned(list, tp, readers, idfs, slot, t, need); done || err != nil {
 			return list, err
 		}
 	}
 	var tfd bleveindex.TermFieldDoc
-	// Terms that score create matches; those only under a NOT, and those
-	// feedback added, are read afterwards, onto the matches there are.
+	// Terms that score create matches, but for the parts of a word that
+	// its rarest part finds (creators); the others, those only under a
+	// NOT, and those feedback added, are read afterwards, onto the
+	// matches there are.
+	creates := creators(tp, conj, readers)
+	var onto *seeker
 	for _, pass := range []bool{true, false} {
 		for ti, qt := range terms {
-			if (qt.Positive && !qt.Added) != pass {
+			if (qt.Positive && !qt.Added && creates[ti]) != pass {
 				continue
 			}
 			for _, rd := range readers[ti] {
+				if !pass && !s.ix.opts.noSeek && rd.r.Count() > seekRatio*uint64(len(t.Docs())) {
+					if onto == nil {
+						onto = newSeeker(slot, len(t.Docs()))
+					}
+					if err := onto.record(rd, ti, t, &tfd); err != nil {
+						return nil, err
+					}
+					continue
+				}
 				for {
 					d, err := rd.r.Next(tfd.Reset())
 					if err != nil {
@@ -175,6 +195,17 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		}
 	}
 	masked := make([]uint64, 2*nw)
+	// The exact terms' bits in one column, to judge a word of parts by
+	// them alone: nil when every term is exact.
+	var exact, scratch []uint64
+	if tol != nil && len(conj) > 0 {
+		exact, scratch = make([]uint64, nw), make([]uint64, nw)
+		for ti, qt := range terms {
+			if !qt.Tolerant {
+				exact[ti/64] |= 1 << (ti % 64)
+			}
+		}
+	}
 	hits := make([]rank.Hit, 0, len(t.Docs()))
 	for k, a := range t.Docs() {
 		if judgePhrases(k) && !held[k] {
@@ -194,6 +225,14 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 			}
 		}
 		p := t.Present(k)
+		for _, c := range conj {
+			if a.Leaves&c.bit != 0 && !c.holds(p, nil, nil, nw) {
+				a.Leaves &^= c.bit
+			}
+			if a.ExactLeaves&c.bit != 0 && !c.holds(p, exact, scratch, nw) {
+				a.ExactLeaves &^= c.bit
+			}
+		}
 		isExact := a.ExactLeaves != 0
 		if s.plan.Strict {
 			if mask != nil {
@@ -260,4 +299,153 @@ func (s *search) keep(id string) bool {
 	}
 	h, err := s.header(id)
 	return err == nil && s.filter.header.Match(&h)
+}
+
+// conjLeaf is a word of several parts in a simple query (a conjunctive
+// leaf of the text plan) and its bit among the leaves a document matched.
+type conjLeaf struct {
+	bit uint64
+	tl  *plan.TextLeaf
+}
+
+// conjunctions returns the words of several parts of a simple query,
+// among its first 64 leaves (those past it have no bit, and match by any
+// part, as every word did before).
+func (s *search) conjunctions(tp *plan.Text) []conjLeaf {
+	if s.plan.Strict {
+		return nil // the tree judges every leaf
+	}
+	var out []conjLeaf
+	for li, l := range s.plan.Leaves[:min(len(s.plan.Leaves), 64)] {
+		if tl := tp.ByLeaf[l]; tl != nil && !l.Negated && tl.Conjunctive() {
+			out = append(out, conjLeaf{1 << li, tl})
+		}
+	}
+	return out
+}
+
+// holds reports whether a document's presence bits (pres, a column after
+// the other, nw words each), with mask applied into scratch (nw words)
+// when not nil, hold every part of the word in one field it may match in.
+func (c conjLeaf) holds(pres, mask, scratch []uint64, nw int) bool {
+	for col := range 2 {
+		if c.tl.Fields&(1<<col) == 0 {
+			continue
+		}
+		bits := pres[col*nw : (col+1)*nw]
+		if mask != nil {
+			for i := range scratch {
+				scratch[i] = bits[i] & mask[i]
+			}
+			bits = scratch
+		}
+		if c.tl.Holds(bits) {
+			return true
+		}
+	}
+	return false
+}
+
+// creators returns, by term, whether the full walk adds the documents its
+// postings hold as matches. A document holds a word of parts only if it
+// holds the part whose lists are shortest (or the compound covering it),
+// (a minor part is not asked for, so never that one), so the other
+// parts' words are read only onto the matches found: for
+// types2.Package, the few hundred documents with types2, not the 12,000
+// with package. Sets of words (completions, typos) always create, since
+// their idf counts every document holding one of them.
+func creators(tp *plan.Text, conj []conjLeaf, readers [][]termReader) []bool {
+	creates := make([]bool, len(tp.Terms))
+	for ti, qt := range tp.Terms {
+		creates[ti] = !qt.Single
+	}
+	words := map[*plan.TextLeaf]bool{}
+	for _, c := range conj {
+		words[c.tl] = true
+	}
+	count := func(g plan.Group) uint64 {
+		var n uint64
+		for _, ti := range g.Terms {
+			for _, rd := range readers[ti] {
+				n += rd.r.Count()
+			}
+		}
+		return n
+	}
+	for _, tl := range tp.Leaves {
+		if tl.Negated {
+			continue // its words are read onto the matches
+		}
+		groups := tl.Groups
+		if words[tl] {
+			rarest := -1
+			for gi, g := range groups {
+				if len(g.Terms) > 0 && !g.Minor && (rarest < 0 || count(g) < count(groups[rarest])) {
+					rarest = gi
+				}
+			}
+			groups = groups[rarest : rarest+1]
+			for _, c := range tl.Covers {
+				creates[c.Term] = true
+			}
+		}
+		for _, g := range groups {
+			for _, ti := range g.Terms {
+				creates[ti] = true
+			}
+		}
+	}
+	return creates
+}
+
+// seekRatio is how many times longer than the matches a posting list
+// read onto them is sought through (a seek per match) rather than read
+// to its end.
+const seekRatio = 4
+
+// seeker reads posting lists onto a fixed set of matches by seeking to
+// each: the matches in internal ID order, which is the order of every
+// backend's posting lists (scorch's and the compact backend's doc
+// numbers, 8 bytes big-endian; upsidedown's external IDs).
+type seeker struct {
+	ids   []string
+	slots []int32
+	buf   []byte
+}
+
+func newSeeker(slot *slots.Table, n int) *seeker {
+	slot.Freeze()
+	order := make([]int32, n)
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(slot.ID(a), slot.ID(b)) })
+	sk := &seeker{ids: make([]string, n), slots: order}
+	for i, k := range order {
+		sk.ids[i] = slot.ID(k)
+	}
+	return sk
+}
+
+// record records term ti's postings in rd that are of the matches.
+// Cost: a seek per match at most.
+func (sk *seeker) record(rd termReader, ti int, t *rank.Tally, tfd *bleveindex.TermFieldDoc) error {
+	// The first posting is read, not sought: scorch's reader seeks only
+	// once it has one.
+	d, err := rd.r.Next(tfd.Reset())
+	for i := 0; err == nil && d != nil; {
+		i += sort.Search(len(sk.ids)-i, func(j int) bool { return sk.ids[i+j] >= string(d.ID) })
+		if i == len(sk.ids) {
+			return nil
+		}
+		if sk.ids[i] == string(d.ID) {
+			t.Record(sk.slots[i], ti, rd.field, d)
+			if i++; i == len(sk.ids) {
+				return nil
+			}
+		}
+		sk.buf = append(sk.buf[:0], sk.ids[i]...)
+		d, err = rd.r.Advance(sk.buf, tfd.Reset())
+	}
+	return err
 }

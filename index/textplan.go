@@ -90,7 +90,7 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 		if len(toks) == 0 && tail == "" && len(stops) == 0 {
 			continue
 		}
-		tl := &plan.TextLeaf{Leaf: l}
+		tl := &plan.TextLeaf{Leaf: l, Prose: strings.ContainsRune(l.Text, '-')}
 		end, first := 0, 0
 		for _, tok := range toks {
 			end = max(end, tok.End)
@@ -168,6 +168,15 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 				}
 			}
 			tl.Groups[g].Terms = append(tl.Groups[g].Terms, ids[i]...)
+		}
+		long := map[int]bool{} // groups with a word of three characters or more
+		for _, tok := range toks {
+			if utf8.RuneCount(tok.Term) > 2 {
+				long[groupAt[tok.Position-first]] = true
+			}
+		}
+		for g := range tl.Groups {
+			tl.Groups[g].Minor = len(tl.Groups[g].Terms) > 0 && !long[g]
 		}
 		// A token whose span holds other tokens' spans is a compound, and
 		// they are its parts.

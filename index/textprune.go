@@ -22,11 +22,12 @@ const boundSlack = 1 + 1e-9
 // pruneDepth returns how many of the text leg's best hits a search needs,
 // or 0 when it needs every match scored, as the full walk of textLeg
 // scores them: a text-only search by score, in the simple syntax,
-// without phrases, filters, expansions or shards, of two terms or more,
-// which all score and of which the query's own each match a document
-// alone (so that a document matches when it holds one of them).
-func (s *search) pruneDepth(tp *plan.Text, tol *tolerance) int {
-	if s.ix.opts.noPrune || tol != nil || s.plan.Strict || len(tp.Required) > 0 || s.filter.active ||
+// without phrases, words of parts, filters, expansions or shards, of two
+// terms or more, which all score and of which the query's own each match
+// a document alone (so that a document matches when it holds one of
+// them).
+func (s *search) pruneDepth(tp *plan.Text, tol *tolerance, conj []conjLeaf) int {
+	if s.ix.opts.noPrune || tol != nil || s.plan.Strict || len(tp.Required) > 0 || len(conj) > 0 || s.filter.active ||
 		s.rec != nil || s.g != nil || s.req.Explain || s.req.Order != OrderScore ||
 		s.req.Mode.legs() != runsText {
 		return 0

@@ -29,6 +29,9 @@ type TextLeaf struct {
 	*Leaf
 	Groups []Group // by position, first at Rel 0
 	Covers []Cover
+	// Prose: the word is hyphenated (low-dose, T-cell), and its parts
+	// apart mean the same: a document holds it with any of them.
+	Prose bool
 }
 
 // Group is the terms of one position of a leaf, any of which satisfies
@@ -38,6 +41,9 @@ type Group struct {
 	Rel   int    // position relative to the leaf's first
 	Terms []int  // entries of the term table
 	Stop  string // the stop word, folded (tokenize.Text.Stops); Terms is empty
+	// Minor: its word has one or two characters (the b of UreB, the 64
+	// of Len64), which a word of parts does not ask for (Holds).
+	Minor bool
 }
 
 // Cover says that a compound's term (getuserbyid), when present,
@@ -115,10 +121,35 @@ func (tp *Text) GroupTerms(g Group) []string {
 // Present reports whether the terms present in one field (bits of the
 // term table) satisfy every group of the leaf, ignoring positions and
 // stop words, which the text index does not hold.
-func (tl *TextLeaf) Present(bits []uint64) bool {
+func (tl *TextLeaf) Present(bits []uint64) bool { return tl.present(bits, false) }
+
+// Holds is Present in the simple syntax, where a group that no term
+// stands for (a trailing stop word typed as a prefix, without
+// completions) or a minor one asks for nothing.
+func (tl *TextLeaf) Holds(bits []uint64) bool { return tl.present(bits, true) }
+
+// Conjunctive reports whether more than one group of the leaf has terms
+// and is not minor: a word of several parts (read and file of ReadFile,
+// types2 and package of types2.Package), which a document holds, in the
+// simple syntax, when one of its fields holds every part, or the whole
+// identifier. A hyphenated word is not (Prose).
+func (tl *TextLeaf) Conjunctive() bool {
+	if tl.Prose {
+		return false
+	}
+	n := 0
+	for _, g := range tl.Groups {
+		if len(g.Terms) > 0 && !g.Minor {
+			n++
+		}
+	}
+	return n > 1
+}
+
+func (tl *TextLeaf) present(bits []uint64, simple bool) bool {
 	has := func(t int) bool { return bits[t/64]&(1<<(t%64)) != 0 }
 	for gi, g := range tl.Groups {
-		if g.Stop != "" {
+		if g.Stop != "" || simple && (len(g.Terms) == 0 || g.Minor) {
 			continue
 		}
 		ok := slices.ContainsFunc(g.Terms, has)

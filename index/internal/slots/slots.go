@@ -95,8 +95,12 @@ func (t *Table) Add(iid []byte) int32 {
 func (t *Table) Len() int { return len(t.ends) }
 
 // Freeze makes the IDs readable with ID; no slot is added after it.
-// Cost: a copy of the IDs.
-func (t *Table) Freeze() { t.ids = string(t.arena) }
+// Cost: a copy of the IDs, the first time.
+func (t *Table) Freeze() {
+	if len(t.ids) != len(t.arena) {
+		t.ids = string(t.arena)
+	}
+}
 
 // ID returns slot k's internal ID, after Freeze. Cost: O(1).
 func (t *Table) ID(k int32) string {

@@ -1,0 +1,106 @@
+package index_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/twindex/twindex/index"
+)
+
+// A word of parts (ReadFile) matches, in the simple syntax, a document
+// that holds the whole identifier or every part in one field, not one
+// with a part alone; a hyphenated word is prose and matches by any part;
+// a part of one or two characters is not asked for.
+func TestWordOfParts(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix,
+			index.Doc{ID: "whole", Body: "call ReadFile here"},
+			index.Doc{ID: "apart", Body: "read the whole file"},
+			index.Doc{ID: "lower", Body: "a readfile helper"},
+			index.Doc{ID: "split", Title: "read", Body: "a file"},
+			index.Doc{ID: "fileonly", Body: "the file"},
+			index.Doc{ID: "readonly", Body: "read it"},
+			index.Doc{ID: "low", Body: "a low amount"},
+			index.Doc{ID: "dose", Body: "one dose"},
+			index.Doc{ID: "ure", Body: "the ure protein"},
+		)
+		for _, c := range []struct {
+			q    string
+			mode index.Mode
+			want []string
+		}{
+			{"ReadFile", index.ModeText, []string{"apart", "lower", "whole"}},
+			{"ReadFile", index.ModeAuto, []string{"apart", "lower", "whole"}},
+			{"read_file", index.ModeText, []string{"apart", "whole"}},
+			{"ReadFile missing", index.ModeText, []string{"apart", "lower", "whole"}},
+			{"ReadFile dose", index.ModeText, []string{"apart", "dose", "lower", "whole"}},
+			{"low-dose", index.ModeText, []string{"dose", "low"}},
+			{"UreB", index.ModeText, []string{"ure"}},
+			{"read", index.ModeText, []string{"apart", "readonly", "split", "whole"}},
+		} {
+			r := search(t, ix, index.Request{Query: c.q + " ", Mode: c.mode, Limit: 20, Fallback: -1})
+			got := ids(r)
+			slices.Sort(got)
+			if !slices.Equal(got, c.want) || r.Total != len(c.want) {
+				t.Errorf("%q in %s: total %d, %v; want %v", c.q, c.mode, r.Total, got, c.want)
+			}
+		}
+	})
+}
+
+// The parts of a word that its rarest part does not find are read onto
+// the matches by seeking to each (when a part's lists are long), which
+// must give what reading them to their ends gives: the same totals, hits
+// and scores, to the bit.
+func TestWordPartsSought(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	common := []string{"file", "read", "write", "value", "open"}
+	rare := []string{"zebra", "quokka", "okapi"}
+	var docs []index.Doc
+	for i := range 400 {
+		var body, title []string
+		for range 2 + rng.IntN(10) {
+			body = append(body, common[rng.IntN(len(common))])
+		}
+		if rng.IntN(12) == 0 {
+			body = append(body, rare[rng.IntN(len(rare))])
+		}
+		if rng.IntN(40) == 0 {
+			title = append(title, rare[rng.IntN(len(rare))]+"File")
+		}
+		docs = append(docs, index.Doc{ID: fmt.Sprintf("d%03d", i), Title: strings.Join(title, " "), Body: strings.Join(body, " ")})
+	}
+	queries := []string{"zebraFile", "quokka_read", "okapi.Value", "ZebraFileOpen", "readFile zebraWrite", "fileValue"}
+	for _, be := range []index.Backend{"scorch", "upsidedown", "compact"} {
+		t.Run(string(be), func(t *testing.T) {
+			var out [2][]*index.Result
+			for i, opts := range []*index.Options{{Backend: be}, index.WithoutSeeking(&index.Options{Backend: be})} {
+				ix, err := index.OpenMemory(opts)
+				if err != nil {
+					t.Skip(err)
+				}
+				defer ix.Close()
+				mustUpsert(t, ix, docs...)
+				for _, q := range queries {
+					for _, m := range []index.Mode{index.ModeText, index.ModeAuto} {
+						out[i] = append(out[i], search(t, ix, index.Request{Query: q + " ", Mode: m, Limit: 50, Fallback: -1, Bare: true}))
+					}
+				}
+			}
+			for i, r := range out[0] {
+				w := out[1][i]
+				if r.Total != w.Total || len(r.Hits) != len(w.Hits) {
+					t.Fatalf("query %d: total %d, %d hits; reading to the ends: %d, %d", i, r.Total, len(r.Hits), w.Total, len(w.Hits))
+				}
+				for j := range r.Hits {
+					if r.Hits[j].ID != w.Hits[j].ID || r.Hits[j].Score != w.Hits[j].Score {
+						t.Fatalf("query %d, hit %d: %s %v; reading to the ends: %s %v", i, j, r.Hits[j].ID, r.Hits[j].Score, w.Hits[j].ID, w.Hits[j].Score)
+					}
+				}
+			}
+		})
+	}
+}
