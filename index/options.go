@@ -119,7 +119,8 @@ type Options struct {
 	// the package's tests.
 	noPrune bool
 	// noSeek has the text leg read every list it reads onto the matches
-	// to its end (no seeker), for the package's tests.
+	// to its end (no seeker) and let every set of words create matches
+	// (no countSets), for the package's tests.
 	noSeek bool
 }
 

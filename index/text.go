@@ -9,6 +9,7 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
 	"github.com/twindex/twindex/index/internal/slots"
@@ -104,6 +105,10 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 	// NOT, and those feedback added, are read afterwards, onto the
 	// matches there are.
 	creates := creators(tp, conj, readers)
+	counted, err := s.countSets(tp, readers, creates)
+	if err != nil {
+		return nil, err
+	}
 	var onto *seeker
 	for _, pass := range []bool{true, false} {
 		for ti, qt := range terms {
@@ -145,7 +150,11 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 	}
 	for ti, qt := range terms {
 		if !qt.Single {
-			df, err := s.setDocs(qt, t.Matches(ti))
+			here, ok := counted[ti]
+			if !ok {
+				here = t.Matches(ti)
+			}
+			df, err := s.setDocs(qt, here)
 			if err != nil {
 				return nil, err
 			}
@@ -348,17 +357,14 @@ func (c conjLeaf) holds(pres, mask, scratch []uint64, nw int) bool {
 
 // creators returns, by term, whether the full walk adds the documents its
 // postings hold as matches. A document holds a word of parts only if it
-// holds the part whose lists are shortest (or the compound covering it),
-// (a minor part is not asked for, so never that one), so the other
-// parts' words are read only onto the matches found: for
-// types2.Package, the few hundred documents with types2, not the 12,000
-// with package. Sets of words (completions, typos) always create, since
-// their idf counts every document holding one of them.
+// holds its part whose lists are shortest (a minor part is not asked
+// for, so never that one) or the compound covering it, so the other
+// parts' words are read only onto the matches found: for types2.Package,
+// the few hundred documents with types2, not the 12,000 with package. A
+// set of words (completions, typos) that creates none needs its holders
+// counted apart (countSets).
 func creators(tp *plan.Text, conj []conjLeaf, readers [][]termReader) []bool {
 	creates := make([]bool, len(tp.Terms))
-	for ti, qt := range tp.Terms {
-		creates[ti] = !qt.Single
-	}
 	words := map[*plan.TextLeaf]bool{}
 	for _, c := range conj {
 		words[c.tl] = true
@@ -448,4 +454,41 @@ func (sk *seeker) record(rd termReader, ti int, t *rank.Tally, tfd *bleveindex.T
 		d, err = rd.r.Advance(sk.buf, tfd.Reset())
 	}
 	return err
+}
+
+// countSets counts the documents holding any word of each set of words
+// (completions, typos) that creates no matches, since its idf is of all
+// of them and the walk reads its lists only for the matches: counted by
+// the backend without reading postings (backend.UnionCounts), by term.
+// Where the backend cannot count (any but scorch), those sets create
+// matches after all, and the walk counts them.
+func (s *search) countSets(tp *plan.Text, readers [][]termReader, creates []bool) (map[int]float64, error) {
+	var which []int
+	var sets []backend.Union
+	fields := s.ix.opts.textFields()
+	for ti, qt := range tp.Terms {
+		if qt.Single || creates[ti] || !qt.Positive || qt.Added {
+			continue
+		}
+		u := backend.Union{Alone: true}
+		for _, rd := range readers[ti] {
+			u.Terms = append(u.Terms, backend.FieldTerm{Field: fields[rd.field].Name, Term: rd.term})
+		}
+		which, sets = append(which, ti), append(sets, u)
+	}
+	if len(which) == 0 {
+		return nil, nil
+	}
+	each, _, ok, err := backend.UnionCounts(s.textR, sets)
+	if err != nil || !ok || s.ix.opts.noSeek {
+		for _, ti := range which {
+			creates[ti] = true
+		}
+		return nil, err
+	}
+	counted := make(map[int]float64, len(which))
+	for i, ti := range which {
+		counted[ti] = float64(each[i])
+	}
+	return counted, nil
 }
