@@ -169,9 +169,12 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 			}
 			tl.Groups[g].Terms = append(tl.Groups[g].Terms, ids[i]...)
 		}
-		long := map[int]bool{} // groups with a word of three characters or more
+		// Groups with a part of three characters or more: a compound
+		// (xreader of xReader) shares its first part's group but is not
+		// a part.
+		long := map[int]bool{}
 		for _, tok := range toks {
-			if utf8.RuneCount(tok.Term) > 2 {
+			if utf8.RuneCount(tok.Term) > 2 && !slices.ContainsFunc(toks, func(b *analysis.Token) bool { return within(b, tok) }) {
 				long[groupAt[tok.Position-first]] = true
 			}
 		}
@@ -184,7 +187,7 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 		for i, a := range toks {
 			var covered []int
 			for j, b := range toks {
-				if j != i && b.Start >= a.Start && b.End <= a.End && b.End-b.Start < a.End-a.Start {
+				if j != i && within(b, a) {
 					covered = append(covered, groupAt[b.Position-first])
 					// A hyphenated compound is prose (low-dose, T-cell):
 					// its parts apart mean the same.
@@ -262,6 +265,12 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 		return nil, fmt.Errorf("%w: the query's words make %d terms, the limit is %d", ErrInvalidRequest, len(tp.Terms), maxTextTerms)
 	}
 	return tp, nil
+}
+
+// within reports whether token b is a part of compound token a: its
+// span is inside a's and shorter.
+func within(b, a *analysis.Token) bool {
+	return b.Start >= a.Start && b.End <= a.End && b.End-b.Start < a.End-a.Start
 }
 
 // maxTextTerms bounds the text leg's term table (words, compounds' parts

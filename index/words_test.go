@@ -26,6 +26,7 @@ func TestWordOfParts(t *testing.T) {
 			index.Doc{ID: "low", Body: "a low amount"},
 			index.Doc{ID: "dose", Body: "one dose"},
 			index.Doc{ID: "ure", Body: "the ure protein"},
+			index.Doc{ID: "reader", Body: "a reader"},
 		)
 		for _, c := range []struct {
 			q    string
@@ -39,6 +40,7 @@ func TestWordOfParts(t *testing.T) {
 			{"ReadFile dose", index.ModeText, []string{"apart", "dose", "lower", "whole"}},
 			{"low-dose", index.ModeText, []string{"dose", "low"}},
 			{"UreB", index.ModeText, []string{"ure"}},
+			{"xReader", index.ModeText, []string{"reader"}},
 			{"read", index.ModeText, []string{"apart", "readonly", "split", "whole"}},
 		} {
 			r := search(t, ix, index.Request{Query: c.q + " ", Mode: c.mode, Limit: 20, Fallback: -1})
