@@ -436,9 +436,11 @@ func newSeeker(slot *slots.Table, n int) *seeker {
 // record records term ti's postings in rd that are of the matches.
 // Cost: a seek per match at most.
 func (sk *seeker) record(rd termReader, ti int, t *rank.Tally, tfd *bleveindex.TermFieldDoc) error {
-	// The first posting is read, not sought: scorch's reader seeks only
-	// once it has one.
-	d, err := rd.r.Next(tfd.Reset())
+	if len(sk.ids) == 0 {
+		return nil
+	}
+	sk.buf = append(sk.buf[:0], sk.ids[0]...)
+	d, err := rd.r.Advance(sk.buf, tfd.Reset())
 	for i := 0; err == nil && d != nil; {
 		i += sort.Search(len(sk.ids)-i, func(j int) bool { return sk.ids[i+j] >= string(d.ID) })
 		if i == len(sk.ids) {
