@@ -236,7 +236,9 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 			if err != nil {
 				return nil, err
 			}
-			g := plan.Group{Rel: rel}
+			// Minor: a stop word being typed (the as of errors.As) is no
+			// part that a word of parts asks for; no cover spans it.
+			g := plan.Group{Rel: rel, Minor: true}
 			if len(dict) > 0 {
 				w := 1.0
 				if l.Typing {

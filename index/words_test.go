@@ -13,7 +13,8 @@ import (
 // A word of parts (ReadFile) matches, in the simple syntax, a document
 // that holds the whole identifier or every part in one field, not one
 // with a part alone; a hyphenated word is prose and matches by any part;
-// a part of one or two characters is not asked for.
+// a part of one or two characters, or a stop word being typed, is not
+// asked for.
 func TestWordOfParts(t *testing.T) {
 	backends(t, func(t *testing.T, ix *index.Index) {
 		mustUpsert(t, ix,
@@ -27,6 +28,10 @@ func TestWordOfParts(t *testing.T) {
 			index.Doc{ID: "dose", Body: "one dose"},
 			index.Doc{ID: "ure", Body: "the ure protein"},
 			index.Doc{ID: "reader", Body: "a reader"},
+			index.Doc{ID: "errorsAs", Body: "if errors.As(err, &target) {"},
+			index.Doc{ID: "getthe", Body: "call get_the here"},
+			index.Doc{ID: "assert", Body: "errors.New assert"},
+			index.Doc{ID: "theory", Body: "a theory"},
 		)
 		for _, c := range []struct {
 			q    string
@@ -48,6 +53,14 @@ func TestWordOfParts(t *testing.T) {
 			slices.Sort(got)
 			if !slices.Equal(got, c.want) || r.Total != len(c.want) {
 				t.Errorf("%q in %s: total %d, %v; want %v", c.q, c.mode, r.Total, got, c.want)
+			}
+		}
+		// Typed as a prefix, a word whose last part is a stop word finds
+		// the document that holds it whole.
+		for _, c := range []struct{ q, want string }{{"errors.As", "errorsAs"}, {"get_the", "getthe"}} {
+			r := search(t, ix, index.Request{Query: c.q, Prefix: true, Mode: index.ModeText, Limit: 20, Fallback: -1})
+			if !slices.Contains(ids(r), c.want) {
+				t.Errorf("%q typed: %v, want %s among them", c.q, ids(r), c.want)
 			}
 		}
 	})
