@@ -80,20 +80,9 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A word no document holds, for the fallback.
-	var known uint64
-	for ti, rs := range readers {
-		if qt := &terms[ti]; qt.Positive && !qt.Tolerant {
-			for _, rd := range rs {
-				if rd.r.Count() > 0 {
-					known |= qt.Leaves
-				}
-			}
-		}
-	}
-	list.unknown = tp.WordLeaves &^ known
-	slot, t := s.newTextTally(tp, hint)
 	conj := s.conjunctions(tp)
+	list.unknown = unknownWords(tp, readers, conj)
+	slot, t := s.newTextTally(tp, hint)
 	if need := s.pruneDepth(tp, tol, conj); need > 0 {
 		if done, err := s.pruned(list, tp, readers, idfs, slot, t, need); done || err != nil {
 			return list, err
@@ -331,6 +320,31 @@ func (s *search) conjunctions(tp *plan.Text) []conjLeaf {
 		}
 	}
 	return out
+}
+
+// unknownWords returns the word leaves (bits of the plan's leaves) that
+// no document holds, for the fallback: a word none of whose terms is
+// indexed, or a word of parts with a part that is in no document (the
+// flie of ReadFlie), which it asks for.
+func unknownWords(tp *plan.Text, readers [][]termReader, conj []conjLeaf) uint64 {
+	var known uint64
+	anywhere := make([]uint64, (len(tp.Terms)+63)/64)
+	for ti, rs := range readers {
+		if qt := &tp.Terms[ti]; qt.Positive && !qt.Tolerant {
+			for _, rd := range rs {
+				if rd.r.Count() > 0 {
+					known |= qt.Leaves
+					anywhere[ti/64] |= 1 << (ti % 64)
+				}
+			}
+		}
+	}
+	for _, c := range conj {
+		if !c.tl.Holds(anywhere) {
+			known &^= c.bit
+		}
+	}
+	return tp.WordLeaves &^ known
 }
 
 // holds reports whether a document's presence bits (pres, a column after

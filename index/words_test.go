@@ -55,6 +55,12 @@ func TestWordOfParts(t *testing.T) {
 				t.Errorf("%q in %s: total %d, %v; want %v", c.q, c.mode, r.Total, got, c.want)
 			}
 		}
+		// A word of parts with a part no document holds is unknown: the
+		// fallback tolerates it though the other word matches enough.
+		r := search(t, ix, index.Request{Query: "ReadFlie read ", Mode: index.ModeText, Limit: 20, Fallback: 3})
+		if got := ids(r); !r.Tolerant || !slices.Contains(got, "whole") || !slices.Contains(got, "apart") {
+			t.Errorf("ReadFlie read: tolerant %v, %v; want the fallback's, with whole and apart", r.Tolerant, got)
+		}
 		// Typed as a prefix, a word whose last part is a stop word finds
 		// the document that holds it whole.
 		for _, c := range []struct{ q, want string }{{"errors.As", "errorsAs"}, {"get_the", "getthe"}} {
