@@ -22,6 +22,7 @@ func FuzzSnippet(f *testing.F) {
 	f.Add("a\x00b\xffc getUserById", "user id")
 	f.Add(strings.Repeat("ab", 3000)+"needle", `"b n"`)
 	f.Add("combining e\u0301\u0301\u0301 marks", "e")
+	f.Add("low\u2013dose 3,4-bis", "low\u2013\xe2\x80 3,4-bis-\xff-x,")
 	f.Fuzz(func(t *testing.T, body, q string) {
 		ix, err := index.OpenMemory(nil)
 		if err != nil {

@@ -371,8 +371,9 @@ func (c conjLeaf) holds(pres, mask, scratch []uint64, nw int) bool {
 
 // creators returns, by term, whether the full walk adds the documents its
 // postings hold as matches. A document holds a word of parts only if it
-// holds its part whose lists are shortest (a minor part is not asked
-// for, so never that one) or the compound covering it, so the other
+// holds its unit whose lists are shortest (a part, or any part of a
+// hyphenated word; a minor part is not asked for, so never that one) or
+// the compound covering it, so the other
 // parts' words are read only onto the matches found: for types2.Package,
 // the few hundred documents with types2, not the 12,000 with package. A
 // set of words (completions, typos) that creates none needs its holders
@@ -383,36 +384,41 @@ func creators(tp *plan.Text, conj []conjLeaf, readers [][]termReader) []bool {
 	for _, c := range conj {
 		words[c.tl] = true
 	}
-	count := func(g plan.Group) uint64 {
-		var n uint64
+	create := func(g plan.Group) {
 		for _, ti := range g.Terms {
-			for _, rd := range readers[ti] {
-				n += rd.r.Count()
-			}
+			creates[ti] = true
 		}
-		return n
 	}
 	for _, tl := range tp.Leaves {
 		if tl.Negated {
 			continue // its words are read onto the matches
 		}
-		groups := tl.Groups
-		if words[tl] {
-			rarest := -1
-			for gi, g := range groups {
-				if len(g.Terms) > 0 && !g.Minor && (rarest < 0 || count(g) < count(groups[rarest])) {
-					rarest = gi
+		if !words[tl] {
+			for _, g := range tl.Groups {
+				create(g)
+			}
+			continue
+		}
+		var rarest []int
+		least := uint64(math.MaxUint64)
+		for _, u := range tl.Units {
+			var n uint64
+			for _, gi := range u {
+				for _, ti := range tl.Groups[gi].Terms {
+					for _, rd := range readers[ti] {
+						n += rd.r.Count()
+					}
 				}
 			}
-			groups = groups[rarest : rarest+1]
-			for _, c := range tl.Covers {
-				creates[c.Term] = true
+			if n < least {
+				rarest, least = u, n
 			}
 		}
-		for _, g := range groups {
-			for _, ti := range g.Terms {
-				creates[ti] = true
-			}
+		for _, gi := range rarest {
+			create(tl.Groups[gi])
+		}
+		for _, c := range tl.Covers {
+			creates[c.Term] = true
 		}
 	}
 	return creates

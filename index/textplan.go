@@ -90,7 +90,7 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 		if len(toks) == 0 && tail == "" && len(stops) == 0 {
 			continue
 		}
-		tl := &plan.TextLeaf{Leaf: l, Prose: strings.ContainsRune(l.Text, '-')}
+		tl := &plan.TextLeaf{Leaf: l}
 		end, first := 0, 0
 		for _, tok := range toks {
 			end = max(end, tok.End)
@@ -181,6 +181,11 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 		for g := range tl.Groups {
 			tl.Groups[g].Minor = len(tl.Groups[g].Terms) > 0 && !long[g]
 		}
+		for i, w := range hyphenated(l.Text, toks) {
+			if w > 0 {
+				tl.Groups[groupAt[toks[i].Position-first]].Prose = w
+			}
+		}
 		// A token whose span holds other tokens' spans is a compound, and
 		// they are its parts.
 		var parts [][2]int // part's term, compound's term
@@ -248,6 +253,7 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 			}
 			tl.Groups = append(tl.Groups, g)
 		}
+		tl.Unite()
 		tp.Leaves = append(tp.Leaves, tl)
 		tp.ByLeaf[l] = tl
 		if l.Quoted {
@@ -273,6 +279,52 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 // span is inside a's and shorter.
 func within(b, a *analysis.Token) bool {
 	return b.Start >= a.Start && b.End <= a.End && b.End-b.Start < a.End-a.Start
+}
+
+// hyphenated returns, by token of text, the number of the hyphenated
+// word that holds it (1 for the first), 0 for none: words joined by
+// dashes (low-dose, T–cell, 1,2-dichloroethane; not by the dots and
+// slashes of a path), of which client and go of k8s.io/client-go are
+// one, and k8s and io two.
+// A compound token spanning more than one such word is of none.
+func hyphenated(text string, toks analysis.TokenStream) []int {
+	type span struct{ start, end int }
+	var words []span // dash-joined runs of letters and digits
+	alnum := func(r rune) bool { return unicode.In(r, unicode.L, unicode.M, unicode.N) }
+	start, joined := -1, false
+	prev := rune(0)
+	for i, r := range text {
+		_, n := utf8.DecodeRuneInString(text[i:])
+		next, _ := utf8.DecodeRuneInString(text[i+n:])
+		switch {
+		case alnum(r):
+			if start < 0 {
+				start, joined = i, false
+			}
+		case start >= 0 && unicode.Is(unicode.Pd, r) && alnum(prev) && alnum(next):
+			joined = true
+		case start >= 0 && r == ',' && unicode.IsDigit(prev) && unicode.IsDigit(next):
+			// 3,4 of phosphatidylinositol-3,4-bisphosphate
+		default:
+			if start >= 0 && joined {
+				words = append(words, span{start, i})
+			}
+			start = -1
+		}
+		prev = r
+	}
+	if start >= 0 && joined {
+		words = append(words, span{start, len(text)})
+	}
+	out := make([]int, len(toks))
+	for i, tok := range toks {
+		for w, sp := range words {
+			if tok.Start >= sp.start && tok.End <= sp.end {
+				out[i] = w + 1
+			}
+		}
+	}
+	return out
 }
 
 // maxTextTerms bounds the text leg's term table (words, compounds' parts

@@ -12,7 +12,8 @@ import (
 
 // A word of parts (ReadFile) matches, in the simple syntax, a document
 // that holds the whole identifier or every part in one field, not one
-// with a part alone; a hyphenated word is prose and matches by any part;
+// with a part alone; a hyphenated word is prose and matches by any part,
+// as one part of the word it is in;
 // a part of one or two characters, or a stop word being typed, is not
 // asked for.
 func TestWordOfParts(t *testing.T) {
@@ -26,6 +27,7 @@ func TestWordOfParts(t *testing.T) {
 			index.Doc{ID: "readonly", Body: "read it"},
 			index.Doc{ID: "low", Body: "a low amount"},
 			index.Doc{ID: "dose", Body: "one dose"},
+			index.Doc{ID: "readdose", Body: "read the dose"},
 			index.Doc{ID: "ure", Body: "the ure protein"},
 			index.Doc{ID: "reader", Body: "a reader"},
 			index.Doc{ID: "errorsAs", Body: "if errors.As(err, &target) {"},
@@ -42,11 +44,15 @@ func TestWordOfParts(t *testing.T) {
 			{"ReadFile", index.ModeAuto, []string{"apart", "lower", "whole"}},
 			{"read_file", index.ModeText, []string{"apart", "whole"}},
 			{"ReadFile missing", index.ModeText, []string{"apart", "lower", "whole"}},
-			{"ReadFile dose", index.ModeText, []string{"apart", "dose", "lower", "whole"}},
-			{"low-dose", index.ModeText, []string{"dose", "low"}},
+			{"ReadFile dose", index.ModeText, []string{"apart", "dose", "lower", "readdose", "whole"}},
+			{"low-dose", index.ModeText, []string{"dose", "low", "readdose"}},
+			{"low–dose", index.ModeText, []string{"dose", "low", "readdose"}},
+			{"read/low-dose", index.ModeText, []string{"readdose"}},
+			{"read-3,4-dose", index.ModeText, []string{"apart", "dose", "readdose", "readonly", "split", "whole"}},
+			{"dose-read/ReadFile", index.ModeText, []string{"apart", "whole"}},
 			{"UreB", index.ModeText, []string{"ure"}},
 			{"xReader", index.ModeText, []string{"reader"}},
-			{"read", index.ModeText, []string{"apart", "readonly", "split", "whole"}},
+			{"read", index.ModeText, []string{"apart", "readdose", "readonly", "split", "whole"}},
 		} {
 			r := search(t, ix, index.Request{Query: c.q + " ", Mode: c.mode, Limit: 20, Fallback: -1})
 			got := ids(r)

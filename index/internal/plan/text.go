@@ -29,9 +29,11 @@ type TextLeaf struct {
 	*Leaf
 	Groups []Group // by position, first at Rel 0
 	Covers []Cover
-	// Prose: the word is hyphenated (low-dose, T-cell), and its parts
-	// apart mean the same: a document holds it with any of them.
-	Prose bool
+	// Units are the groups a document must hold, in the simple syntax,
+	// to hold the leaf (Unite): each group with terms that is not minor
+	// on its own, and those of one hyphenated word as one unit, any of
+	// which holds it.
+	Units [][]int
 }
 
 // Group is the terms of one position of a leaf, any of which satisfies
@@ -44,6 +46,28 @@ type Group struct {
 	// Minor: its word has one or two characters (the b of UreB, the 64
 	// of Len64), which a word of parts does not ask for (Holds).
 	Minor bool
+	// Prose, when not 0, numbers the hyphenated word its word is part of
+	// (low-dose, T–cell; 1 for the leaf's first): the parts apart mean
+	// the same, so in the simple syntax any one of them holds it.
+	Prose int
+}
+
+// Unite sets the leaf's Units from its groups; call it once they are
+// made.
+func (tl *TextLeaf) Unite() {
+	tl.Units = nil
+	at := map[int]int{} // hyphenated word -> its unit
+	for gi, g := range tl.Groups {
+		if len(g.Terms) == 0 || g.Minor {
+			continue
+		}
+		if u, ok := at[g.Prose]; ok && g.Prose > 0 {
+			tl.Units[u] = append(tl.Units[u], gi)
+			continue
+		}
+		at[g.Prose] = len(tl.Units)
+		tl.Units = append(tl.Units, []int{gi})
+	}
 }
 
 // Cover says that a compound's term (getuserbyid), when present,
@@ -123,43 +147,37 @@ func (tp *Text) GroupTerms(g Group) []string {
 // stop words, which the text index does not hold.
 func (tl *TextLeaf) Present(bits []uint64) bool { return tl.present(bits, false) }
 
-// Holds is Present in the simple syntax, where a group that no term
-// stands for (a trailing stop word typed as a prefix, without
-// completions) or a minor one asks for nothing.
+// Holds is Present in the simple syntax, which asks for the leaf's
+// units: a group that no term stands for (a trailing stop word typed as
+// a prefix, without completions) or a minor one asks for nothing, and
+// one part of a hyphenated word holds all of it.
 func (tl *TextLeaf) Holds(bits []uint64) bool { return tl.present(bits, true) }
 
-// Conjunctive reports whether more than one group of the leaf has terms
-// and is not minor: a word of several parts (read and file of ReadFile,
-// types2 and package of types2.Package), which a document holds, in the
-// simple syntax, when one of its fields holds every part, or the whole
-// identifier. A hyphenated word is not (Prose).
-func (tl *TextLeaf) Conjunctive() bool {
-	if tl.Prose {
-		return false
-	}
-	n := 0
-	for _, g := range tl.Groups {
-		if len(g.Terms) > 0 && !g.Minor {
-			n++
-		}
-	}
-	return n > 1
-}
+// Conjunctive reports whether the leaf has more than one unit:
+// a word of several parts (read and file of ReadFile, types2 and package
+// of types2.Package), which a document holds, in the simple syntax, when
+// one of its fields holds every part, or the whole identifier. A
+// hyphenated word alone is not.
+func (tl *TextLeaf) Conjunctive() bool { return len(tl.Units) > 1 }
 
 func (tl *TextLeaf) present(bits []uint64, simple bool) bool {
 	has := func(t int) bool { return bits[t/64]&(1<<(t%64)) != 0 }
-	for gi, g := range tl.Groups {
-		if g.Stop != "" || simple && (len(g.Terms) == 0 || g.Minor) {
-			continue
+	held := func(gi int) bool {
+		if slices.ContainsFunc(tl.Groups[gi].Terms, has) {
+			return true
 		}
-		ok := slices.ContainsFunc(g.Terms, has)
-		for _, c := range tl.Covers {
-			if ok {
-				break
+		return slices.ContainsFunc(tl.Covers, func(c Cover) bool { return has(c.Term) && slices.Contains(c.Groups, gi) })
+	}
+	if simple {
+		for _, u := range tl.Units {
+			if !slices.ContainsFunc(u, held) {
+				return false
 			}
-			ok = has(c.Term) && slices.Contains(c.Groups, gi)
 		}
-		if !ok {
+		return true
+	}
+	for gi, g := range tl.Groups {
+		if g.Stop == "" && !held(gi) {
 			return false
 		}
 	}

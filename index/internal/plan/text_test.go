@@ -73,3 +73,34 @@ func TestJudge(t *testing.T) {
 		}
 	}
 }
+
+// In the simple syntax, a word of parts asks for each unit: a part, or
+// any part of a hyphenated word (low and dose of read/low-dose).
+func TestUnits(t *testing.T) {
+	p, err := plan.Parse("read/low-dose", false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := &plan.TextLeaf{Leaf: p.Leaves[0], Groups: []plan.Group{
+		{Rel: 0, Terms: []int{0}}, {Rel: 1, Terms: []int{1}, Prose: 1}, {Rel: 2, Terms: []int{2}, Prose: 1}}}
+	tl.Unite()
+	if !tl.Conjunctive() || len(tl.Units) != 2 {
+		t.Fatalf("units %v, want [[0] [1 2]]", tl.Units)
+	}
+	for _, tc := range []struct {
+		bits uint64
+		want bool
+	}{{0b011, true}, {0b101, true}, {0b110, false}, {0b001, false}, {0b111, true}} {
+		if got := tl.Holds([]uint64{tc.bits}); got != tc.want {
+			t.Errorf("Holds(%03b) = %v, want %v", tc.bits, got, tc.want)
+		}
+		if got := tl.Present([]uint64{tc.bits}); got != (tc.bits == 0b111) {
+			t.Errorf("Present(%03b) = %v: the raw syntax asks for every group", tc.bits, got)
+		}
+	}
+	tl.Groups = tl.Groups[1:]
+	tl.Unite()
+	if tl.Conjunctive() {
+		t.Errorf("low-dose alone: units %v, want one", tl.Units)
+	}
+}
