@@ -42,8 +42,8 @@ func WithoutPruning(opts *Options) *Options {
 }
 
 // WithoutSeeking returns a copy of opts (nil: the defaults) whose text
-// leg reads the lists it reads onto its matches to their ends and lets
-// every set of words create matches.
+// leg lets every term create matches and reads the lists it reads onto
+// its matches (those under a NOT, those feedback adds) to their ends.
 func WithoutSeeking(opts *Options) *Options {
 	return copyWith(opts, func(o *Options) { o.noSeek = true })
 }

@@ -118,9 +118,9 @@ type Options struct {
 	// noPrune has the text leg score every match (no pruned walk), for
 	// the package's tests.
 	noPrune bool
-	// noSeek has the text leg read every list it reads onto the matches
-	// to its end (no seeker) and let every set of words create matches
-	// (no countSets), for the package's tests.
+	// noSeek has every term the text leg reads create matches (no
+	// creators, no countSets) and read every list it reads onto the
+	// matches to its end (no seeker), for the package's tests.
 	noSeek bool
 }
 

@@ -94,6 +94,11 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 	// NOT, and those feedback added, are read afterwards, onto the
 	// matches there are.
 	creates := creators(tp, conj, readers)
+	if s.ix.opts.noSeek {
+		for ti := range creates {
+			creates[ti] = true
+		}
+	}
 	counted, err := s.countSets(tp, readers, creates)
 	if err != nil {
 		return nil, err
@@ -502,7 +507,7 @@ func (s *search) countSets(tp *plan.Text, readers [][]termReader, creates []bool
 		return nil, nil
 	}
 	each, _, ok, err := backend.UnionCounts(s.textR, sets)
-	if err != nil || !ok || s.ix.opts.noSeek {
+	if err != nil || !ok {
 		for _, ti := range which {
 			creates[ti] = true
 		}
