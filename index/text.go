@@ -9,6 +9,7 @@ import (
 
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
+	"github.com/twindex/twindex/index/collection"
 	"github.com/twindex/twindex/index/internal/backend"
 	"github.com/twindex/twindex/index/internal/plan"
 	"github.com/twindex/twindex/index/internal/rank"
@@ -496,6 +497,11 @@ func (s *search) countSets(tp *plan.Text, readers [][]termReader, creates []bool
 	for ti, qt := range tp.Terms {
 		if qt.Single || creates[ti] || !qt.Positive || qt.Added {
 			continue
+		}
+		if s.g != nil {
+			if _, ok := s.g.Sets[collection.ListKey(qt.Dict)]; ok {
+				continue // a shard's: the collection's count (setDocs)
+			}
 		}
 		u := backend.Union{Alone: true}
 		for _, rd := range readers[ti] {

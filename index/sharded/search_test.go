@@ -144,7 +144,7 @@ func TestShardsRankAsOneIndex(t *testing.T) {
 	queries := []string{
 		"reader", "read file", "ReadFile", "io.Reader", "buffer size ", "bufio.Scanner", "fd", "x", "io",
 		"strings builder", "\"func main\"", "unicode utf8 ", "Copyright The Go Authors", "writ", "bytes.Buf",
-		"netwrok", "bufferr scanner", "xyzzy", "lenght of the string", "Builder Grow",
+		"netwrok", "bufferr scanner", "xyzzy", "lenght of the string", "Builder Grow", "ReadFlie reader ", "read-only bufio.Scan",
 	}
 	raw := []string{"read* AND NOT write", "NEAR(buffer size, 3)", "title:reader", "(split OR join) AND strings", "\"byte slice\"", "^package"}
 	var vs []variant
