@@ -82,7 +82,7 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		return nil, err
 	}
 	conj := s.conjunctions(tp)
-	list.unknown = unknownWords(tp, readers, conj)
+	list.unknown = s.unknownWords(tp, readers, conj)
 	slot, t := s.newTextTally(tp, hint)
 	if need := s.pruneDepth(tp, tol, conj); need > 0 {
 		if done, err := s.pruned(list, tp, readers, idfs, slot, t, need); done || err != nil {
@@ -331,18 +331,24 @@ func (s *search) conjunctions(tp *plan.Text) []conjLeaf {
 // unknownWords returns the word leaves (bits of the plan's leaves) that
 // no document holds, for the fallback: a word none of whose terms is
 // indexed, or a word of parts with a part that is in no document (the
-// flie of ReadFlie), which it asks for.
-func unknownWords(tp *plan.Text, readers [][]termReader, conj []conjLeaf) uint64 {
+// flie of ReadFlie), which it asks for. On a shard with the collection's
+// statistics, no document of the collection: its parts may be on two
+// shards.
+func (s *search) unknownWords(tp *plan.Text, readers [][]termReader, conj []conjLeaf) uint64 {
 	var known uint64
 	anywhere := make([]uint64, (len(tp.Terms)+63)/64)
 	for ti, rs := range readers {
-		if qt := &tp.Terms[ti]; qt.Positive && !qt.Tolerant {
-			for _, rd := range rs {
-				if rd.r.Count() > 0 {
-					known |= qt.Leaves
-					anywhere[ti/64] |= 1 << (ti % 64)
-				}
-			}
+		qt := &tp.Terms[ti]
+		if !qt.Positive || qt.Tolerant {
+			continue
+		}
+		held, ok := s.collectionHolds(qt)
+		for _, rd := range rs {
+			held = held || !ok && rd.r.Count() > 0
+		}
+		if held {
+			known |= qt.Leaves
+			anywhere[ti/64] |= 1 << (ti % 64)
 		}
 	}
 	for _, c := range conj {
@@ -351,6 +357,21 @@ func unknownWords(tp *plan.Text, readers [][]termReader, conj []conjLeaf) uint64
 		}
 	}
 	return tp.WordLeaves &^ known
+}
+
+// collectionHolds reports whether some document of the collection holds
+// a term of qt, with ok false when the search has no collection's
+// statistics of it.
+func (s *search) collectionHolds(qt *plan.Term) (held, ok bool) {
+	if s.g == nil {
+		return false, false
+	}
+	if qt.Single {
+		c, ok := s.g.LookupTerm(qt.Dict[0])
+		return c != [3]uint64{}, ok
+	}
+	n, ok := s.g.Sets[collection.ListKey(qt.Dict)]
+	return n > 0, ok
 }
 
 // holds reports whether a document's presence bits (pres, a column after

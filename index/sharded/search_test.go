@@ -206,6 +206,25 @@ func TestShardsRankAsOneIndex(t *testing.T) {
 	}
 }
 
+// A word of parts whose parts are on different shards is known to the
+// collection, as to one index of all its documents: the fallback does
+// not tolerate it.
+func TestShardsKnowPartsApart(t *testing.T) {
+	d1 := index.Doc{ID: "d1", Body: "zebra alpha"}
+	d2 := index.Doc{ID: "d2", Body: "quokka beta"}
+	d3 := index.Doc{ID: "d3", Body: "zebraquokkx gamma alpha"}
+	one := openDisk(t)
+	mustUpsert(t, one, d1, d2, d3)
+	coll := localShards{openDisk(t), openDisk(t)}
+	mustUpsert(t, coll[0], d1)
+	mustUpsert(t, coll[1], d2, d3)
+	var vs []variant
+	for _, q := range []string{"zebraQuokka alpha ", "zebra-Quokka alpha ", "zebraQuokk alpha "} {
+		vs = append(vs, variant{q, index.Request{Query: q, Mode: index.ModeText, Limit: 10, Fallback: 1}})
+	}
+	compareShards(t, one, coll, vs)
+}
+
 type variant struct {
 	name string
 	req  index.Request
