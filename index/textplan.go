@@ -281,9 +281,14 @@ func within(b, a *analysis.Token) bool {
 	return b.Start >= a.Start && b.End <= a.End && b.End-b.Start < a.End-a.Start
 }
 
+// hyphens are the dashes that join a hyphenated word: the hyphens, the
+// figure and en dashes (T–cell, 1990–2000), not the em dash that sets a
+// clause apart (read—file).
+const hyphens = "-\u2010\u2011\u2012\u2013\ufe63\uff0d"
+
 // hyphenated returns, by token of text, the number of the hyphenated
 // word that holds it (1 for the first), 0 for none: words joined by
-// dashes (low-dose, T–cell, 1,2-dichloroethane; not by the dots and
+// hyphens (low-dose, T–cell, 1,2-dichloroethane; not by the dots and
 // slashes of a path), of which client and go of k8s.io/client-go are
 // one, and k8s and io two.
 // A compound token spanning more than one such word is of none.
@@ -301,7 +306,7 @@ func hyphenated(text string, toks analysis.TokenStream) []int {
 			if start < 0 {
 				start, joined = i, false
 			}
-		case start >= 0 && unicode.Is(unicode.Pd, r) && alnum(prev) && alnum(next):
+		case start >= 0 && strings.ContainsRune(hyphens, r) && alnum(prev) && alnum(next):
 			joined = true
 		case start >= 0 && r == ',' && unicode.IsDigit(prev) && unicode.IsDigit(next):
 			// 3,4 of phosphatidylinositol-3,4-bisphosphate

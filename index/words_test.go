@@ -47,6 +47,7 @@ func TestWordOfParts(t *testing.T) {
 			{"ReadFile dose", index.ModeText, []string{"apart", "dose", "lower", "readdose", "whole"}},
 			{"low-dose", index.ModeText, []string{"dose", "low", "readdose"}},
 			{"low–dose", index.ModeText, []string{"dose", "low", "readdose"}},
+			{"read—file", index.ModeText, []string{"apart", "whole"}},
 			{"read/low-dose", index.ModeText, []string{"readdose"}},
 			{"read-3,4-dose", index.ModeText, []string{"apart", "dose", "readdose", "readonly", "split", "whole"}},
 			{"dose-read/ReadFile", index.ModeText, []string{"apart", "whole"}},
