@@ -343,8 +343,8 @@ func (s *search) unknownWords(tp *plan.Text, readers [][]termReader, conj []conj
 			continue
 		}
 		held, ok := s.collectionHolds(qt)
-		for _, rd := range rs {
-			held = held || !ok && rd.r.Count() > 0
+		if !ok {
+			held = slices.ContainsFunc(rs, func(rd termReader) bool { return rd.r.Count() > 0 })
 		}
 		if held {
 			known |= qt.Leaves
@@ -519,10 +519,8 @@ func (s *search) countSets(tp *plan.Text, readers [][]termReader, creates []bool
 		if qt.Single || creates[ti] || !qt.Positive || qt.Added {
 			continue
 		}
-		if s.g != nil {
-			if _, ok := s.g.Sets[collection.ListKey(qt.Dict)]; ok {
-				continue // a shard's: the collection's count (setDocs)
-			}
+		if _, ok := s.collectionHolds(&tp.Terms[ti]); ok {
+			continue // a shard's: the collection's count (setDocs)
 		}
 		u := backend.Union{Alone: true}
 		for _, rd := range readers[ti] {

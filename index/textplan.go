@@ -196,7 +196,7 @@ func (s *search) textPlan(tol *tolerance) (*plan.Text, error) {
 					covered = append(covered, groupAt[b.Position-first])
 					// A hyphenated compound is prose (low-dose, T-cell):
 					// its parts apart mean the same.
-					if len(ids[i]) > 0 && !strings.ContainsFunc(l.Text[a.Start:a.End], func(r rune) bool { return r == '-' || unicode.IsDigit(r) }) {
+					if len(ids[i]) > 0 && !strings.ContainsFunc(l.Text[a.Start:a.End], func(r rune) bool { return strings.ContainsRune(hyphens, r) || unicode.IsDigit(r) }) {
 						for _, t := range ids[j] {
 							parts = append(parts, [2]int{t, ids[i][0]})
 						}
@@ -290,8 +290,8 @@ const hyphens = "-\u2010\u2011\u2012\u2013\ufe63\uff0d"
 // word that holds it (1 for the first), 0 for none: words joined by
 // hyphens (low-dose, T–cell, 1,2-dichloroethane; not by the dots and
 // slashes of a path), of which client and go of k8s.io/client-go are
-// one, and k8s and io two.
-// A compound token spanning more than one such word is of none.
+// one, and k8s and io two. A compound token spanning more than one such
+// word is of none.
 func hyphenated(text string, toks analysis.TokenStream) []int {
 	type span struct{ start, end int }
 	var words []span // dash-joined runs of letters and digits

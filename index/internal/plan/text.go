@@ -56,16 +56,15 @@ type Group struct {
 // made.
 func (tl *TextLeaf) Unite() {
 	tl.Units = nil
-	at := map[int]int{} // hyphenated word -> its unit
 	for gi, g := range tl.Groups {
 		if len(g.Terms) == 0 || g.Minor {
 			continue
 		}
-		if u, ok := at[g.Prose]; ok && g.Prose > 0 {
+		same := func(u []int) bool { return g.Prose > 0 && tl.Groups[u[0]].Prose == g.Prose }
+		if u := slices.IndexFunc(tl.Units, same); u >= 0 {
 			tl.Units[u] = append(tl.Units[u], gi)
 			continue
 		}
-		at[g.Prose] = len(tl.Units)
 		tl.Units = append(tl.Units, []int{gi})
 	}
 }
