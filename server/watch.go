@@ -109,27 +109,41 @@ func (w *watcher) fallBack(err error) {
 		"root", w.root, "every", w.poll, "watched", w.watched, "error", err)
 }
 
-// addTree watches dir and every folder below it that a sync walks.
+// addTree watches dir and every folder below it that a sync walks. A
+// folder made while the tree is listed, before its parent is watched,
+// has no event and is not in the list: so the tree is listed again
+// once every folder listed is watched, until a listing finds no folder
+// that is not. Cost: two walks of the folders, as a rule.
 func (w *watcher) addTree(dir string) error {
-	dirs, err := folder.Folders(w.root, w.indexDir, dir)
-	if err != nil {
-		w.log.Warn("cannot list folders to watch", "folder", dir, "error", err)
-		return nil
-	}
-	for _, d := range dirs {
-		err := w.add(d)
-		switch {
-		case err == nil:
-			w.watched++
-		case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EMFILE), errors.Is(err, syscall.ENFILE):
-			return errors.Join(errWatchesOut, err)
-		case errors.Is(err, fs.ErrNotExist):
-			// Gone already: its parent's event says so.
-		default:
-			w.log.Warn("cannot watch a folder", "folder", d, "error", err)
+	added := map[string]bool{}
+	for {
+		dirs, err := folder.Folders(w.root, w.indexDir, dir)
+		if err != nil {
+			w.log.Warn("cannot list folders to watch", "folder", dir, "error", err)
+			return nil
+		}
+		more := false
+		for _, d := range dirs {
+			if added[d] {
+				continue
+			}
+			added[d], more = true, true
+			err := w.add(d)
+			switch {
+			case err == nil:
+				w.watched++
+			case errors.Is(err, syscall.ENOSPC), errors.Is(err, syscall.EMFILE), errors.Is(err, syscall.ENFILE):
+				return errors.Join(errWatchesOut, err)
+			case errors.Is(err, fs.ErrNotExist):
+				// Gone already: its parent's event says so.
+			default:
+				w.log.Warn("cannot watch a folder", "folder", d, "error", err)
+			}
+		}
+		if !more {
+			return nil
 		}
 	}
-	return nil
 }
 
 // watch syncs what changed, debounced, until ctx ends or watching fails

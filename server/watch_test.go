@@ -173,3 +173,28 @@ func TestWatchesRunOut(t *testing.T) {
 	took := awaitWithin(t, DefaultPoll+freshness, h, "echidna", "x/y/z.txt")
 	t.Logf("seen by polling after %s", took.Round(time.Millisecond))
 }
+
+// A folder made while the watcher lists the tree, after the listing and
+// before its parent's watch, is watched all the same: the files then
+// made in it show in searches.
+func TestFolderMadeWhileListing(t *testing.T) {
+	var made string
+	root, h, _ := watched(t, func(w *watcher) {
+		w.add = func(d string) error {
+			if made == "" && d == w.root {
+				made = filepath.Join(w.root, "late")
+				if err := os.Mkdir(made, 0o755); err != nil {
+					t.Error(err)
+				}
+			}
+			return w.fsw.Add(d)
+		}
+	})
+	if made == "" {
+		t.Fatal("the root was never watched")
+	}
+	writeFile(t, filepath.Join(made, "f.txt"), "numbat")
+	await(t, h, "numbat", relID(t, root, filepath.Join(made, "f.txt")))
+	os.Remove(filepath.Join(made, "f.txt"))
+	await(t, h, "numbat")
+}
