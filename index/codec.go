@@ -30,7 +30,7 @@ func encodeDoc(d *Doc, seq uint64, titleTokens, bodyTokens int, pairs []byte) []
 }
 
 // decodeDoc decodes a record in full, or with text false all but the
-// title and body, which are then never decompressed.
+// title and body, which are then never read.
 func decodeDoc(id string, b []byte, text bool) (*Doc, record.Header, error) {
 	h, rest, err := record.DecodeHeader(b)
 	if err != nil {

@@ -16,7 +16,7 @@ func TestRecordRoundTrip(t *testing.T) {
 	for name, d := range map[string]Doc{
 		"empty":      {ID: "e"},
 		"all fields": {ID: "a", Kind: "k", Title: "t", Body: "b", Parent: "p", Tags: []string{"x", "y"}, Role: "r", Project: "pr", Source: "s", Time: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC), Meta: map[string]string{"m": "1", "n": ""}},
-		"compressed": {ID: "c", Title: "title", Body: strings.Repeat("compressible text ", 200)},
+		"long":       {ID: "c", Title: "title", Body: strings.Repeat("compressible text ", 200)},
 		"random":     {ID: "r", Body: "\x00\xff\xfe invalid \xc3 utf8"},
 		"graph":      {ID: "g", Body: "b", Session: "s1", Links: []Link{{To: "x", Type: "imports"}, {To: "y"}}, Vector: []float32{0.5, -1, 3e-7}},
 	} {
@@ -29,9 +29,6 @@ func TestRecordRoundTrip(t *testing.T) {
 			t.Errorf("%s: round trip\n got %+v %+v\nwant %+v", name, *got, h, d)
 		}
 		sameMeta(t, name, rec, got.Meta)
-		if name == "compressed" && len(rec) > len(d.Body)/4 {
-			t.Errorf("compressible body stored in %d bytes", len(rec))
-		}
 	}
 }
 

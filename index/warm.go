@@ -31,8 +31,9 @@ const warmMisses = 64
 // through a fresh server took 93-134 ms where later ones took 19-24). It
 // stops when ctx ends, or after warmMisses documents in a row that do not
 // fit. pause, when not nil, is called before each chunk: a server waits
-// there while it has requests in progress. Cost: a decompression and a
-// fold per document; nothing for an index whose cache keeps nothing.
+// there while it has requests in progress. Cost: a fold per document
+// (and a decompression of text stored compressed); nothing for an index
+// whose cache keeps nothing.
 func (ix *Index) WarmFolds(ctx context.Context, pause func()) (int, error) {
 	if !ix.fold.Keeps() {
 		return 0, nil

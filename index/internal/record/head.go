@@ -25,8 +25,9 @@ type TextHead struct {
 // Title and Body are valid until the buffer is used again, or for text
 // stored raw, as long as the record is.
 //
-// Cost: the decompression of the title and n bytes of the body, and a
-// few more (snappy's elements are decoded whole), not of the rest.
+// Cost: for compressed text, the decompression of the title and n bytes
+// of the body, and a few more (snappy's elements are decoded whole), not
+// of the rest; none for raw text.
 func DecodeTextHead(rec, buf []byte, n int) (h TextHead, used []byte, err error) {
 	end, err := scanHeader(rec, nil, nil)
 	if err != nil {
@@ -43,7 +44,13 @@ func DecodeTextHead(rec, buf []byte, n int) (h TextHead, used []byte, err error)
 		if r.err != nil {
 			return TextHead{}, buf, r.err
 		}
-		return TextHead{Title: title, Body: body, Whole: true, TitleLen: len(title), BodyLen: len(body)}, buf, nil
+		h := TextHead{Title: title, Body: body, Whole: true, TitleLen: len(title), BodyLen: len(body)}
+		if len(body) > n {
+			// Whole or not, it costs nothing here; cut, it costs its
+			// caller a fold of n bytes instead of the body's.
+			h.Body, h.Whole = runeStartCut(body[:n]), false
+		}
+		return h, buf, nil
 	case textSnappy:
 	default:
 		return TextHead{}, buf, ErrCorrupt

@@ -63,10 +63,11 @@ func TestDecodeTextHead(t *testing.T) {
 		rec := Encode(&Header{Seq: uint64(i)}, nil, title.String(), body.String())
 		for _, n := range []int{0, 1, 7, 64, 1024, 4096, 1 << 20} {
 			checkHead(t, rec, n)
+			checkHead(t, compressed(t, rec), n)
 		}
 	}
 	// A compressed body of a thousand bytes, its head of 100: not whole.
-	rec := Encode(&Header{Seq: 1}, nil, "t", strings.Repeat("zip zap ", 125))
+	rec := compressed(t, Encode(&Header{Seq: 1}, nil, "t", strings.Repeat("zip zap ", 125)))
 	if h, _, err := DecodeTextHead(rec, nil, 100); err != nil || h.Whole || len(h.Body) < 100 || len(h.Body) >= 1000 {
 		t.Fatalf("head of 100 of a 1,000-byte body: %d bytes, whole %v, %v", len(h.Body), h.Whole, err)
 	}
@@ -101,7 +102,7 @@ func TestDecodeTextHeadCopies(t *testing.T) {
 // TestDecodeTextHeadReusesBuffer checks that a buffer large enough for the
 // whole text is used with no allocation.
 func TestDecodeTextHeadReusesBuffer(t *testing.T) {
-	rec := Encode(&Header{Seq: 1}, nil, "t", strings.Repeat("zip zap ", 500))
+	rec := compressed(t, Encode(&Header{Seq: 1}, nil, "t", strings.Repeat("zip zap ", 500)))
 	big := make([]byte, 0, 8000)
 	if n := testing.AllocsPerRun(20, func() { DecodeTextHead(rec, big, 512) }); n != 0 {
 		t.Errorf("%v allocations decoding into a buffer large enough", n)
@@ -116,6 +117,7 @@ func FuzzDecodeTextHead(f *testing.F) {
 	f.Add([]byte(nil), "t", "b", 10)
 	f.Add([]byte(nil), "", strings.Repeat("zip ", 300), 100)
 	f.Add(Encode(&Header{Seq: 2}, nil, "", strings.Repeat("zip ", 300)), "", "", 5)
+	f.Add(compressed(f, Encode(&Header{Seq: 2}, nil, "", strings.Repeat("zip ", 300))), "", "", 5)
 	f.Add([]byte{version, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0xff, 0xff, 0x7f, 0}, "", "", 3)
 	f.Fuzz(func(t *testing.T, rec []byte, title, body string, n int) {
 		n = int(uint(n) % 5000)

@@ -7,7 +7,21 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/golang/snappy"
 )
+
+// compressed returns rec with its text compressed, as stores written
+// before Encode stored text raw hold it.
+func compressed(t testing.TB, rec []byte) []byte {
+	t.Helper()
+	end, err := scanHeader(rec, nil, nil)
+	if err != nil || len(end.rest) == 0 || end.rest[0] != textRaw {
+		t.Fatalf("not a record of raw text: %v", err)
+	}
+	out := append(rec[:len(rec)-len(end.rest):len(rec)-len(end.rest)], textSnappy)
+	return append(out, snappy.Encode(nil, end.rest[1:])...)
+}
 
 // TestHeaderRoundTrip checks that a header and text read back as written,
 // and that Seq and Raw agree with the full decoders.
@@ -28,6 +42,12 @@ func TestHeaderRoundTrip(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := Encode(&tc.h, tc.vector, tc.title, tc.body)
+			if end, err := scanHeader(rec, nil, nil); err != nil || end.rest[0] != textRaw {
+				t.Fatalf("Encode wrote text encoding %d, %v; want raw", end.rest[0], err)
+			}
+			if tc.name == "compressed" {
+				rec = compressed(t, rec)
+			}
 			h, rest, err := DecodeHeader(rec)
 			if err != nil {
 				t.Fatal(err)
@@ -74,6 +94,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(Encode(&Header{Seq: 2}, nil, "", strings.Repeat("zip ", 300)))
 	f.Add(Encode(&Header{Seq: 3, Links: []Link{{To: "x", Type: "t"}}}, []float32{1, 2}, "", ""))
 	f.Add(Encode(&Header{Seq: 4, Pairs: []byte{1, 2, 3}}, nil, "t", strings.Repeat("zip ", 300)))
+	f.Add(compressed(f, Encode(&Header{Seq: 5, Pairs: []byte{1}}, nil, "t", strings.Repeat("zip ", 300))))
 	f.Add([]byte{version, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, rec []byte) {
@@ -102,7 +123,8 @@ func FuzzDecode(f *testing.F) {
 func TestDecodeRecordTextTo(t *testing.T) {
 	var recs [][]byte
 	for _, n := range []int{1, 300, 5, 2000, 40, 0, 700} {
-		recs = append(recs, Encode(&Header{Seq: uint64(n)}, nil, fmt.Sprint("title ", n), strings.Repeat("zip zap ", n)))
+		rec := Encode(&Header{Seq: uint64(n)}, nil, fmt.Sprint("title ", n), strings.Repeat("zip zap ", n))
+		recs = append(recs, rec, compressed(t, rec))
 	}
 	recs = append(recs, Encode(&Header{Seq: 9}, nil, "short", "no"))
 	var buf []byte
@@ -119,7 +141,7 @@ func TestDecodeRecordTextTo(t *testing.T) {
 	}
 	// A compressed text decompresses into a buffer that holds it, with
 	// no allocation.
-	rec := Encode(&Header{Seq: 1}, nil, "t", strings.Repeat("zip zap ", 500))
+	rec := compressed(t, Encode(&Header{Seq: 1}, nil, "t", strings.Repeat("zip zap ", 500)))
 	big := make([]byte, 0, 8000)
 	if n := testing.AllocsPerRun(20, func() { DecodeRecordTextTo(rec, big) }); n != 0 {
 		t.Errorf("%v allocations decompressing into a buffer large enough", n)

@@ -1,0 +1,105 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/golang/snappy"
+
+	"github.com/twindex/twindex/index/internal/record"
+	"github.com/twindex/twindex/storage"
+)
+
+// A store written before text was stored raw holds it snappy-compressed
+// (text encoding 1): such records read as before, by every path that
+// reads text (checks of candidates, heads of texts, snippets, Get,
+// Check), with and without the cache of folded text.
+func TestCompressedTextReads(t *testing.T) {
+	ctx := context.Background()
+	for _, cache := range []int{-1, 0} {
+		t.Run(fmt.Sprintf("cache %d", cache), func(t *testing.T) {
+			dir := t.TempDir()
+			ix, err := Open(dir, &Options{CacheBytes: cache})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() { ix.Close() }()
+			var docs []Doc
+			for i := range 40 {
+				body := strings.Repeat(fmt.Sprintf("filler line %d of plain prose.\n", i), 60+i)
+				if i%3 == 0 {
+					body += "func openFile() { quokka }\n"
+				}
+				if i%4 == 0 {
+					body = "Copyright quokka header.\n" + body
+				}
+				docs = append(docs, Doc{ID: fmt.Sprint("d", i), Title: fmt.Sprint("Title ", i), Body: body})
+			}
+			if err := ix.Upsert(ctx, docs...); err != nil {
+				t.Fatal(err)
+			}
+			queries := []Request{
+				{Query: "quokka", Mode: ModeSubstring, Limit: 50},
+				{Query: "openFile quokka", Mode: ModeAuto, Limit: 50},
+				{Query: `"plain prose"`, Mode: ModeText, Limit: 50},
+				{Query: "line 7 of", Mode: ModeSubstring, Limit: 5},
+			}
+			search := func() []*Result {
+				var out []*Result
+				for _, q := range queries {
+					r, err := ix.Search(ctx, q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					out = append(out, r)
+				}
+				return out
+			}
+			before := search()
+			n := 0
+			err = ix.store.Update(func(tx storage.Tx) error {
+				for _, d := range docs {
+					rec := tx.Get(bucketDocs, []byte(d.ID))
+					_, rest, err := record.DecodeHeader(rec)
+					if err != nil {
+						return err
+					}
+					if rest[0] != 0 {
+						return fmt.Errorf("document %s: text encoding %d, want raw", d.ID, rest[0])
+					}
+					z := append(append(rec[:len(rec)-len(rest):len(rec)-len(rest)], 1), snappy.Encode(nil, rest[1:])...)
+					if err := tx.Put(bucketDocs, []byte(d.ID), z); err != nil {
+						return err
+					}
+					n++
+				}
+				return nil
+			})
+			if err != nil || n != len(docs) {
+				t.Fatalf("compressed %d records: %v", n, err)
+			}
+			ix.Close()
+			if ix, err = Open(dir, &Options{CacheBytes: cache}); err != nil {
+				t.Fatal(err)
+			}
+			if after := search(); !reflect.DeepEqual(after, before) {
+				for i := range after {
+					if !reflect.DeepEqual(after[i], before[i]) {
+						t.Errorf("%q: compressed\n%+v\nraw\n%+v", queries[i].Query, after[i], before[i])
+					}
+				}
+			}
+			for _, d := range docs {
+				if got, err := ix.Get(d.ID); err != nil || got.Body != d.Body || got.Title != d.Title {
+					t.Fatalf("Get %s: %v", d.ID, err)
+				}
+			}
+			if rep, err := ix.Check(ctx); err != nil || !rep.OK() {
+				t.Fatalf("Check: %+v, %v", rep, err)
+			}
+		})
+	}
+}
