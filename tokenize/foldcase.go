@@ -133,15 +133,55 @@ func RaiseCase(b []byte, upper []uint64, off int) {
 	}
 }
 
-// AppendFold appends Fold(text) to dst and returns it: FoldCase's folded
-// text alone, for a reader that keeps neither maps nor masks (a search
-// verifying candidates it will not show). Into a buffer used again, it
-// allocates nothing.
+// AppendFold appends Fold(text) to dst and returns it, and whether text
+// is ASCII: FoldCase's folded text alone, for a reader that keeps neither
+// maps nor masks (a search verifying candidates it will not show). Into a
+// buffer used again, it allocates nothing.
 //
-// Cost: one pass over text, runs of ASCII eight bytes at a time; the rest
-// as Fold folds it.
-func AppendFold(dst, text []byte) []byte {
-	dst = slices.Grow(dst, len(text))
+// Cost: one pass over text, ASCII eight bytes at a time into room made
+// once; from the first other byte on, as Fold folds it.
+func AppendFold(dst, text []byte) (folded []byte, ascii bool) {
+	o := len(dst)
+	dst = slices.Grow(dst, len(text))[:o+len(text)]
+	out := dst[o:]
+	i := 0
+	for ; i+16 <= len(text); i += 16 {
+		w0, w1 := binary.LittleEndian.Uint64(text[i:i+8]), binary.LittleEndian.Uint64(text[i+8:i+16])
+		if (w0|w1)&highBits != 0 {
+			break
+		}
+		binary.LittleEndian.PutUint64(out[i:i+8], lowerASCII(w0))
+		binary.LittleEndian.PutUint64(out[i+8:i+16], lowerASCII(w1))
+	}
+	for ; i+8 <= len(text); i += 8 {
+		w := binary.LittleEndian.Uint64(text[i : i+8])
+		if w&highBits != 0 {
+			break
+		}
+		binary.LittleEndian.PutUint64(out[i:i+8], lowerASCII(w))
+	}
+	for ; i < len(text) && text[i] < utf8.RuneSelf; i++ {
+		c := text[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	if i == len(text) {
+		return dst, true
+	}
+	return appendFoldRest(dst[:o+i], text[i:]), false
+}
+
+// lowerASCII lowers the letters of eight ASCII bytes, as FoldCase does:
+// a high bit of the sum is a byte in A-Z.
+func lowerASCII(w uint64) uint64 {
+	return w | ((w+0x3f3f3f3f3f3f3f3f)&^(w+0x2525252525252525)&highBits)>>2
+}
+
+// appendFoldRest is AppendFold past its run of ASCII: a fold whose length
+// may differ from text's.
+func appendFoldRest(dst, text []byte) []byte {
 	for i := 0; i < len(text); {
 		if i+8 <= len(text) {
 			w := binary.LittleEndian.Uint64(text[i:])

@@ -199,7 +199,9 @@ func FoldInto(f *Folded, buf, title, body []byte, masks bool) (*Folded, []byte) 
 	*f = Folded{}
 	n := 0
 	for k, field := range [2][]byte{title, body} {
-		if isASCII(field) {
+		// With masks, whether a field is ASCII says how it is folded;
+		// without, AppendFold says so as it folds.
+		if masks && isASCII(field) {
 			f.texts |= 1 << k
 		}
 		if !masks || f.texts&(1<<k) != 0 {
@@ -208,22 +210,24 @@ func FoldInto(f *Folded, buf, title, body []byte, masks bool) (*Folded, []byte) 
 	}
 	buf = slices.Grow(buf[:0], n)
 	for k, field := range [2][]byte{title, body} {
-		var folded, text string
-		switch {
-		case f.texts&(1<<k) != 0 || !masks:
-			f.bare = f.bare || f.texts&(1<<k) == 0
-			at := len(buf)
-			buf = tokenize.AppendFold(buf, field)
-			folded = unsafe.String(unsafe.SliceData(buf[at:]), len(buf)-at)
-			if f.texts&(1<<k) != 0 {
-				text = unsafe.String(unsafe.SliceData(field), len(field))
+		if masks && f.texts&(1<<k) == 0 {
+			if k == 0 {
+				f.Title, f.TitleMap, f.TitleUpper, f.TitleChanged = tokenize.FoldCase(field)
+			} else {
+				f.Body, f.BodyMap, f.BodyUpper, f.BodyChanged = tokenize.FoldCase(field)
 			}
-		case k == 0:
-			f.Title, f.TitleMap, f.TitleUpper, f.TitleChanged = tokenize.FoldCase(field)
 			continue
-		default:
-			f.Body, f.BodyMap, f.BodyUpper, f.BodyChanged = tokenize.FoldCase(field)
-			continue
+		}
+		at := len(buf)
+		var ascii bool
+		buf, ascii = tokenize.AppendFold(buf, field)
+		folded := unsafe.String(unsafe.SliceData(buf[at:]), len(buf)-at)
+		var text string
+		if ascii {
+			f.texts |= 1 << k
+			text = unsafe.String(unsafe.SliceData(field), len(field))
+		} else {
+			f.bare = true
 		}
 		if k == 0 {
 			f.Title, f.titleText = folded, text

@@ -181,6 +181,7 @@ func TestFoldKeeping(t *testing.T) {
 		{"ASCII title", "naïve Ångström"},
 		{"\u212a", "Kelvin \u212a sign"},
 		{strings.Repeat("Long ASCII ", 20), strings.Repeat("ÄÖü ", 30)},
+		{"Title", strings.Repeat("ASCII First ", 5) + "then naïve"},
 	} {
 		title, body := []byte(tc.title), []byte(tc.body)
 		want, got := fold(1, title, body), foldKeeping(1, title, body)
