@@ -22,9 +22,25 @@ import (
 //
 // Cost: one pass over text; two allocations for ASCII text.
 func FoldCase(text []byte) (folded string, offsets []int, upper, changed []uint64) {
-	b := make([]byte, 0, len(text))
+	b := make([]byte, len(text))
 	upper = make([]uint64, (len(text)+63)/64)
-	for i := 0; i < len(text); {
+	// The text's first run of ASCII, lowered in place sixteen bytes a
+	// step (as AppendFold's); where it ends, the loop below appends.
+	i := 0
+	for ; i+16 <= len(text); i += 16 {
+		w0, w1 := binary.LittleEndian.Uint64(text[i:i+8]), binary.LittleEndian.Uint64(text[i+8:i+16])
+		if (w0|w1)&highBits != 0 {
+			break
+		}
+		binary.LittleEndian.PutUint64(b[i:i+8], lowerASCII(w0))
+		binary.LittleEndian.PutUint64(b[i+8:i+16], lowerASCII(w1))
+		if up := upperBits(w0) | upperBits(w1)<<8; up != 0 {
+			// i is a multiple of 16: its sixteen bits stay in one word.
+			upper[i/64] |= up << (i % 64)
+		}
+	}
+	b = b[:i]
+	for i < len(text) {
 		if i+8 <= len(text) {
 			w := binary.LittleEndian.Uint64(text[i:])
 			if w&highBits == 0 {
@@ -171,6 +187,12 @@ func AppendFold(dst, text []byte) (folded []byte, ascii bool) {
 		return dst, true
 	}
 	return appendFoldRest(dst[:o+i], text[i:]), false
+}
+
+// upperBits gathers into bits 0-7 which of eight ASCII bytes are in A-Z.
+func upperBits(w uint64) uint64 {
+	up := (w + 0x3f3f3f3f3f3f3f3f) &^ (w + 0x2525252525252525) & highBits
+	return (up >> 7) * 0x0102040810204080 >> 56
 }
 
 // lowerASCII lowers the letters of eight ASCII bytes, as FoldCase does:
