@@ -24,21 +24,9 @@ import (
 func FoldCase(text []byte) (folded string, offsets []int, upper, changed []uint64) {
 	b := make([]byte, len(text))
 	upper = make([]uint64, (len(text)+63)/64)
-	// The text's first run of ASCII, lowered in place sixteen bytes a
-	// step (as AppendFold's); where it ends, the loop below appends.
-	i := 0
-	for ; i+16 <= len(text); i += 16 {
-		w0, w1 := binary.LittleEndian.Uint64(text[i:i+8]), binary.LittleEndian.Uint64(text[i+8:i+16])
-		if (w0|w1)&highBits != 0 {
-			break
-		}
-		binary.LittleEndian.PutUint64(b[i:i+8], lowerASCII(w0))
-		binary.LittleEndian.PutUint64(b[i+8:i+16], lowerASCII(w1))
-		if up := upperBits(w0) | upperBits(w1)<<8; up != 0 {
-			// i is a multiple of 16: its sixteen bits stay in one word.
-			upper[i/64] |= up << (i % 64)
-		}
-	}
+	// The text's first run of ASCII is lowered in place; where it ends,
+	// the loop below appends.
+	i := lowerRun(b, text, upper)
 	b = b[:i]
 	for i < len(text) {
 		if i+8 <= len(text) {
@@ -154,21 +142,13 @@ func RaiseCase(b []byte, upper []uint64, off int) {
 // maps nor masks (a search verifying candidates it will not show). Into a
 // buffer used again, it allocates nothing.
 //
-// Cost: one pass over text, ASCII eight bytes at a time into room made
+// Cost: one pass over text, ASCII sixteen bytes at a time into room made
 // once; from the first other byte on, as Fold folds it.
 func AppendFold(dst, text []byte) (folded []byte, ascii bool) {
 	o := len(dst)
 	dst = slices.Grow(dst, len(text))[:o+len(text)]
 	out := dst[o:]
-	i := 0
-	for ; i+16 <= len(text); i += 16 {
-		w0, w1 := binary.LittleEndian.Uint64(text[i:i+8]), binary.LittleEndian.Uint64(text[i+8:i+16])
-		if (w0|w1)&highBits != 0 {
-			break
-		}
-		binary.LittleEndian.PutUint64(out[i:i+8], lowerASCII(w0))
-		binary.LittleEndian.PutUint64(out[i+8:i+16], lowerASCII(w1))
-	}
+	i := lowerRun(out, text, nil)
 	for ; i+8 <= len(text); i += 8 {
 		w := binary.LittleEndian.Uint64(text[i : i+8])
 		if w&highBits != 0 {
@@ -187,6 +167,29 @@ func AppendFold(dst, text []byte) (folded []byte, ascii bool) {
 		return dst, true
 	}
 	return appendFoldRest(dst[:o+i], text[i:]), false
+}
+
+// lowerRun lowers text's first run of ASCII into out, as long as text,
+// sixteen bytes a step while they are all ASCII, and returns how many it
+// lowered: a multiple of sixteen. With upper not nil (FoldCase's mask of
+// upper-case letters, zeroed), it marks there the letters it lowered.
+func lowerRun(out, text []byte, upper []uint64) int {
+	i := 0
+	for ; i+16 <= len(text); i += 16 {
+		w0, w1 := binary.LittleEndian.Uint64(text[i:i+8]), binary.LittleEndian.Uint64(text[i+8:i+16])
+		if (w0|w1)&highBits != 0 {
+			break
+		}
+		binary.LittleEndian.PutUint64(out[i:i+8], lowerASCII(w0))
+		binary.LittleEndian.PutUint64(out[i+8:i+16], lowerASCII(w1))
+		if upper != nil {
+			if up := upperBits(w0) | upperBits(w1)<<8; up != 0 {
+				// i is a multiple of 16: its sixteen bits stay in one word.
+				upper[i/64] |= up << (i % 64)
+			}
+		}
+	}
+	return i
 }
 
 // upperBits gathers into bits 0-7 which of eight ASCII bytes are in A-Z.
