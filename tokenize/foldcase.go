@@ -33,15 +33,10 @@ func FoldCase(text []byte) (folded string, offsets []int, upper, changed []uint6
 			w := binary.LittleEndian.Uint64(text[i:])
 			if w&highBits == 0 {
 				o := len(b)
-				// Bytes under 0x80 never carry into their neighbours:
-				// a high bit of w+0x3f.. is a byte >= 'A', of
-				// w+0x25.. a byte > 'Z'.
-				up := (w + 0x3f3f3f3f3f3f3f3f) &^ (w + 0x2525252525252525) & highBits
-				b = binary.LittleEndian.AppendUint64(b, w|up>>2)
-				if up != 0 {
-					// Gathers byte k's high bit into bit k; after a
-					// multi-byte rune the eight bits may span two words.
-					m := (up >> 7) * 0x0102040810204080 >> 56
+				b = binary.LittleEndian.AppendUint64(b, lowerASCII(w))
+				if m := upperBits(w); m != 0 {
+					// After a multi-byte rune the eight bits may span
+					// two words.
 					upper[o/64] |= m << (o % 64)
 					if o%64 > 56 {
 						upper[o/64+1] |= m >> (64 - o%64)
@@ -192,17 +187,19 @@ func lowerRun(out, text []byte, upper []uint64) int {
 	return i
 }
 
-// upperBits gathers into bits 0-7 which of eight ASCII bytes are in A-Z.
-func upperBits(w uint64) uint64 {
-	up := (w + 0x3f3f3f3f3f3f3f3f) &^ (w + 0x2525252525252525) & highBits
-	return (up >> 7) * 0x0102040810204080 >> 56
+// caseBits sets the high bit of each of eight ASCII bytes that is in
+// A-Z. Bytes under 0x80 never carry into their neighbours: a high bit of
+// w+0x3f.. is a byte >= 'A', of w+0x25.. a byte > 'Z'.
+func caseBits(w uint64) uint64 {
+	return (w + 0x3f3f3f3f3f3f3f3f) &^ (w + 0x2525252525252525) & highBits
 }
 
-// lowerASCII lowers the letters of eight ASCII bytes, as FoldCase does:
-// a high bit of the sum is a byte in A-Z.
-func lowerASCII(w uint64) uint64 {
-	return w | ((w+0x3f3f3f3f3f3f3f3f)&^(w+0x2525252525252525)&highBits)>>2
-}
+// upperBits gathers into bits 0-7 which of eight ASCII bytes are in A-Z:
+// byte k's case bit into bit k.
+func upperBits(w uint64) uint64 { return (caseBits(w) >> 7) * 0x0102040810204080 >> 56 }
+
+// lowerASCII lowers the letters of eight ASCII bytes.
+func lowerASCII(w uint64) uint64 { return w | caseBits(w)>>2 }
 
 // appendFoldRest is AppendFold past its run of ASCII: a fold whose length
 // may differ from text's.
@@ -211,8 +208,7 @@ func appendFoldRest(dst, text []byte) []byte {
 		if i+8 <= len(text) {
 			w := binary.LittleEndian.Uint64(text[i:])
 			if w&highBits == 0 {
-				up := (w + 0x3f3f3f3f3f3f3f3f) &^ (w + 0x2525252525252525) & highBits
-				dst = binary.LittleEndian.AppendUint64(dst, w|up>>2)
+				dst = binary.LittleEndian.AppendUint64(dst, lowerASCII(w))
 				i += 8
 				continue
 			}
