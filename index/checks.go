@@ -195,47 +195,52 @@ func (cw *checkWorker) item(it *checkItem) error {
 	s := cw.s
 	f := it.f
 	if f == nil {
-		title, body, decided, err := cw.text(it)
+		t, decided, err := cw.text(it)
 		if err != nil || decided {
 			return err
 		}
-		if s.ix.fold.Keeps() && s.ix.fold.Room(len(title)+len(body)) {
-			f, _ = s.ix.fold.Get(it.id, it.seq, func() ([]byte, []byte, error) { return title, body, nil })
+		if s.ix.fold.Keeps() && s.ix.fold.Room(t.Len()) {
+			f, err = s.ix.fold.Get(it.id, it.seq, func() (record.Text, error) { return t, nil })
 		} else {
-			f, cw.fold = record.FoldInto(&cw.fd, cw.fold, title, body, false)
+			f, cw.fold, err = record.FoldInto(&cw.fd, cw.fold, t, false)
+		}
+		if err != nil {
+			return fmt.Errorf("document %q: %w", it.id, err)
 		}
 	}
 	cw.add(cw.check(it.id, f, it.cand, false, float64(len(f.Title)+len(f.Body))))
 	return nil
 }
 
-// text returns an item's title and body, decompressed into the worker's
+// text returns an item's text as stored, decompressed into the worker's
 // buffer, unless the head of its text decided it (decided): tried when
 // heads are asked for and still pay, the item is a candidate whose folded
 // length is known, and its text would not go into the fold cache whole.
-func (cw *checkWorker) text(it *checkItem) (title, body []byte, decided bool, err error) {
+func (cw *checkWorker) text(it *checkItem) (t record.Text, decided bool, err error) {
 	if cw.head > 0 && it.cand != nil && it.dl >= 0 && cw.heads.worth() {
 		var h record.TextHead
 		if h, cw.dec, err = record.DecodeTextHead(it.rec, cw.dec, cw.head); err != nil {
-			return nil, nil, false, fmt.Errorf("document %q: %w", it.id, err)
+			return t, false, fmt.Errorf("document %q: %w", it.id, err)
 		}
 		if h.Whole {
-			return h.Title, h.Body, false, nil
+			return h.Text, false, nil
 		}
 		if fc := cw.s.ix.fold; !fc.Keeps() || !fc.Room(h.TitleLen+h.BodyLen) {
 			var hf *record.Folded
-			hf, cw.fold = record.FoldHeadInto(&cw.fd, cw.fold, h, false)
+			if hf, cw.fold, err = record.FoldHeadInto(&cw.fd, cw.fold, h, false); err != nil {
+				return t, false, fmt.Errorf("document %q: %w", it.id, err)
+			}
 			v := cw.add(cw.check(it.id, hf, it.cand, true, it.dl))
 			cw.heads.add(v != plan.Abstain)
 			if v != plan.Abstain {
-				return nil, nil, true, nil
+				return t, true, nil
 			}
 		}
 	}
-	if title, body, cw.dec, err = record.DecodeRecordTextTo(it.rec, cw.dec); err != nil {
-		return nil, nil, false, fmt.Errorf("document %q: %w", it.id, err)
+	if t, cw.dec, err = record.DecodeRecordStored(it.rec, cw.dec); err != nil {
+		return t, false, fmt.Errorf("document %q: %w", it.id, err)
 	}
-	return title, body, false, nil
+	return t, false, nil
 }
 
 // add keeps a check's match and returns its verdict.

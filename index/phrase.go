@@ -228,8 +228,11 @@ func (d *docRuns) foldHead() error {
 	if err != nil {
 		return fmt.Errorf("document %q: %w", d.id, err)
 	}
-	fd, fold := record.FoldHeadInto(&sc.fd, sc.fold, h, true)
+	fd, fold, err := record.FoldHeadInto(&sc.fd, sc.fold, h, true)
 	sc.fold = fold
+	if err != nil {
+		return fmt.Errorf("document %q: %w", d.id, err)
+	}
 	if h.Whole {
 		d.fd = fd
 	} else {
@@ -245,19 +248,24 @@ func (d *docRuns) fold() error {
 		return err
 	}
 	if sc := d.scratch; sc != nil {
-		title, body, dec, err := record.DecodeRecordTextTo(d.rec, sc.dec)
+		t, dec, err := record.DecodeRecordStored(d.rec, sc.dec)
 		sc.dec = dec
+		if err == nil {
+			d.fd, sc.fold, err = record.FoldInto(&sc.fd, sc.fold, t, true)
+		}
 		if err != nil {
 			return fmt.Errorf("document %q: %w", d.id, err)
 		}
-		d.fd, sc.fold = record.FoldInto(&sc.fd, sc.fold, title, body, true)
 		return nil
 	}
 	seq, err := record.Seq(d.rec)
 	if err != nil {
 		return fmt.Errorf("document %q: %w", d.id, err)
 	}
-	d.fd, err = d.s.ix.fold.Get(d.id, seq, func() ([]byte, []byte, error) { return record.DecodeRecordText(d.rec) })
+	d.fd, err = d.s.ix.fold.Get(d.id, seq, func() (record.Text, error) {
+		t, _, err := record.DecodeRecordStored(d.rec, nil)
+		return t, err
+	})
 	if err != nil {
 		return fmt.Errorf("document %q: %w", d.id, err)
 	}

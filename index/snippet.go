@@ -169,10 +169,12 @@ const parallelTexts = 4
 func (s *search) hitText(id string, rec hitRecord) (title string, body snippet.Field, fd *record.Folded, err error) {
 	decoded := false
 	var text string
-	fd, err = s.ix.fold.Get(id, rec.seq, func() ([]byte, []byte, error) {
-		t, b, err := record.DecodeText(rec.rest)
-		title, text, decoded = string(t), string(b), err == nil
-		return t, b, err
+	fd, err = s.ix.fold.Get(id, rec.seq, func() (record.Text, error) {
+		t, err := record.DecodeStored(rec.rest)
+		if tt, b, raw := t.Raw(); err == nil && raw {
+			title, text, decoded = string(tt), string(b), true
+		}
+		return t, err
 	})
 	if err != nil {
 		return "", body, nil, fmt.Errorf("document %q: %w", id, err)

@@ -71,12 +71,18 @@ func (ix *Index) WarmFolds(ctx context.Context, pause func()) (int, error) {
 				if ix.fold.Peek(ids[at], seq) != nil {
 					continue
 				}
-				title, body, err := record.DecodeRecordText(rec)
+				t, _, err := record.DecodeRecordStored(rec, nil)
 				if err != nil {
 					return fmt.Errorf("document %q: %w", ids[at], err)
 				}
-				bytes += len(title) + len(body)
-				if !ix.fold.Room(len(title)+len(body)) || !ix.fold.Keep(ids[at], seq, title, body) {
+				bytes += t.Len()
+				if !ix.fold.Room(t.Len()) {
+					misses++
+					continue
+				}
+				if kept, err := ix.fold.Keep(ids[at], seq, t); err != nil {
+					return fmt.Errorf("document %q: %w", ids[at], err)
+				} else if !kept {
 					misses++
 					continue
 				}

@@ -145,28 +145,51 @@ func (f *Folded) WithMaps(title, body string) *Folded {
 	if !f.mapless {
 		return f
 	}
-	return fold(f.seq, []byte(title), []byte(body))
+	g, _ := fold(f.seq, NewText([]byte(title), []byte(body))) // raw text: no mask to be damaged
+	return g
 }
 
-// fold folds a record's title and body, with the maps back to their
-// offsets and the case masks.
-func fold(seq uint64, title, body []byte) *Folded {
+// fold folds a record's text, with the maps back to their offsets and
+// the case masks: a field stored lowered is copied, with its mask.
+func fold(seq uint64, t Text) (*Folded, error) {
 	f := &Folded{seq: seq}
-	f.Title, f.TitleMap, f.TitleUpper, f.TitleChanged = tokenize.FoldCase(title)
-	f.Body, f.BodyMap, f.BodyUpper, f.BodyChanged = tokenize.FoldCase(body)
-	return f
+	for k := range 2 {
+		field, mask, lowered := t.field(k)
+		var folded string
+		var offsets []int
+		var upper, changed []uint64
+		if lowered {
+			var err error
+			if upper, err = maskWords(nil, field, mask); err != nil {
+				return nil, err
+			}
+			folded = string(field)
+		} else {
+			folded, offsets, upper, changed = tokenize.FoldCase(field)
+		}
+		if k == 0 {
+			f.Title, f.TitleMap, f.TitleUpper, f.TitleChanged = folded, offsets, upper, changed
+		} else {
+			f.Body, f.BodyMap, f.BodyUpper, f.BodyChanged = folded, offsets, upper, changed
+		}
+	}
+	return f, nil
 }
 
-// foldKeeping folds a record's title and body as fold does, but for a
-// field that is ASCII keeps the field itself (a view of title or body,
-// which must outlive the fold) in place of the masks: a fold that no
-// later search reads, for which the masks cost more to make than the
-// fold does. Cost: tokenize.AppendFold of the ASCII fields, in one
-// allocation; tokenize.FoldCase of another.
-func foldKeeping(seq uint64, title, body []byte) *Folded {
-	f, _ := FoldInto(&Folded{}, nil, title, body, true)
+// foldKeeping folds a record's text as fold does, but for a raw field
+// that is ASCII keeps the field itself in place of the masks, and for a
+// lowered field views its stored bytes (views of t's, which must outlive
+// the fold): a fold that no later search reads, for which the masks cost
+// more to make than the fold does, and copies cost more than views.
+// Cost: tokenize.AppendFold of the raw ASCII fields, in one allocation;
+// tokenize.FoldCase of another; a lowered field's mask.
+func foldKeeping(seq uint64, t Text) (*Folded, error) {
+	f, _, err := FoldInto(&Folded{}, nil, t, true)
+	if err != nil {
+		return nil, err
+	}
 	f.seq = seq
-	return f
+	return f, nil
 }
 
 // isASCII reports whether b holds nothing but ASCII bytes. Cost: a pass
@@ -186,19 +209,27 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// FoldInto folds a record's title and body into buf and returns f and
-// the buffer, for a reader that keeps none of it (a search verifying
+// FoldInto folds a record's text into buf and returns f and the
+// buffer, for a reader that keeps none of it (a search verifying
 // candidates, or judging phrases, in a process with no fold cache): f's
-// Title and Body are views of buf, valid until buf is written again. An
-// ASCII field keeps the field itself, a view of title or body (Stored);
-// another has its masks and maps when masks is true (tokenize.FoldCase),
-// else its folded text alone. Cost: tokenize.AppendFold of each field,
-// nothing allocated once buf is large enough; FoldCase of a field that is
-// not ASCII when masks is true.
-func FoldInto(f *Folded, buf, title, body []byte, masks bool) (*Folded, []byte) {
+// Title and Body are views of buf, or of t's bytes for a field stored
+// lowered, valid until buf is written again; its masks are valid until
+// the next FoldInto into f, which writes them again. A raw ASCII field keeps the
+// field itself, a view of t's bytes (Stored); a lowered field has its
+// case mask when masks is true; another has its masks and maps when masks
+// is true (tokenize.FoldCase), else its folded text alone. A damaged mask
+// is ErrCorrupt. Cost: tokenize.AppendFold of each raw field, nothing
+// allocated once buf is large enough; FoldCase of a raw field that is not
+// ASCII, and a mask's words, when masks is true.
+func FoldInto(f *Folded, buf []byte, t Text, masks bool) (*Folded, []byte, error) {
+	room := [2][]uint64{f.TitleUpper, f.BodyUpper} // the last fold's masks
 	*f = Folded{}
 	n := 0
-	for k, field := range [2][]byte{title, body} {
+	for k := range 2 {
+		field, _, lowered := t.field(k)
+		if lowered {
+			continue
+		}
 		// With masks, whether a field is ASCII says how it is folded;
 		// without, AppendFold says so as it folds.
 		if masks && isASCII(field) {
@@ -209,42 +240,58 @@ func FoldInto(f *Folded, buf, title, body []byte, masks bool) (*Folded, []byte) 
 		}
 	}
 	buf = slices.Grow(buf[:0], n)
-	for k, field := range [2][]byte{title, body} {
-		if masks && f.texts&(1<<k) == 0 {
+	for k := range 2 {
+		field, mask, lowered := t.field(k)
+		var folded, text string
+		var upper []uint64
+		switch {
+		case lowered:
+			folded = unsafe.String(unsafe.SliceData(field), len(field))
+			if !masks {
+				f.bare = true
+				break
+			}
+			var err error
+			if upper, err = maskWords(room[k], field, mask); err != nil {
+				return nil, buf, err
+			}
+		case masks && f.texts&(1<<k) == 0:
 			if k == 0 {
 				f.Title, f.TitleMap, f.TitleUpper, f.TitleChanged = tokenize.FoldCase(field)
 			} else {
 				f.Body, f.BodyMap, f.BodyUpper, f.BodyChanged = tokenize.FoldCase(field)
 			}
 			continue
-		}
-		at := len(buf)
-		var ascii bool
-		buf, ascii = tokenize.AppendFold(buf, field)
-		folded := unsafe.String(unsafe.SliceData(buf[at:]), len(buf)-at)
-		var text string
-		if ascii {
-			f.texts |= 1 << k
-			text = unsafe.String(unsafe.SliceData(field), len(field))
-		} else {
-			f.bare = true
+		default:
+			at := len(buf)
+			var ascii bool
+			buf, ascii = tokenize.AppendFold(buf, field)
+			folded = unsafe.String(unsafe.SliceData(buf[at:]), len(buf)-at)
+			if ascii {
+				f.texts |= 1 << k
+				text = unsafe.String(unsafe.SliceData(field), len(field))
+			} else {
+				f.bare = true
+			}
 		}
 		if k == 0 {
-			f.Title, f.titleText = folded, text
+			f.Title, f.titleText, f.TitleUpper = folded, text, upper
 		} else {
-			f.Body, f.bodyText = folded, text
+			f.Body, f.bodyText, f.BodyUpper = folded, text, upper
 		}
 	}
-	return f, buf
+	return f, buf, nil
 }
 
 // FoldHeadInto is FoldInto for a text's head (DecodeTextHead): a fold
 // that answers HasRun only, the end of its body not being the body's when
 // the head is not whole.
-func FoldHeadInto(f *Folded, buf []byte, h TextHead, masks bool) (*Folded, []byte) {
-	f, buf = FoldInto(f, buf, h.Title, h.Body, masks)
-	f.cut = !h.Whole
-	return f, buf
+func FoldHeadInto(f *Folded, buf []byte, h TextHead, masks bool) (*Folded, []byte, error) {
+	f, buf, err := FoldInto(f, buf, h.Text, masks)
+	if err == nil {
+		f.cut = !h.Whole
+	}
+	return f, buf, err
 }
 
 // FoldCache keeps folded text between searches so that verifying
@@ -298,20 +345,24 @@ func (c *FoldCache) Peek(id string, seq uint64) *Folded {
 }
 
 // Get returns the folded text of the record (id, seq), calling load for
-// its title and body only when it is not cached. Cost: a fold of the
-// text on a miss, and evictions to make room for it.
-func (c *FoldCache) Get(id string, seq uint64, load func() (title, body []byte, err error)) (*Folded, error) {
+// its text only when it is not cached. Cost: a fold of the text on a
+// miss (a copy where it is stored lowered), and evictions to make room
+// for it.
+func (c *FoldCache) Get(id string, seq uint64, load func() (Text, error)) (*Folded, error) {
 	c.mu.Lock()
 	f := c.m[id]
 	c.mu.Unlock()
 	if f != nil && f.seq == seq {
 		return f, nil
 	}
-	title, body, err := load()
+	t, err := load()
 	if err != nil {
 		return nil, err
 	}
-	f, keep := c.fold(seq, title, body)
+	f, keep, err := c.fold(seq, t)
+	if err != nil {
+		return nil, err
+	}
 	if c.max > 0 {
 		c.put(id, keep, true)
 	}
@@ -322,24 +373,30 @@ func (c *FoldCache) Get(id string, seq uint64, load func() (title, body []byte, 
 // cache keeps anything and has room for it without evicting an entry,
 // and reports whether it did (true too when it was cached already).
 // Cost: a fold of the text when it was not cached.
-func (c *FoldCache) Keep(id string, seq uint64, title, body []byte) bool {
+func (c *FoldCache) Keep(id string, seq uint64, t Text) (bool, error) {
 	if c.max <= 0 {
-		return false
+		return false, nil
 	}
 	if c.Peek(id, seq) != nil {
-		return true
+		return true, nil
 	}
-	_, keep := c.fold(seq, title, body)
-	return c.put(id, keep, false)
+	_, keep, err := c.fold(seq, t)
+	if err != nil {
+		return false, err
+	}
+	return c.put(id, keep, false), nil
 }
 
 // fold returns the fold of a record's text, and what the cache keeps of
 // it: the fold without its maps.
-func (c *FoldCache) fold(seq uint64, title, body []byte) (f, keep *Folded) {
+func (c *FoldCache) fold(seq uint64, t Text) (f, keep *Folded, err error) {
 	if c.texts {
-		f = foldKeeping(seq, title, body)
+		f, err = foldKeeping(seq, t)
 	} else {
-		f = fold(seq, title, body)
+		f, err = fold(seq, t)
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	keep = f
 	if f.TitleMap != nil || f.BodyMap != nil {
@@ -347,7 +404,7 @@ func (c *FoldCache) fold(seq uint64, title, body []byte) (f, keep *Folded) {
 		kept.TitleMap, kept.BodyMap, kept.mapless = nil, nil, true
 		keep = &kept
 	}
-	return f, keep
+	return f, keep, nil
 }
 
 // put caches keep as id's entry unless a newer record's is cached,

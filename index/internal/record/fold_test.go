@@ -58,7 +58,7 @@ func TestFoldCacheKeepsNoMaps(t *testing.T) {
 	title, body := []byte("Café"), []byte("naïve Ångström, and ASCII")
 	c := NewFoldCache(1 << 20)
 	loads := 0
-	load := func() ([]byte, []byte, error) { loads++; return title, body, nil }
+	load := func() (Text, error) { loads++; return NewText(title, body), nil }
 	first, err := c.Get("d", 7, load)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +80,7 @@ func TestFoldCacheKeepsNoMaps(t *testing.T) {
 	if !reflect.DeepEqual(restored, first) {
 		t.Errorf("WithMaps gives %+v, want %+v", restored, first)
 	}
-	if plain, _ := c.Get("p", 1, func() ([]byte, []byte, error) { return []byte("ASCII"), []byte("only"), nil }); plain.mapless {
+	if plain, _ := c.Get("p", 1, func() (Text, error) { return NewText([]byte("ASCII"), []byte("only")), nil }); plain.mapless {
 		t.Error("an entry that needs no maps is marked mapless")
 	}
 }
@@ -93,11 +93,11 @@ func TestFoldCacheRoom(t *testing.T) {
 	if !c.Room(len(text)) || c.Room(1000) {
 		t.Fatalf("empty cache of 1000 bytes: room for %d %v, for 1000 %v", len(text), c.Room(len(text)), c.Room(1000))
 	}
-	c.Get("a", 1, func() ([]byte, []byte, error) { return nil, text, nil })
+	c.Get("a", 1, func() (Text, error) { return NewText(nil, text), nil })
 	if !c.Room(len(text)) {
 		t.Fatalf("%d of 1000 bytes held: no room for another %d", c.bytes, len(text))
 	}
-	c.Get("b", 1, func() ([]byte, []byte, error) { return nil, text, nil })
+	c.Get("b", 1, func() (Text, error) { return NewText(nil, text), nil })
 	if c.Room(len(text)) {
 		t.Fatalf("%d of 1000 bytes held: room for another %d", c.bytes, len(text))
 	}
@@ -111,26 +111,33 @@ func TestFoldCacheRoom(t *testing.T) {
 func TestFoldCacheKeep(t *testing.T) {
 	text := []byte(strings.Repeat("ASCII text ", 30)) // 330 bytes
 	c := NewFoldCache(1000)
-	if !c.Keep("a", 1, nil, text) || !c.Keep("b", 1, nil, text) || c.Peek("a", 1) == nil || c.Peek("b", 1) == nil {
+	keep := func(c *FoldCache, id string, seq uint64) bool {
+		kept, err := c.Keep(id, seq, NewText(nil, text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return kept
+	}
+	if !keep(c, "a", 1) || !keep(c, "b", 1) || c.Peek("a", 1) == nil || c.Peek("b", 1) == nil {
 		t.Fatal("Keep of two texts that fit")
 	}
-	if !c.Keep("a", 1, nil, text) {
+	if !keep(c, "a", 1) {
 		t.Error("Keep of a text cached already")
 	}
-	if c.Keep("c", 1, nil, text) || c.Peek("c", 1) != nil || c.Peek("a", 1) == nil || c.Peek("b", 1) == nil {
+	if keep(c, "c", 1) || c.Peek("c", 1) != nil || c.Peek("a", 1) == nil || c.Peek("b", 1) == nil {
 		t.Errorf("Keep of a third text into %d of 1000 bytes: evicted or kept", c.bytes)
 	}
-	if c.Keep("a", 0, nil, text) || c.Peek("a", 1) == nil {
+	if keep(c, "a", 0) || c.Peek("a", 1) == nil {
 		t.Error("Keep of an older record replaced the cached one")
 	}
-	if !c.Keep("a", 2, nil, text) || c.Peek("a", 2) == nil {
+	if !keep(c, "a", 2) || c.Peek("a", 2) == nil {
 		t.Error("Keep of a newer record in the room of the old one")
 	}
-	c.Get("c", 1, func() ([]byte, []byte, error) { return nil, text, nil })
+	c.Get("c", 1, func() (Text, error) { return NewText(nil, text), nil })
 	if c.Peek("c", 1) == nil || c.bytes > 1000 {
 		t.Errorf("Get of a third text: not cached, or %d bytes held", c.bytes)
 	}
-	if NewFoldCache(-1).Keep("a", 1, nil, text) {
+	if keep(NewFoldCache(-1), "a", 1) {
 		t.Error("a cache that keeps nothing kept a text")
 	}
 }
@@ -160,8 +167,11 @@ func TestHasRun(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// With case masks (an index's cache) and with the text kept
-			// in their place (a fold no later search reads).
-			for _, fd := range []*Folded{fold(1, nil, []byte(tc.body)), foldKeeping(1, nil, []byte(tc.body))} {
+			// in their place (a fold no later search reads), from the
+			// text as written and as a record stores it.
+			stored := storedText(t, "", tc.body)
+			for _, fd := range []*Folded{mustFold(t, fold, nil, []byte(tc.body)), mustFold(t, foldKeeping, nil, []byte(tc.body)),
+				mustFoldText(t, fold, stored), mustFoldText(t, foldKeeping, stored)} {
 				if got := fd.HasRun(true, tc.written, find.New(tokenize.Fold(tc.written))); got != tc.want {
 					t.Errorf("HasRun(%q in %q), text kept %v: %v, want %v", tc.written, tc.body, fd.texts != 0, got, tc.want)
 				}
@@ -184,7 +194,7 @@ func TestFoldKeeping(t *testing.T) {
 		{"Title", strings.Repeat("ASCII First ", 5) + "then naïve"},
 	} {
 		title, body := []byte(tc.title), []byte(tc.body)
-		want, got := fold(1, title, body), foldKeeping(1, title, body)
+		want, got := mustFold(t, fold, title, body), mustFold(t, foldKeeping, title, body)
 		if got.Title != want.Title || got.Body != want.Body || !reflect.DeepEqual(got.TitleMap, want.TitleMap) || !reflect.DeepEqual(got.BodyMap, want.BodyMap) {
 			t.Errorf("%q %q: foldKeeping %+v, fold %+v", tc.title, tc.body, got, want)
 		}
@@ -208,7 +218,7 @@ func TestFoldKeeping(t *testing.T) {
 		}
 		// Without masks, a field that is not ASCII has its folded text
 		// alone: neither restorable nor plain.
-		bare, _ := FoldInto(&Folded{}, nil, title, body, false)
+		bare, _, _ := FoldInto(&Folded{}, nil, NewText(title, body), false)
 		if bare.Title != want.Title || bare.Body != want.Body {
 			t.Errorf("%q %q: FoldInto without masks folds to %q %q", tc.title, tc.body, bare.Title, bare.Body)
 		}
@@ -239,7 +249,7 @@ func TestHasRunInHead(t *testing.T) {
 		{"All Rights reserved", false, true},
 	} {
 		for _, masks := range []bool{true, false} {
-			fd, _ := FoldHeadInto(&Folded{}, nil, TextHead{Body: []byte(tc.body), Whole: tc.whole, BodyLen: 100}, masks)
+			fd, _, _ := FoldHeadInto(&Folded{}, nil, TextHead{Text: NewText(nil, []byte(tc.body)), Whole: tc.whole, BodyLen: 100}, masks)
 			if got := fd.HasRun(true, "all rights", find.New("all rights")); got != tc.want {
 				t.Errorf("%q, whole %v, masks %v: HasRun %v, want %v", tc.body, tc.whole, masks, got, tc.want)
 			}
@@ -253,7 +263,7 @@ func TestHasRunInHead(t *testing.T) {
 // HasRun on a fold with case masks allocates nothing: it runs on every
 // document a phrase's words are in.
 func TestHasRunAllocates(t *testing.T) {
-	fd := fold(1, nil, []byte("// Copyright 2009 The Go Authors. All Rights reserved.\npackage main"))
+	fd := mustFold(t, fold, nil, []byte("// Copyright 2009 The Go Authors. All Rights reserved.\npackage main"))
 	f := find.New("all rights")
 	if !fd.HasRun(true, "all rights", f) {
 		t.Fatal("no run")
@@ -261,4 +271,31 @@ func TestHasRunAllocates(t *testing.T) {
 	if n := testing.AllocsPerRun(50, func() { fd.HasRun(true, "all rights", f) }); n > 0 {
 		t.Errorf("%v allocations", n)
 	}
+}
+
+// mustFold folds a title and body as written with fold or foldKeeping.
+func mustFold(t testing.TB, fold func(uint64, Text) (*Folded, error), title, body []byte) *Folded {
+	t.Helper()
+	return mustFoldText(t, fold, NewText(title, body))
+}
+
+// mustFoldText folds a text with fold or foldKeeping.
+func mustFoldText(t testing.TB, fold func(uint64, Text) (*Folded, error), text Text) *Folded {
+	t.Helper()
+	f, err := fold(1, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// storedText returns the text of a record of title and body as the
+// record stores it.
+func storedText(t testing.TB, title, body string) Text {
+	t.Helper()
+	text, _, err := DecodeRecordStored(Encode(&Header{Seq: 1}, nil, title, body), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
 }

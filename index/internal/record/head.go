@@ -6,15 +6,15 @@ import (
 	"unicode/utf8"
 )
 
-// TextHead is the start of a record's text: its title whole and its
-// body's first bytes, for a reader that can often judge a document by
-// them (a search verifying that a common word occurs, which it mostly
-// does in a file's first lines), and decodes the rest only when they do
-// not tell. TitleLen and BodyLen are the lengths of the title and body as
-// stored, whole.
+// TextHead is the start of a record's text as stored: its title whole
+// and its body's first bytes, for a reader that can often judge a
+// document by them (a search verifying that a common word occurs, which
+// it mostly does in a file's first lines), and decodes the rest only when
+// they do not tell. FoldHeadInto folds it. TitleLen and BodyLen are the
+// lengths of the title and body, whole.
 type TextHead struct {
-	Title, Body       []byte
-	Whole             bool // Body is the whole body
+	Text
+	Whole             bool // the body is whole
 	TitleLen, BodyLen int
 }
 
@@ -22,12 +22,12 @@ type TextHead struct {
 // body (all of it when shorter), into buf when it is large enough; it
 // returns the buffer it used, to be passed again. A body cut short ends at
 // a rune's start, so that its folding is a prefix of the whole body's.
-// Title and Body are valid until the buffer is used again, or for text
-// stored raw, as long as the record is.
+// The head is valid until the buffer is used again, or for text stored
+// raw or lowered, as long as the record is.
 //
 // Cost: for compressed text, the decompression of the title and n bytes
 // of the body, and a few more (snappy's elements are decoded whole), not
-// of the rest; none for raw text.
+// of the rest; none for raw or lowered text.
 func DecodeTextHead(rec, buf []byte, n int) (h TextHead, used []byte, err error) {
 	end, err := scanHeader(rec, nil, nil)
 	if err != nil {
@@ -38,17 +38,16 @@ func DecodeTextHead(rec, buf []byte, n int) (h TextHead, used []byte, err error)
 		return TextHead{}, buf, ErrCorrupt
 	}
 	switch rest[0] {
-	case textRaw:
-		r := reader{b: rest[1:]}
-		title, body := r.bytes(), r.bytes()
-		if r.err != nil {
-			return TextHead{}, buf, r.err
+	case textRaw, textLower:
+		t, _, err := decodeStored(rest, nil)
+		if err != nil {
+			return TextHead{}, buf, err
 		}
-		h := TextHead{Title: title, Body: body, Whole: true, TitleLen: len(title), BodyLen: len(body)}
-		if len(body) > n {
+		h := TextHead{Text: t, Whole: true, TitleLen: len(t.title), BodyLen: len(t.body)}
+		if len(t.body) > n {
 			// Whole or not, it costs nothing here; cut, it costs its
 			// caller a fold of n bytes instead of the body's.
-			h.Body, h.Whole = runeStartCut(body[:n]), false
+			h.body, h.Whole = runeStartCut(t.body[:n]), false
 		}
 		return h, buf, nil
 	case textSnappy:
@@ -82,16 +81,16 @@ func DecodeTextHead(rec, buf []byte, n int) (h TextHead, used []byte, err error)
 				if bl > size {
 					return TextHead{}, buf, ErrCorrupt
 				}
-				h = TextHead{Title: title, Body: r.b, TitleLen: int(tl), BodyLen: int(bl)}
+				h = TextHead{Text: Text{title: title, body: r.b}, TitleLen: int(tl), BodyLen: int(bl)}
 				switch {
-				case uint64(len(h.Body)) >= bl:
+				case uint64(len(h.body)) >= bl:
 					// As DecodeText, bytes after the body are not read.
-					h.Body, h.Whole = h.Body[:bl], true
+					h.body, h.Whole = h.body[:bl], true
 					return h, buf, nil
 				case len(out) == int(size):
 					return TextHead{}, buf, ErrCorrupt // the body cut short
-				case len(h.Body) >= n:
-					h.Body = runeStartCut(h.Body)
+				case len(h.body) >= n:
+					h.body = runeStartCut(h.body)
 					return h, buf, nil
 				}
 			}

@@ -33,15 +33,31 @@ func checkHead(t *testing.T, rec []byte, n int) {
 	if fullErr != nil {
 		return // damage after the head is not read
 	}
-	if !bytes.Equal(h.Title, title) || h.TitleLen != len(title) || h.BodyLen != len(body) || !bytes.HasPrefix(body, h.Body) {
-		t.Fatalf("n %d: head %q %q (%d, %d), whole %q %q", n, h.Title, h.Body, h.TitleLen, h.BodyLen, title, body)
+	hTitle, hBody, _, err := h.restore(nil)
+	if err != nil {
+		t.Fatalf("n %d: the head restores with %v", n, err)
 	}
-	if h.Whole != (len(h.Body) == len(body)) {
-		t.Fatalf("n %d: Whole %v with %d of %d bytes", n, h.Whole, len(h.Body), len(body))
+	if !bytes.Equal(hTitle, title) || h.TitleLen != len(title) || h.BodyLen != len(body) || !bytes.HasPrefix(body, hBody) {
+		t.Fatalf("n %d: head %q %q (%d, %d), whole %q %q", n, hTitle, hBody, h.TitleLen, h.BodyLen, title, body)
 	}
-	if !h.Whole && (len(h.Body) < n-utf8.UTFMax || len(h.Body) < len(body) && !utf8.RuneStart(body[len(h.Body)])) {
-		t.Fatalf("n %d: a head of %d bytes of %d", n, len(h.Body), len(body))
+	if h.Whole != (len(hBody) == len(body)) {
+		t.Fatalf("n %d: Whole %v with %d of %d bytes", n, h.Whole, len(hBody), len(body))
 	}
+	if !h.Whole && (len(hBody) < n-utf8.UTFMax || cutsRune(body, len(hBody))) {
+		t.Fatalf("n %d: a head of %d bytes of %d", n, len(hBody), len(body))
+	}
+}
+
+// cutsRune reports whether b[:n] ends inside a valid rune of b (a
+// byte that is not UTF-8 is a rune of its own).
+func cutsRune(b []byte, n int) bool {
+	for i := n - 1; i >= 0 && i >= n-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			r, size := utf8.DecodeRune(b[i:])
+			return (r != utf8.RuneError || size > 1) && i+size > n
+		}
+	}
+	return false
 }
 
 // TestDecodeTextHead checks heads of raw and compressed texts, ASCII and
@@ -63,13 +79,14 @@ func TestDecodeTextHead(t *testing.T) {
 		rec := Encode(&Header{Seq: uint64(i)}, nil, title.String(), body.String())
 		for _, n := range []int{0, 1, 7, 64, 1024, 4096, 1 << 20} {
 			checkHead(t, rec, n)
+			checkHead(t, raw(t, rec), n)
 			checkHead(t, compressed(t, rec), n)
 		}
 	}
 	// A compressed body of a thousand bytes, its head of 100: not whole.
 	rec := compressed(t, Encode(&Header{Seq: 1}, nil, "t", strings.Repeat("zip zap ", 125)))
-	if h, _, err := DecodeTextHead(rec, nil, 100); err != nil || h.Whole || len(h.Body) < 100 || len(h.Body) >= 1000 {
-		t.Fatalf("head of 100 of a 1,000-byte body: %d bytes, whole %v, %v", len(h.Body), h.Whole, err)
+	if h, _, err := DecodeTextHead(rec, nil, 100); err != nil || h.Whole || len(h.body) < 100 || len(h.body) >= 1000 {
+		t.Fatalf("head of 100 of a 1,000-byte body: %d bytes, whole %v, %v", len(h.body), h.Whole, err)
 	}
 }
 
@@ -77,7 +94,7 @@ func TestDecodeTextHead(t *testing.T) {
 // copy: golang/snappy's encoder works in 64 KB blocks and never writes a
 // 32-bit offset, which another encoder (or damage) may.
 func TestDecodeTextHeadCopies(t *testing.T) {
-	empty := Encode(&Header{Seq: 1}, nil, "", "")
+	empty := raw(t, Encode(&Header{Seq: 1}, nil, "", ""))
 	prefix := empty[:len(empty)-3] // the header, without the raw kind and two empty lengths
 	// The text: title length 0, body length 8, then "abcd" and a copy of it.
 	lit := []byte{10, 5 << 2, 0, 8, 'a', 'b', 'c', 'd'}
@@ -93,8 +110,8 @@ func TestDecodeTextHeadCopies(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		h, _, err := DecodeTextHead(rec, nil, 4)
-		if err != nil || !h.Whole || string(h.Body) != string(wantBody) || len(wantBody) != 8 {
-			t.Errorf("%s: head %q %v %v, whole text %q", name, h.Body, h.Whole, err, wantBody)
+		if err != nil || !h.Whole || string(h.body) != string(wantBody) || len(wantBody) != 8 {
+			t.Errorf("%s: head %q %v %v, whole text %q", name, h.body, h.Whole, err, wantBody)
 		}
 	}
 }
@@ -136,11 +153,12 @@ func FuzzDecodeTextHead(f *testing.F) {
 func ExampleDecodeTextHead() {
 	rec := Encode(&Header{Seq: 1}, nil, "LICENSE", "Copyright 2009 The Go Authors. All rights reserved.\n"+strings.Repeat("More text. ", 1000))
 	h, _, err := DecodeTextHead(rec, nil, 64)
-	fmt.Println(string(h.Title), h.Whole, h.BodyLen, err)
-	fmt.Println(strings.Contains(string(h.Body), "All rights"))
+	fmt.Println(h.Whole, h.TitleLen, h.BodyLen, err)
+	f, _, err := FoldHeadInto(&Folded{}, nil, h, false)
+	fmt.Println(f.Title, strings.Contains(f.Body, "all rights"), err)
 	// Output:
-	// LICENSE false 11052 <nil>
-	// true
+	// false 7 11052 <nil>
+	// license true <nil>
 }
 
 // BenchmarkSnappyPrefix decodes the Go tree's net/http sources whole with

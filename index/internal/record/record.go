@@ -12,14 +12,12 @@ package record
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
+
 	"maps"
 	"math"
 	"slices"
 	"time"
 	"unsafe"
-
-	"github.com/golang/snappy"
 )
 
 // Documents are stored in a compact binary record, small fields first so
@@ -39,26 +37,22 @@ import (
 //	vector                                (uvarint dimension, then float32 bits
 //	                                       little-endian; version 2)
 //	titleTokens, bodyTokens               (uvarint: analyzed lengths, for BM25 counters)
-//	text encoding                         (byte: textRaw or textSnappy)
+//	text encoding                         (byte: textRaw, textSnappy or textLower)
 //	title, body                           (uvarint length + bytes each; textSnappy:
-//	                                       snappy-compressed together)
+//	                                       snappy-compressed together; textLower:
+//	                                       text.go has its layout)
 //
-// Encode writes the text raw; records of stores written before it may
-// hold it compressed, and still read. Raw text is what a search reads
-// most: every candidate of a substring the fold cache does not hold is
-// checked against its text, which raw is read in place (bbolt's mmap)
-// where compressed it was decompressed first: a third of a cold search's
-// time on common substrings, for half the store's size.
+// Encode writes the text lowered where it can (textLower), else raw;
+// records of stores written before it may hold it raw or compressed, and
+// still read. The text is what a search reads most: every candidate of a
+// substring the fold cache does not hold is checked against its folded
+// text, which stored lowered or raw is read in place (bbolt's mmap) where
+// compressed it was decompressed first: a third of a cold search's time
+// on common substrings, for half the store's size.
 //
 // Version 1 records (no session, links or vector) and version 2 records
 // (no pairs) are still read.
 const version = 3
-
-// Text encodings.
-const (
-	textRaw    = 0
-	textSnappy = 1
-)
 
 // ErrCorrupt is returned when a record's bytes are damaged or cut short.
 var ErrCorrupt = errors.New("corrupt document record")
@@ -107,8 +101,9 @@ func appendString(b []byte, s string) []byte {
 
 // Encode returns the record of a document whose stored fields are h (its
 // vector left out) with the given vector, title and body; h.Pairs must
-// be of that title and body. The text is stored raw. Cost: O(size of
-// the record).
+// be of that title and body. The text is stored lowered where it can
+// be, else raw (textLower). Cost: O(size of the record), a fold of the
+// text.
 func Encode(h *Header, vector []float32, title, body string) []byte {
 	b := make([]byte, 0, 64+len(title)+len(body)+len(h.Kind)+len(h.Parent))
 	b = append(b, version)
@@ -142,7 +137,7 @@ func Encode(h *Header, vector []float32, title, body string) []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(h.TitleTokens))
 	b = binary.AppendUvarint(b, uint64(h.BodyTokens))
-	return appendString(appendString(append(b, textRaw), title), body)
+	return appendText(b, title, body)
 }
 
 // reader reads a record's fields in order, keeping the first error;
@@ -341,8 +336,8 @@ func DecodeRecordText(b []byte) (title, body []byte, err error) {
 	return title, body, err
 }
 
-// DecodeRecordTextTo is DecodeRecordText decompressing into buf when it
-// is large enough, and returns the buffer it used, to be passed again:
+// DecodeRecordTextTo is DecodeRecordText decompressing, or restoring a
+// lowered text, into buf when it is large enough, and returns the buffer it used, to be passed again:
 // a search that folds many candidates' texts, and keeps only the folds,
 // then makes no copy of each text (in a process whose fold cache is
 // cold, those copies' fresh pages were a quarter of a search). title and
@@ -370,36 +365,23 @@ func view(b []byte) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// DecodeText returns the title and body of a record's rest: slices of it
-// (valid as long as the record is) for raw text, new slices for
-// compressed text. Cost: O(size of the text), a decompression when it
-// is compressed.
+// DecodeText returns the title and body of a record's rest as written:
+// slices of it (valid as long as the record is) for raw text, new slices
+// for compressed or lowered text. Cost: O(size of the text), a
+// decompression when it is compressed, a copy when it is lowered.
 func DecodeText(rest []byte) (title, body []byte, err error) {
 	title, body, _, err = decodeText(rest, nil)
 	return title, body, err
 }
 
-// decodeText is DecodeText decompressing into buf when it is large
-// enough; used is the buffer it decompressed into, else buf.
+// decodeText is DecodeText decompressing, or restoring a lowered text,
+// into buf when it is large enough; used is the buffer it used, else buf.
 func decodeText(rest, buf []byte) (title, body, used []byte, err error) {
-	if len(rest) == 0 {
-		return nil, nil, buf, ErrCorrupt
+	t, used, err := decodeStored(rest, buf)
+	if err != nil {
+		return nil, nil, buf, err
 	}
-	used = buf
-	switch rest[0] {
-	case textRaw:
-		rest = rest[1:]
-	case textSnappy:
-		if rest, err = snappy.Decode(buf[:cap(buf)], rest[1:]); err != nil {
-			return nil, nil, buf, fmt.Errorf("%w: %w", ErrCorrupt, err)
-		}
-		used = rest
-	default:
-		return nil, nil, buf, ErrCorrupt
-	}
-	r := reader{b: rest}
-	title, body = r.bytes(), r.bytes()
-	return title, body, used, r.err
+	return t.restore(used)
 }
 
 // Raw returns a record as a snapshot ships it: its text uncompressed and

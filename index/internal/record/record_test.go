@@ -11,14 +11,28 @@ import (
 	"github.com/golang/snappy"
 )
 
+// raw returns rec with its text stored raw, as stores written before
+// Encode stored text lowered hold it.
+func raw(t testing.TB, rec []byte) []byte {
+	t.Helper()
+	end, err := scanHeader(rec, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	title, body, err := DecodeText(end.rest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := append(rec[:len(rec)-len(end.rest):len(rec)-len(end.rest)], textRaw)
+	return appendString(appendString(out, string(title)), string(body))
+}
+
 // compressed returns rec with its text compressed, as stores written
 // before Encode stored text raw hold it.
 func compressed(t testing.TB, rec []byte) []byte {
 	t.Helper()
-	end, err := scanHeader(rec, nil, nil)
-	if err != nil || len(end.rest) == 0 || end.rest[0] != textRaw {
-		t.Fatalf("not a record of raw text: %v", err)
-	}
+	rec = raw(t, rec)
+	end, _ := scanHeader(rec, nil, nil)
 	out := append(rec[:len(rec)-len(end.rest):len(rec)-len(end.rest)], textSnappy)
 	return append(out, snappy.Encode(nil, end.rest[1:])...)
 }
@@ -31,22 +45,31 @@ func TestHeaderRoundTrip(t *testing.T) {
 		h           Header
 		vector      []float32
 		title, body string
+		enc         byte // the text encoding Encode writes
 	}{
-		{name: "empty"},
+		{name: "empty", enc: textLower},
 		{
 			name:  "all fields",
 			h:     Header{Seq: 42, Kind: "k", Parent: "p", Role: "r", Project: "pr", Source: "s", Time: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC), Tags: []string{"x", "y"}, Meta: map[string]string{"m": "1", "n": ""}, Session: "s1", Links: []Link{{To: "x", Type: "imports"}, {To: "y"}}, TitleTokens: 3, BodyTokens: 4, Pairs: []byte{0x81, 0}},
-			title: "t", body: "b", vector: []float32{0.5, -1, 3e-7},
+			title: "t", body: "b", vector: []float32{0.5, -1, 3e-7}, enc: textLower,
 		},
-		{name: "compressed", h: Header{Seq: 7, Pairs: []byte{3}}, title: "title", body: strings.Repeat("compressible text ", 200)},
+		{name: "compressed", h: Header{Seq: 7, Pairs: []byte{3}}, title: "title", body: strings.Repeat("compressible text ", 200), enc: textLower},
+		{name: "raw", h: Header{Seq: 8}, title: "Title", body: "Body", enc: textLower},
+		{name: "lowered", h: Header{Seq: 9}, title: "getUserByID", body: strings.Repeat("Mixed CASE and 日本語 over words of 64 bytes. ", 9), enc: textLower},
+		{name: "title lowered", h: Header{Seq: 10}, title: "Title", body: "Ünïcode", enc: textLower},
+		{name: "body lowered", h: Header{Seq: 11}, title: "Café", body: "Body", enc: textLower},
+		{name: "neither lowered", h: Header{Seq: 12}, title: "Café", body: "naïve", enc: textRaw},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := Encode(&tc.h, tc.vector, tc.title, tc.body)
-			if end, err := scanHeader(rec, nil, nil); err != nil || end.rest[0] != textRaw {
-				t.Fatalf("Encode wrote text encoding %d, %v; want raw", end.rest[0], err)
+			if end, err := scanHeader(rec, nil, nil); err != nil || end.rest[0] != tc.enc {
+				t.Fatalf("Encode wrote text encoding %d, %v; want %d", end.rest[0], err, tc.enc)
 			}
-			if tc.name == "compressed" {
+			switch tc.name {
+			case "compressed":
 				rec = compressed(t, rec)
+			case "raw":
+				rec = raw(t, rec)
 			}
 			h, rest, err := DecodeHeader(rec)
 			if err != nil {
@@ -152,7 +175,7 @@ func TestDecodeRecordTextTo(t *testing.T) {
 // field, reads as one of version 3 without pairs.
 func TestVersion2(t *testing.T) {
 	h := Header{Seq: 5, Kind: "k", Tags: []string{"x"}, TitleTokens: 2, BodyTokens: 9}
-	v3 := Encode(&h, nil, "title", "the body")
+	v3 := raw(t, Encode(&h, nil, "title", "the body"))
 	end, err := scanHeader(v3, nil, nil)
 	if err != nil || end.pairsEnd != end.pairsAt+1 || v3[end.pairsAt] != 0 {
 		t.Fatalf("%v; the pairs' field %q", err, v3[end.pairsAt:end.pairsEnd])
