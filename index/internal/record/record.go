@@ -105,7 +105,8 @@ func appendString(b []byte, s string) []byte {
 // be, else raw (textLower). Cost: O(size of the record), a fold of the
 // text.
 func Encode(h *Header, vector []float32, title, body string) []byte {
-	b := make([]byte, 0, 64+len(title)+len(body)+len(h.Kind)+len(h.Parent))
+	text := len(title) + len(body)
+	b := make([]byte, 0, 64+text+text/8+len(h.Kind)+len(h.Parent)) // text/8: the case masks
 	b = append(b, version)
 	b = binary.AppendUvarint(b, h.Seq)
 	b = appendString(b, view(h.Pairs))
