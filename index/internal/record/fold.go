@@ -27,10 +27,11 @@ type Folded struct {
 	TitleChanged, BodyChanged []uint64
 	// titleText and bodyText are the fields as stored, kept in place of
 	// the masks (then nil) by a fold that no later search reads (FoldInto)
-	// for a field that is ASCII, whose folding is the text lowered byte
-	// for byte; texts marks which: 1 the title, 2 the body. bare marks a
-	// fold that has neither for a field that is not ASCII: its folded
-	// text alone.
+	// for a field stored raw that is ASCII, whose folding is the text
+	// lowered byte for byte; texts marks which: 1 the title, 2 the body.
+	// bare marks a fold that has neither for a field (one not ASCII, or
+	// one stored lowered and folded without masks): its folded text
+	// alone.
 	titleText, bodyText string
 	texts               uint8
 	bare                bool
@@ -214,11 +215,11 @@ func isASCII(b []byte) bool {
 // candidates, or judging phrases, in a process with no fold cache): f's
 // Title and Body are views of buf, or of t's bytes for a field stored
 // lowered, valid until buf is written again; its masks are valid until
-// the next FoldInto into f, which writes them again. A raw ASCII field keeps the
-// field itself, a view of t's bytes (Stored); a lowered field has its
-// case mask when masks is true; another has its masks and maps when masks
-// is true (tokenize.FoldCase), else its folded text alone. A damaged mask
-// is ErrCorrupt. Cost: tokenize.AppendFold of each raw field, nothing
+// the next FoldInto into f, which writes them again. A raw ASCII field
+// keeps the field itself, a view of t's bytes (Stored); a lowered field
+// has its case mask when masks is true; another has its masks and maps
+// when masks is true (tokenize.FoldCase), else its folded text alone. A
+// damaged mask is ErrCorrupt. Cost: tokenize.AppendFold of each raw field, nothing
 // allocated once buf is large enough; FoldCase of a raw field that is not
 // ASCII, and a mask's words, when masks is true.
 func FoldInto(f *Folded, buf []byte, t Text, masks bool) (*Folded, []byte, error) {

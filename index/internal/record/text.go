@@ -12,9 +12,9 @@ import (
 	"github.com/twindex/twindex/tokenize"
 )
 
-// Text encodings, the byte that starts a record's text.
-//
-// textLower stores each field whose folding only lowers ASCII letters
+// Text encodings, the byte that starts a record's text. textRaw stores
+// the title and body as written; textSnappy, of stores written before
+// text was stored raw, compressed together with snappy; textLower stores each field whose folding only lowers ASCII letters
 // (tokenize.FoldCase with no changed mask: all ASCII text, code and
 // most prose) lowered, with a mask of the letters it lowered, and any
 // other field raw:
