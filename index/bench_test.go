@@ -127,6 +127,32 @@ func BenchmarkSearchShort(b *testing.B) {
 	}
 }
 
+// BenchmarkSearchCold is a CLI search's path: the index opened with no
+// cache of folded text, one query, closed; BenchmarkSearch's index,
+// queries that check thousands of candidates against their text. An op
+// is Open, Search and Close.
+func BenchmarkSearchCold(b *testing.B) {
+	built := benchIndex(b)
+	dir := built.Dir()
+	if err := built.Close(); err != nil { // a reader waits for the writer's lock
+		b.Fatal(err)
+	}
+	for _, q := range []string{"open", "the error", "open file", `"all rights reserved"`} {
+		b.Run(q, func(b *testing.B) {
+			for b.Loop() {
+				ix, err := index.Open(dir, &index.Options{ReadOnly: true, CacheBytes: -1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := ix.Search(ctx, index.Request{Query: q, Limit: 20}); err != nil {
+					b.Fatal(err)
+				}
+				ix.Close()
+			}
+		})
+	}
+}
+
 // memoryBackends are the backends of memory indexes, compared by the
 // benchmarks below.
 var memoryBackends = []index.Backend{index.Compact, index.UpsideDown, index.Scorch}
