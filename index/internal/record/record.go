@@ -12,7 +12,6 @@ package record
 import (
 	"encoding/binary"
 	"errors"
-
 	"maps"
 	"math"
 	"slices"
