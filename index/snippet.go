@@ -162,10 +162,11 @@ const parallelTexts = 4
 // hitText returns a hit's title and body and their folding with its
 // maps. The folded text is usually cached, and the original restored
 // from it, only where a snippet shows it, costs less than reading the
-// record's text whole (and decompressing it, in a store written before
-// text was stored raw); a record read for the cache is used as it is. A cached body whose
-// folding only lowered ASCII letters is given by the folding and its case
-// mask (snippet.Field), for the snippet to restore the parts it shows.
+// record's text whole (restoring it when stored lowered, decompressing it
+// in a store written before text was stored raw); a record read raw for
+// the cache is used as it is. A body whose folding only lowered ASCII
+// letters is given by the folding and its case mask (snippet.Field), for
+// the snippet to restore the parts it shows.
 func (s *search) hitText(id string, rec hitRecord) (title string, body snippet.Field, fd *record.Folded, err error) {
 	decoded := false
 	var text string

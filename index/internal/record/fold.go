@@ -219,9 +219,9 @@ func isASCII(b []byte) bool {
 // keeps the field itself, a view of t's bytes (Stored); a lowered field
 // has its case mask when masks is true; another has its masks and maps
 // when masks is true (tokenize.FoldCase), else its folded text alone. A
-// damaged mask is ErrCorrupt. Cost: tokenize.AppendFold of each raw field, nothing
-// allocated once buf is large enough; FoldCase of a raw field that is not
-// ASCII, and a mask's words, when masks is true.
+// damaged mask is ErrCorrupt. Cost: tokenize.AppendFold of each raw
+// field, nothing allocated once buf is large enough; FoldCase of a raw
+// field that is not ASCII, and a mask's words, when masks is true.
 func FoldInto(f *Folded, buf []byte, t Text, masks bool) (*Folded, []byte, error) {
 	room := [2][]uint64{f.TitleUpper, f.BodyUpper} // the last fold's masks
 	*f = Folded{}
