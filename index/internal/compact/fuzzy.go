@@ -110,10 +110,16 @@ func (w *fuzzyWalk) match(t []byte) (ok bool, skip int) {
 			return false, i
 		}
 	}
-	return w.rows[len(w.rows)-1][len(w.q)] <= w.max, 0
+	// The last entry is computed only within the band.
+	n = len(w.rows) - 1
+	return n-len(w.q) <= w.max && len(w.q)-n <= w.max && w.rows[n][len(w.q)] <= w.max, 0
 }
 
 // push adds the row of the term's next rune r, which ends at byte end.
+// Only the band of the row within max of its diagonal is computed: an
+// entry j of row i is at least |i-j|, so the entries outside it exceed
+// max, and those next to it, which the next row reads, are set to max+1.
+// Cost: O(max) rather than O(len(q)).
 func (w *fuzzyWalk) push(r rune, end int) {
 	k := len(w.rows) - 1
 	var row []int
@@ -124,9 +130,17 @@ func (w *fuzzyWalk) push(r rune, end int) {
 		row = make([]int, len(w.q)+1)
 	}
 	prev := w.rows[k]
-	row[0] = k + 1
-	least := row[0]
-	for j := 1; j <= len(w.q); j++ {
+	i := k + 1
+	row[0] = i
+	lo, hi := max(1, i-w.max), min(len(w.q), i+w.max)
+	least := w.max + 1
+	if i <= w.max {
+		least = i
+	}
+	if lo > 1 {
+		row[lo-1] = w.max + 1
+	}
+	for j := lo; j <= hi; j++ {
 		cost := 1
 		if w.q[j-1] == r {
 			cost = 0
@@ -137,6 +151,9 @@ func (w *fuzzyWalk) push(r rune, end int) {
 		}
 		row[j] = v
 		least = min(least, v)
+	}
+	if hi < len(w.q) {
+		row[hi+1] = w.max + 1
 	}
 	w.runes = append(w.runes, r)
 	w.ends = append(w.ends, end)

@@ -20,7 +20,8 @@ import (
 // dictionaries in several segments, with deleted documents, of terms
 // made of one- to three-byte runes, bytes that are not UTF-8 (lone lead
 // and continuation bytes, 0xff, whose skip has no next prefix) and
-// U+FFFD itself.
+// U+FFFD itself; some terms and queries long enough that the walk's rows
+// are computed only in their band around the diagonal.
 func TestFuzzyWalk(t *testing.T) {
 	pieces := []string{"a", "b", "c", "ab", "é", "日", "本", "\ufffd", "\xe2", "\x82", "\xe2\x82", "\xff", "\xff\xff", "z"}
 	word := func(r *rand.Rand, max int) string {
@@ -46,7 +47,7 @@ func TestFuzzyWalk(t *testing.T) {
 				}
 				terms := map[string]int{}
 				for range 1 + r.IntN(5) {
-					terms[word(r, 4)]++
+					terms[word(r, 4+4*r.IntN(2))]++
 				}
 				b.Update(&doc{id: id, fields: []bleveindex.Field{&field{name: "body", terms: terms, length: len(terms)}}})
 				live[id] = terms
@@ -67,7 +68,7 @@ func TestFuzzyWalk(t *testing.T) {
 		}
 		fz := rd.(bleveindex.IndexReaderFuzzy)
 		for range 60 {
-			q := word(r, 5)
+			q := word(r, 5+5*r.IntN(2))
 			dist := r.IntN(3)
 			prefix := ""
 			switch r.IntN(4) {
@@ -98,5 +99,53 @@ func TestFuzzyWalk(t *testing.T) {
 	}
 	if differ > 0 {
 		t.Fatalf("%d of %d walks differ", differ, cases)
+	}
+}
+
+// BenchmarkFieldDictFuzzy walks a dictionary of 20,000 identifier-like
+// terms for the words near a query, as the fallback's fuzzy pass does
+// for each word of a search that finds too few documents: a long
+// identifier being typed at two edits, and a short word at one.
+func BenchmarkFieldDictFuzzy(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 5))
+	parts := []string{"read", "write", "new", "file", "buffer", "string", "to", "from", "quote", "rune",
+		"graphic", "marshal", "text", "level", "var", "scanner", "close", "handler", "time", "parse"}
+	x := compact.New(nil)
+	for i := 0; i < 20000; i += 1000 {
+		batch := bleveindex.NewBatch()
+		for j := range 1000 {
+			terms := map[string]int{}
+			var w strings.Builder
+			for range 1 + r.IntN(4) {
+				w.WriteString(parts[r.IntN(len(parts))])
+			}
+			w.WriteString(fmt.Sprint(r.IntN(50)))
+			terms[w.String()] = 1
+			batch.Update(&doc{id: fmt.Sprintf("d%d", i+j), fields: []bleveindex.Field{&field{name: "body", terms: terms, length: 1}}})
+		}
+		if err := x.Batch(batch); err != nil {
+			b.Fatal(err)
+		}
+	}
+	rd, err := x.Reader()
+	if err != nil {
+		b.Fatal(err)
+	}
+	fz := rd.(bleveindex.IndexReaderFuzzy)
+	for _, c := range []struct {
+		q    string
+		dist int
+	}{{"quoterunetograp", 2}, {"strconv.quoterunetograp", 2}, {"scaner", 1}} {
+		b.Run(fmt.Sprintf("%s/%d", c.q, c.dist), func(b *testing.B) {
+			for b.Loop() {
+				d, err := fz.FieldDictFuzzy("body", c.q, c.dist, "")
+				if err != nil {
+					b.Fatal(err)
+				}
+				for e, err := d.Next(); e != nil && err == nil; e, err = d.Next() {
+				}
+				d.Close()
+			}
+		})
 	}
 }
