@@ -71,6 +71,7 @@ type fuzzyWalk struct {
 	ends  []int
 	rows  [][]int
 	mins  []int
+	to    []byte // match's, reused
 }
 
 func newFuzzyWalk(q []rune, max int) *fuzzyWalk {
@@ -82,11 +83,21 @@ func newFuzzyWalk(q []rune, max int) *fuzzyWalk {
 }
 
 // match reports whether t is within max edits of q, and, when it is not,
-// the length of a prefix of t that no term within max edits has, or 0.
-// Terms are given in increasing order, each once (the skips assume it).
-// Cost: a row of O(len(q)) per rune of t past the runes it shares with
-// the term before.
-func (w *fuzzyWalk) match(t []byte) (ok bool, skip int) {
+// where the next term within max edits may be: at or after to when to is
+// not nil (valid until the next call), else past the terms that start
+// with t's first skip bytes, or just after t when skip is 0. Terms are
+// given in increasing order, each once (the skips assume it). Cost: a
+// row of O(max) per rune of t past the runes it shares with the term
+// before.
+//
+// A term refused at a rune r leaps over the runes after r that cannot
+// keep it within max: r was refused because no entry of the row before
+// it is below max, so that only a rune of q near the row's diagonal
+// makes an entry within max (nextRune); the next term that may be near starts with the runes before r and
+// the least such rune above r (or is past them all). Walking a
+// dictionary for the words one edit from a word, this reads a few terms
+// under each first letter rather than one under each two letters.
+func (w *fuzzyWalk) match(t []byte) (ok bool, skip int, to []byte) {
 	n := 0
 	for n < len(t) && n < len(w.term) && t[n] == w.term[n] {
 		n++
@@ -105,14 +116,52 @@ func (w *fuzzyWalk) match(t []byte) (ok bool, skip int) {
 		w.push(r, i)
 		if w.mins[len(w.mins)-1] > w.max {
 			if r == utf8.RuneError {
-				return false, 0 // t is out of reach, the terms after it maybe not
+				return false, 0, nil // t is out of reach, the terms after it maybe not
 			}
-			return false, i
+			// The leap keeps the bytes before r, which decide their runes
+			// only up to a valid rune.
+			start, d := i-size, len(w.runes)
+			if start > 0 && w.runes[d-2] == utf8.RuneError {
+				return false, i, nil
+			}
+			switch c, found, safe := w.nextRune(r); {
+			case !safe:
+				return false, i, nil
+			case found:
+				w.to = utf8.AppendRune(append(w.to[:0], t[:start]...), c)
+				return false, 0, w.to
+			case start > 0:
+				return false, start, nil
+			}
+			return false, i, nil
 		}
 	}
 	// The last entry is computed only within the band.
 	n = len(w.rows) - 1
-	return n-len(w.q) <= w.max && len(w.q)-n <= w.max && w.rows[n][len(w.q)] <= w.max, 0
+	return n-len(w.q) <= w.max && len(w.q)-n <= w.max && w.rows[n][len(w.q)] <= w.max, 0, nil
+}
+
+// nextRune returns the least rune above r that may keep the term within
+// max in place of r, the rune that the last row, past max, was pushed
+// for: q[j-1] for an entry j of the row's band, matched on the diagonal
+// from the entry before it of the row before. (A transposition also
+// matches q[j-2], which for j above the band's first entry is q[j'-1] of
+// the entry before; for the first, its entry two rows up is at least max
+// away from its diagonal.) found is false when none is above r; safe is
+// false when one of them is U+FFFD, which bytes that are not UTF-8 decode
+// to wherever they sort, so that no rune is leapt to.
+func (w *fuzzyWalk) nextRune(r rune) (c rune, found, safe bool) {
+	d := len(w.rows) - 1
+	lo, hi := max(1, d-w.max), min(len(w.q), d+w.max)
+	for _, x := range w.q[min(lo-1, hi):hi] {
+		if x == utf8.RuneError {
+			return 0, false, false
+		}
+		if x > r && (!found || x < c) {
+			c, found = x, true
+		}
+	}
+	return c, found, true
 }
 
 // push adds the row of the term's next rune r, which ends at byte end.
@@ -137,7 +186,7 @@ func (w *fuzzyWalk) push(r rune, end int) {
 	if i <= w.max {
 		least = i
 	}
-	if lo > 1 {
+	if lo > 1 && lo-1 <= len(w.q) { // past it, the band is empty and the row refused
 		row[lo-1] = w.max + 1
 	}
 	for j := lo; j <= hi; j++ {

@@ -103,9 +103,10 @@ func TestFuzzyWalk(t *testing.T) {
 }
 
 // BenchmarkFieldDictFuzzy walks a dictionary of 20,000 identifier-like
-// terms for the words near a query, as the fallback's fuzzy pass does
-// for each word of a search that finds too few documents: a long
-// identifier being typed at two edits, and a short word at one.
+// terms for the words near a query as the fallback's fuzzy pass does
+// (terms.Dicts.Near) for each word of a search that finds too few
+// documents: one edit away, then two under the word's first letter; a
+// long identifier being typed, and a short word.
 func BenchmarkFieldDictFuzzy(b *testing.B) {
 	r := rand.New(rand.NewPCG(5, 5))
 	parts := []string{"read", "write", "new", "file", "buffer", "string", "to", "from", "quote", "rune",
@@ -133,12 +134,13 @@ func BenchmarkFieldDictFuzzy(b *testing.B) {
 	}
 	fz := rd.(bleveindex.IndexReaderFuzzy)
 	for _, c := range []struct {
-		q    string
-		dist int
-	}{{"quoterunetograp", 2}, {"strconv.quoterunetograp", 2}, {"scaner", 1}} {
+		q      string
+		dist   int
+		prefix string
+	}{{"quoterunetograp", 1, ""}, {"quoterunetograp", 2, "q"}, {"strconv.quoterunetograp", 1, ""}, {"scaner", 1, ""}, {"scaner", 2, "s"}} {
 		b.Run(fmt.Sprintf("%s/%d", c.q, c.dist), func(b *testing.B) {
 			for b.Loop() {
-				d, err := fz.FieldDictFuzzy("body", c.q, c.dist, "")
+				d, err := fz.FieldDictFuzzy("body", c.q, c.dist, c.prefix)
 				if err != nil {
 					b.Fatal(err)
 				}

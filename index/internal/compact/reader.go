@@ -267,7 +267,7 @@ func (r *reader) FieldDictPrefix(field string, prefix []byte) (bleveindex.FieldD
 }
 
 func (r *reader) dict(field string, start, end, prefix []byte) *dict {
-	d := &dict{st: r.st, end: end, prefix: prefix, match: func([]byte) (bool, int) { return true, 0 }}
+	d := &dict{st: r.st, end: end, prefix: prefix, match: func([]byte) (bool, int, []byte) { return true, 0, nil }}
 	for i, s := range r.st.segs {
 		f := s.field(field)
 		if f == nil {
@@ -284,9 +284,10 @@ type dict struct {
 	srcs        []dictSource
 	end, prefix []byte
 	// match decides the terms to return of those in range; a term it
-	// refuses with skip > 0 rules out every term that starts with its
-	// first skip bytes, which Next then passes over.
-	match func(term []byte) (ok bool, skip int)
+	// refuses with to rules out every term before to, and with skip > 0
+	// every term that starts with its first skip bytes, which Next then
+	// passes over.
+	match func(term []byte) (ok bool, skip int, to []byte)
 	next  []byte // seekPast's, reused
 	entry bleveindex.DictEntry
 }
@@ -311,7 +312,11 @@ func (d *dict) Next() (*bleveindex.DictEntry, error) {
 		if min == nil || d.end != nil && bytes.Compare(min, d.end) > 0 || d.prefix != nil && !bytes.HasPrefix(min, d.prefix) {
 			return nil, nil
 		}
-		if ok, skip := d.match(min); !ok {
+		if ok, skip, to := d.match(min); !ok {
+			if to != nil {
+				d.seekTo(to)
+				continue
+			}
 			if skip > 0 {
 				d.seekPast(min[:skip])
 				continue
@@ -359,6 +364,15 @@ func (d *dict) seekPast(p []byte) {
 		} else {
 			s.pos = s.f.terms.searchFrom(s.pos, d.next)
 		}
+	}
+}
+
+// seekTo moves each segment's dictionary to its first term at or after
+// to. Cost: O(log d) for the d terms each passes over.
+func (d *dict) seekTo(to []byte) {
+	for k := range d.srcs {
+		s := &d.srcs[k]
+		s.pos = s.f.terms.searchFrom(s.pos, to)
 	}
 }
 
