@@ -92,11 +92,13 @@ func newFuzzyWalk(q []rune, max int) *fuzzyWalk {
 //
 // A term refused at a rune r leaps over the runes after r that cannot
 // keep it within max: r was refused because no entry of the row before
-// it is below max, so that only a rune of q near the row's diagonal
-// makes an entry within max (nextRune); the next term that may be near starts with the runes before r and
-// the least such rune above r (or is past them all). Walking a
-// dictionary for the words one edit from a word, this reads a few terms
-// under each first letter rather than one under each two letters.
+// it is below max (an insertion or a substitution would keep any rune
+// within it), so that only a rune of q near the row's diagonal makes an
+// entry within max (nextRune). The next term that may be near starts
+// with the runes before r and the least such rune above r, or is past
+// them all. Walking a dictionary for the words one edit from a word,
+// this reads a few terms under each first letter rather than one under
+// each two letters.
 func (w *fuzzyWalk) match(t []byte) (ok bool, skip int, to []byte) {
 	n := 0
 	for n < len(t) && n < len(w.term) && t[n] == w.term[n] {
@@ -143,13 +145,14 @@ func (w *fuzzyWalk) match(t []byte) (ok bool, skip int, to []byte) {
 
 // nextRune returns the least rune above r that may keep the term within
 // max in place of r, the rune that the last row, past max, was pushed
-// for: q[j-1] for an entry j of the row's band, matched on the diagonal
-// from the entry before it of the row before. (A transposition also
-// matches q[j-2], which for j above the band's first entry is q[j'-1] of
-// the entry before; for the first, its entry two rows up is at least max
-// away from its diagonal.) found is false when none is above r; safe is
-// false when one of them is U+FFFD, which bytes that are not UTF-8 decode
-// to wherever they sort, so that no rune is leapt to.
+// for: q[j-1] for an entry j of the row's band, which the diagonal from
+// the row before matches. (A transposition matches q[j-2]: the diagonal's
+// rune of entry j-1, also in the band, but for the band's first entry j,
+// whose transposition reads an entry two rows up that is max off its
+// diagonal, so at least max, and past max once the edit is added.) found
+// is false when none is above r; safe is false when one of them is
+// U+FFFD, which bytes that are not UTF-8 decode to wherever they sort, so
+// that no rune is leapt to.
 func (w *fuzzyWalk) nextRune(r rune) (c rune, found, safe bool) {
 	d := len(w.rows) - 1
 	lo, hi := max(1, d-w.max), min(len(w.q), d+w.max)
