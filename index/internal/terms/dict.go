@@ -37,16 +37,16 @@ type Dicts struct {
 type FuzzyWalk func(field, word string, dist int, prefix string, fn func(term string)) error
 
 // Prefixed returns the entries of the title's, the body's and the words'
-// dictionaries (in that order) that start with any of prefixes, with
-// their count in each: a term and a word as written may be spelled
-// alike, and each dictionary counts its own. Cost: one pass over each
-// prefix's range of each dictionary; a prefix that another one starts
-// with adds nothing to its range and is not walked.
+// dictionaries (in that order) that start with any of prefixes (an empty
+// one is none), with their count in each: a term and a word as written
+// may be spelled alike, and each dictionary counts its own. Cost: one
+// pass over each prefix's range of each dictionary; a prefix that
+// another one starts with adds nothing to its range and is not walked.
 func (d Dicts) Prefixed(prefixes []string) (map[string][3]uint64, error) {
 	counts := map[string][3]uint64{}
 	for i, p := range prefixes {
-		if p == "" || slices.ContainsFunc(prefixes[:i], func(o string) bool { return strings.HasPrefix(p, o) }) ||
-			slices.ContainsFunc(prefixes[i+1:], func(o string) bool { return o != p && strings.HasPrefix(p, o) }) {
+		if p == "" || slices.ContainsFunc(prefixes[:i], func(o string) bool { return o != "" && strings.HasPrefix(p, o) }) ||
+			slices.ContainsFunc(prefixes[i+1:], func(o string) bool { return o != "" && o != p && strings.HasPrefix(p, o) }) {
 			continue
 		}
 		// No term is in two prefixes' ranges (one that extends another

@@ -183,6 +183,50 @@ func TestPrefixed(t *testing.T) {
 	}
 }
 
+// Prefixed counts each term that starts with some prefix once per
+// dictionary, whatever prefixes extend or repeat others, over random
+// dictionaries.
+func TestPrefixedRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	letters := "abc"
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = letters[r.IntN(len(letters))]
+		}
+		return string(b)
+	}
+	for range 300 {
+		fields := map[string]map[string]uint64{"title": {}, "body": {}, "words": {}}
+		for _, f := range fields {
+			for range r.IntN(15) {
+				f[word(1+r.IntN(4))] = uint64(1 + r.IntN(9))
+			}
+		}
+		var prefixes []string
+		for range r.IntN(4) {
+			prefixes = append(prefixes, word(r.IntN(3)))
+		}
+		want := map[string][3]uint64{}
+		for fi, name := range []string{"title", "body", "words"} {
+			for term, n := range fields[name] {
+				if slices.ContainsFunc(prefixes, func(p string) bool { return p != "" && strings.HasPrefix(term, p) }) {
+					c := want[term]
+					c[fi] += n
+					want[term] = c
+				}
+			}
+		}
+		got, err := dicts(fields).Prefixed(prefixes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(got, want) {
+			t.Fatalf("Prefixed(%q) over %v = %v, want %v", prefixes, fields, got, want)
+		}
+	}
+}
+
 func TestNear(t *testing.T) {
 	fields := map[string]map[string]uint64{
 		"title": {"configuratons": 1},
