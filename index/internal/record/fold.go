@@ -350,10 +350,7 @@ func (c *FoldCache) Peek(id string, seq uint64) *Folded {
 // miss (a copy where it is stored lowered), and evictions to make room
 // for it.
 func (c *FoldCache) Get(id string, seq uint64, load func() (Text, error)) (*Folded, error) {
-	c.mu.Lock()
-	f := c.m[id]
-	c.mu.Unlock()
-	if f != nil && f.seq == seq {
+	if f := c.Peek(id, seq); f != nil {
 		return f, nil
 	}
 	t, err := load()

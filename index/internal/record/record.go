@@ -337,11 +337,12 @@ func DecodeRecordText(b []byte) (title, body []byte, err error) {
 }
 
 // DecodeRecordTextTo is DecodeRecordText decompressing, or restoring a
-// lowered text, into buf when it is large enough, and returns the buffer it used, to be passed again:
-// a search that folds many candidates' texts, and keeps only the folds,
-// then makes no copy of each text (in a process whose fold cache is
-// cold, those copies' fresh pages were a quarter of a search). title and
-// body are valid until the buffer is used again.
+// lowered text, into buf when it is large enough, and returns the buffer
+// it used, to be passed again: a search that folds many candidates'
+// texts, and keeps only the folds, then makes no copy of each text (in a
+// process whose fold cache is cold, those copies' fresh pages were a
+// quarter of a search). title and body are valid until the buffer is
+// used again.
 func DecodeRecordTextTo(b, buf []byte) (title, body, used []byte, err error) {
 	end, err := scanHeader(b, nil, nil)
 	if err != nil {

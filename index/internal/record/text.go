@@ -14,10 +14,10 @@ import (
 
 // Text encodings, the byte that starts a record's text. textRaw stores
 // the title and body as written; textSnappy, of stores written before
-// text was stored raw, compressed together with snappy; textLower stores each field whose folding only lowers ASCII letters
-// (tokenize.FoldCase with no changed mask: all ASCII text, code and
-// most prose) lowered, with a mask of the letters it lowered, and any
-// other field raw:
+// text was stored raw, compressed together with snappy; textLower stores
+// each field whose folding only lowers ASCII letters (tokenize.FoldCase
+// with no changed mask: all ASCII text, code and most prose) lowered,
+// with a mask of the letters it lowered, and any other field raw:
 //
 //	flags                 (byte: bit 0 the title is lowered, bit 1 the body)
 //	title, body           (uvarint length + bytes each)
