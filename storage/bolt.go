@@ -136,8 +136,17 @@ func (s *Bolt) Size() (int64, error) {
 	return fi.Size(), nil
 }
 
+// compactTx is how many bytes of keys and values Compact copies per
+// transaction of the new file. A transaction holds what it copies in the
+// heap until it commits, and Optimize compacts while the bleve indexes
+// merge: with 64 MiB, building the yardstick's corpus through the CLI
+// peaked at 468-521 MiB of RSS (eight builds); with 8 MiB, at 462-477
+// MiB, in the same time (medians 24.4 and 24.0 s), the file within 0.02%.
+const compactTx = 8 << 20
+
 // Compact rewrites the store into a fresh file, dropping free pages, and
-// swaps it in. No transaction may run meanwhile.
+// swaps it in. No transaction may run meanwhile. Cost: a read of the
+// store and a write of what it holds, in transactions of compactTx bytes.
 func (s *Bolt) Compact() error {
 	path := s.db.Path()
 	tmp := path + ".compact"
@@ -146,7 +155,7 @@ func (s *Bolt) Compact() error {
 	if err != nil {
 		return fmt.Errorf("compact: %w", err)
 	}
-	if err := bolt.Compact(dst, s.db, 64<<20); err != nil {
+	if err := bolt.Compact(dst, s.db, compactTx); err != nil {
 		dst.Close()
 		os.Remove(tmp)
 		return fmt.Errorf("compact: %w", err)
