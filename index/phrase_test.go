@@ -171,16 +171,19 @@ func TestPhrasesMatchPositions(t *testing.T) {
 
 // TestLongPhrasesMatchPositions is TestPhrasesMatchPositions on long
 // documents, whose phrases are judged in windows around the places where
-// a word's term prefix occurs (docRuns.inWindows) rather than by analyzing them
-// whole: stems (packaged, possibility, dying), identifiers that split
-// (packageMain, typeT, (t *T)), connectors, stop words between, and
-// fields that fold other than plainly (café); in the simple syntax and
-// in the raw one, whose strict plan judges phrases apart.
+// a word's term prefix occurs (docRuns.inWindows) rather than by
+// analyzing them whole: stems (packaged, possibility, dying), identifiers
+// that split (packageMain, typeT, (t *T)), words with an inner capital
+// that fold to the phrase (packAge main: no run as written), connectors,
+// stop words between, and fields that fold other than plainly (café); in
+// the simple syntax and in the raw one, whose strict plan judges phrases
+// apart, and in auto mode, whose text leg takes the runs the substring
+// leg found as written.
 func TestLongPhrasesMatchPositions(t *testing.T) {
 	// Each document is long runs of filler with a few of these forms in
 	// it, so that it holds a phrase in one form, or in none.
 	forms := []string{
-		"package main", "Packaged MAIN", "packages main", "packageMain", "package_main", "pkg.Package.main", "package the main", "XMLPackage main", "Pâckage main", "Ünïcode pâckages main",
+		"package main", "Packaged MAIN", "packages main", "packageMain", "packAge main", "tyPe t", "poiNt p", "package_main", "pkg.Package.main", "package the main", "XMLPackage main", "Pâckage main", "Ünïcode pâckages main",
 		"main package", "main x package", "package p", "package, P", "package--p", "PackageP",
 		"type t", "types T", "typeT", "(t *T) type", "type, t", "type--t", "type_t", "t. Type", "ÉTÉ type t",
 		"point p", "points P", "pointP", "p.point", "point of p", "IDPoint p",
@@ -220,6 +223,24 @@ func TestLongPhrasesMatchPositions(t *testing.T) {
 					t.Errorf("%s %q: %d hits, positions say %d; only in hits %v, only by positions %v",
 						syntax, phrase, total, len(want), minus(got, want), minus(want, got))
 				}
+			}
+			// In auto mode the text leg takes a document as holding the
+			// phrase when the substring leg found it there as written
+			// (search.runs), and judges the others itself.
+			var byText []string
+			total := 0
+			for offset := 0; offset == 0 || offset < total; offset += index.MaxLimit {
+				r := search(t, ix, index.Request{Query: `"` + phrase + `"`, Mode: index.ModeAuto, Limit: index.MaxLimit, Offset: offset, Fallback: -1})
+				for _, h := range r.Hits {
+					if slices.Contains(h.MatchedIn, index.LegText) {
+						byText = append(byText, h.ID)
+					}
+				}
+				total = r.Total
+			}
+			if !slices.Equal(sorted(byText), sorted(want)) {
+				t.Errorf("auto %q: %d hits of the text leg, positions say %d; only in hits %v, only by positions %v",
+					phrase, len(byText), len(want), minus(byText, want), minus(want, byText))
 			}
 			if len(want) < 10 || len(want) > len(docs)-10 {
 				t.Errorf("%q: %d of %d documents hold it: the test needs both kinds", phrase, len(want), len(docs))

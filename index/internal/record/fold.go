@@ -35,6 +35,11 @@ type Folded struct {
 	titleText, bodyText string
 	texts               uint8
 	bare                bool
+	// lowMasks are the stored case masks of the fields stored lowered
+	// that were folded without masks (bare): HasRun raises the letters of
+	// an occurrence from them, a look at a few bits where maskWords would
+	// read the field's every word.
+	lowMasks [2][]byte
 	// cut marks the fold of a text's head (FoldHeadInto): its body is
 	// the body's start, whose end is not the field's.
 	cut bool
@@ -249,7 +254,7 @@ func FoldInto(f *Folded, buf []byte, t Text, masks bool) (*Folded, []byte, error
 		case lowered:
 			folded = unsafe.String(unsafe.SliceData(field), len(field))
 			if !masks {
-				f.bare = true
+				f.bare, f.lowMasks[k] = true, mask
 				break
 			}
 			var err error
@@ -463,6 +468,10 @@ func (c *FoldCache) put(id string, keep *Folded, evict bool) bool {
 // searches.
 func (fd *Folded) HasRun(body bool, written string, folded find.Finder) bool {
 	text, upper, changed, orig, kept := fd.field(body)
+	low := fd.lowMasks[0]
+	if body {
+		low = fd.lowMasks[1]
+	}
 	q := folded.Needle()
 	if len(q) == 0 || len(written) != len(q) || !wordByte(q[0]) || !wordByte(q[len(q)-1]) || !plainCase(written) {
 		return false
@@ -476,7 +485,7 @@ func (fd *Folded) HasRun(body bool, written string, folded find.Finder) bool {
 		end := i + len(q)
 		// The end of a head is not a separator: the body goes on.
 		if (i == 0 || separator(text[i-1])) && (end == len(text) && !(body && fd.cut) || end < len(text) && separator(text[end])) &&
-			fd.plainAt(kept, orig, text, upper, changed, i, end) {
+			fd.plainAt(kept, orig, text, upper, changed, low, i, end) {
 			return true
 		}
 		at = i + 1
@@ -486,18 +495,32 @@ func (fd *Folded) HasRun(body bool, written string, folded find.Finder) bool {
 
 // plainAt reports whether the field's bytes [i, end) are as folded, up to
 // case, and are words of plain case (plainCase): from the field as
-// stored when the fold kept it (kept, orig), else from its masks.
-func (fd *Folded) plainAt(kept bool, orig, text string, upper, changed []uint64, i, end int) bool {
+// stored when the fold kept it (kept, orig), else from its masks, or from
+// its stored mask (low) when it was stored lowered and folded without
+// masks. A stored mask that marks a byte other than a lower-case letter
+// is damaged: no run is found by it.
+func (fd *Folded) plainAt(kept bool, orig, text string, upper, changed []uint64, low []byte, i, end int) bool {
 	if kept {
 		return plainCase(orig[i:end])
 	}
-	if fd.bare || changed != nil && anyBit(changed, max(i-1, 0), min(end+1, len(text))) {
+	if low == nil && fd.bare || changed != nil && anyBit(changed, max(i-1, 0), min(end+1, len(text))) {
 		return false
 	}
 	// The occurrence restored in a buffer on the stack: a phrase is short.
 	var buf [64]byte
 	b := append(buf[:0], text[i:end]...)
-	tokenize.RaiseCase(b, upper, i)
+	if low == nil {
+		tokenize.RaiseCase(b, upper, i)
+	} else {
+		for j := range b {
+			if at := i + j; at/8 < len(low) && low[at/8]&(1<<(at%8)) != 0 {
+				if b[j] < 'a' || b[j] > 'z' {
+					return false
+				}
+				b[j] -= 'a' - 'A'
+			}
+		}
+	}
 	return plainCase(unsafe.String(unsafe.SliceData(b), len(b)))
 }
 

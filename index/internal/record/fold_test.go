@@ -1,6 +1,7 @@
 package record
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -169,9 +170,20 @@ func TestHasRun(t *testing.T) {
 			// With case masks (an index's cache) and with the text kept
 			// in their place (a fold no later search reads), from the
 			// text as written and as a record stores it.
+			// And, for a body stored lowered, without masks (a search's
+			// check in a process with no cache), which reads its case from
+			// its stored mask.
 			stored := storedText(t, "", tc.body)
-			for _, fd := range []*Folded{mustFold(t, fold, nil, []byte(tc.body)), mustFold(t, foldKeeping, nil, []byte(tc.body)),
-				mustFoldText(t, fold, stored), mustFoldText(t, foldKeeping, stored)} {
+			folds := []*Folded{mustFold(t, fold, nil, []byte(tc.body)), mustFold(t, foldKeeping, nil, []byte(tc.body)),
+				mustFoldText(t, fold, stored), mustFoldText(t, foldKeeping, stored)}
+			if stored.lowered&2 != 0 {
+				bare, _, err := FoldInto(&Folded{}, nil, stored, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				folds = append(folds, bare)
+			}
+			for _, fd := range folds {
 				if got := fd.HasRun(true, tc.written, find.New(tokenize.Fold(tc.written))); got != tc.want {
 					t.Errorf("HasRun(%q in %q), text kept %v: %v, want %v", tc.written, tc.body, fd.texts != 0, got, tc.want)
 				}
@@ -256,6 +268,35 @@ func TestHasRunInHead(t *testing.T) {
 			if _, _, ok := fd.Plain(true); ok == !tc.whole {
 				t.Errorf("%q, whole %v: the head's body is plain", tc.body, tc.whole)
 			}
+		}
+	}
+}
+
+// TestHasRunDamagedMask checks that a lowered field's stored mask that
+// marks a byte other than a lower-case letter finds no run where it
+// marks one, folded without masks (HasRun reads the mask there only), and
+// is ErrCorrupt folded with them.
+func TestHasRunDamagedMask(t *testing.T) {
+	stored := storedText(t, "", "x all rights")
+	if stored.lowered&2 == 0 {
+		t.Fatal("an ASCII body is not stored lowered")
+	}
+	for _, tc := range []struct {
+		at   int // the byte whose bit is set
+		want bool
+	}{{0, true}, {2, true}, {5, false}, {12, true}} {
+		damaged := stored
+		damaged.masks[1] = make([]byte, 8)
+		damaged.masks[1][tc.at/8] |= 1 << (tc.at % 8)
+		bare, _, err := FoldInto(&Folded{}, nil, damaged, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := bare.HasRun(true, "all rights", find.New("all rights")); got != tc.want {
+			t.Errorf("the bit of byte %d set: HasRun %v, want %v", tc.at, got, tc.want)
+		}
+		if _, _, err := FoldInto(&Folded{}, nil, damaged, true); tc.at == 5 && !errors.Is(err, ErrCorrupt) {
+			t.Errorf("the bit of byte %d set: FoldInto with masks: %v, want ErrCorrupt", tc.at, err)
 		}
 	}
 }
