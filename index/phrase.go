@@ -414,12 +414,11 @@ func (s *search) runsHeld(tp *plan.Text, id string, pres []uint64) bool {
 }
 
 // records returns the stored records of the documents ids, distinct, in
-// their order. A phrase of common words ("all rights") reads most of the
-// store: for a quarter of the documents or more, one scan of the store in
-// key order replaces a lookup from its root for each.
+// their order: by one scan of the store when that pays (scanPays; a
+// phrase of common words, "all rights", reads most of the store).
 func (s *search) records(ids []string) ([][]byte, error) {
 	recs := make([][]byte, len(ids))
-	if len(ids) < 64 || uint64(len(ids)) < getUint(s.tx, metaDocs)/4 {
+	if !s.scanPays(len(ids)) {
 		for i, id := range ids {
 			var err error
 			if recs[i], err = s.stored(id); err != nil {
@@ -447,6 +446,13 @@ func (s *search) records(ids []string) ([][]byte, error) {
 		}
 	}
 	return recs, nil
+}
+
+// scanPays reports whether reading n documents' records costs less by
+// one scan of the store in key order than by a lookup from its root for
+// each: for a quarter of the documents or more, at least 64.
+func (s *search) scanPays(n int) bool {
+	return n >= 64 && uint64(n) >= getUint(s.tx, metaDocs)/4
 }
 
 // parallelPhrases is the fewest documents whose phrases are judged by
