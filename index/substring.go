@@ -256,6 +256,16 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 			}
 			return -1
 		}
+		// idOf returns candidate i's ID, checking the search's context
+		// every 256 candidates.
+		idOf := func(i int) (string, error) {
+			if i%256 == 0 {
+				if err := s.ctx.Err(); err != nil {
+					return "", err
+				}
+			}
+			return s.triIDs.ExternalID(cands[i].ID)
+		}
 		// With no fold cache to look in first, the records of a quarter
 		// of the documents or more are read by one scan of the store in
 		// key order (search.scanPays).
@@ -263,12 +273,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 			at := make(map[string]int, len(cands))
 			ids := make([]string, len(cands))
 			for i := range cands {
-				if i%256 == 0 {
-					if err := s.ctx.Err(); err != nil {
-						return err
-					}
-				}
-				id, err := s.triIDs.ExternalID(cands[i].ID)
+				id, err := idOf(i)
 				if err != nil {
 					return err
 				}
@@ -289,12 +294,7 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 		}
 		var key []byte // the store's key of each candidate, in one buffer
 		for i := range cands {
-			if i%256 == 0 {
-				if err := s.ctx.Err(); err != nil {
-					return err
-				}
-			}
-			id, err := s.triIDs.ExternalID(cands[i].ID)
+			id, err := idOf(i)
 			if err != nil {
 				return err
 			}
