@@ -222,9 +222,11 @@ func isASCII(b []byte) bool {
 // lowered, valid until buf is written again; its masks are valid until
 // the next FoldInto into f, which writes them again. A raw ASCII field
 // keeps the field itself, a view of t's bytes (Stored); a lowered field
-// has its case mask when masks is true; another has its masks and maps
-// when masks is true (tokenize.FoldCase), else its folded text alone. A
-// damaged mask is ErrCorrupt. Cost: tokenize.AppendFold of each raw
+// has its case mask when masks is true, else a view of the mask as
+// stored, which only HasRun reads; another has its masks and maps when
+// masks is true (tokenize.FoldCase), else its folded text alone. A
+// damaged mask is ErrCorrupt (with masks; without, HasRun finds no run
+// where it marks a byte that is not a letter). Cost: tokenize.AppendFold of each raw
 // field, nothing allocated once buf is large enough; FoldCase of a raw
 // field that is not ASCII, and a mask's words, when masks is true.
 func FoldInto(f *Folded, buf []byte, t Text, masks bool) (*Folded, []byte, error) {
