@@ -20,6 +20,7 @@ type coldConfig struct {
 	Queries  stringList // query files in the shape of queries.jsonl
 	Given    stringList // more queries, class "given"
 	Twindex  string     // the twindex binary
+	Before   string     // another twindex binary, run beside it; "" for none
 	DB       string     // fts5_ref.py's NAME.db; "" leaves sqlite3 out
 	Dir      string     // work directory; "" means a temp dir, removed afterwards
 	Rounds   int
@@ -41,6 +42,7 @@ func coldCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Var(&cfg.Queries, "queries", "a query `file` in the shape of queries.jsonl (make_queries.py, twindex-bench tail); repeatable; required")
 	fs.Var(&cfg.Given, "query", "one more query `text`, in a class of its own (\"given\"); repeatable")
 	fs.StringVar(&cfg.Twindex, "twindex", "", "the twindex `binary` to run (CGO_ENABLED=0 go build ./cmd/twindex); required")
+	fs.StringVar(&cfg.Before, "before", "", "another twindex `binary` (the tree before a change), whose two searches run beside --twindex's in every round, query by query; adds their columns and ratios")
 	fs.StringVar(&cfg.DB, "db", "", "fts5_ref.py's `NAME.db` of the same corpus, for the sqlite3 CLI; none leaves it out")
 	fs.StringVar(&cfg.Dir, "dir", "", "work `dir` for the corpus files and their index (kept, reused); default a temp dir, removed at the end")
 	fs.IntVar(&cfg.Rounds, "rounds", 3, "rounds over the queries; the tools alternate in each")
@@ -60,6 +62,11 @@ every query and round runs, in an order that alternates between rounds:
                      phrase without its quotes)
   sqlite3            sqlite3 -readonly DB with fts5_ref.py's auto query (top
                      20 of the RRF of trigram and porter, with snippets)
+  twindex (before), twindex no-sync (before)
+                     the two twindex searches of the --before binary: runs
+                     minutes apart drift more than a change moves them;
+                     alternated with the others query by query, their
+                     ratios resolve it
 
 and, unless --no-serve, with "twindex serve DIR" owning the index, the two
 twindex searches again (they forward to it) beside rg. Per tool and class:
@@ -139,26 +146,32 @@ func cold(ctx context.Context, cfg coldConfig, log io.Writer) (*coldResult, erro
 		fmt.Fprintf(log, "  twindex index: %.2f s, peak RSS %.0f MiB\n", res.Build.Seconds(), mib(res.BuildRSS))
 	}
 
-	search := func(extra ...string) func(benchQuery) []string {
+	searchWith := func(bin string, extra ...string) func(benchQuery) []string {
 		return func(q benchQuery) []string {
 			return append(append([]string{bin, "search", "--limit", "20", "--format", "json"}, extra...), "--", q.Text, files)
 		}
 	}
-	tools := []coldTool{
-		{name: "twindex", argv: search()},
-		{name: "twindex no-sync", argv: search("--no-sync")},
-		{name: "rg", argv: func(q benchQuery) []string { return []string{"rg", "-i", "-F", "-l", "--", rgLiteral(q.Text), files} }},
-	}
+	search := func(extra ...string) func(benchQuery) []string { return searchWith(bin, extra...) }
+	rg := coldTool{name: "rg", argv: func(q benchQuery) []string { return []string{"rg", "-i", "-F", "-l", "--", rgLiteral(q.Text), files} }}
+	tools := []coldTool{{name: "twindex", argv: search()}, {name: "twindex no-sync", argv: search("--no-sync")}, rg}
 	if cfg.DB != "" {
 		tools = append(tools, coldTool{name: "sqlite3", argv: func(q benchQuery) []string {
 			return []string{"sqlite3", "-readonly", cfg.DB, fts5AutoSQL(q.Text)}
 		}})
 	}
+	if cfg.Before != "" {
+		before, err := filepath.Abs(cfg.Before)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, coldTool{name: "twindex (before)", argv: searchWith(before)},
+			coldTool{name: "twindex no-sync (before)", argv: searchWith(before, "--no-sync")})
+	}
 	if !cfg.NoServe {
 		tools = append(tools,
 			coldTool{name: "twindex (served)", serve: true, argv: search()},
 			coldTool{name: "twindex no-sync (served)", serve: true, argv: search("--no-sync")},
-			coldTool{name: "rg (beside the server)", serve: true, argv: tools[2].argv})
+			coldTool{name: "rg (beside the server)", serve: true, argv: rg.argv})
 	}
 	for _, t := range tools {
 		res.Tools = append(res.Tools, t.name)
@@ -427,7 +440,7 @@ func startServe(ctx context.Context, bin, dir string, log io.Writer) (stop func(
 }
 
 // printCold writes cold's tables: latency per tool and class, then the
-// ratios of twindex's to rg's and sqlite3's.
+// ratios of twindex's to rg's and sqlite3's, and to the --before binary's.
 func printCold(w io.Writer, r *coldResult) {
 	fmt.Fprintf(w, "## cold processes, %s: %d documents (%d files), loadavg before %s, after %s\n\n", r.Corpus, r.Docs, r.Files, r.Loadavg, r.LoadPost)
 	if r.Build > 0 {
@@ -450,7 +463,8 @@ func printCold(w io.Writer, r *coldResult) {
 		fmt.Fprintln(w)
 	}
 	pairs := [][2]string{{"twindex", "rg"}, {"twindex no-sync", "rg"}, {"twindex", "sqlite3"}, {"twindex no-sync", "sqlite3"},
-		{"twindex (served)", "rg (beside the server)"}, {"twindex no-sync (served)", "rg (beside the server)"}}
+		{"twindex (served)", "rg (beside the server)"}, {"twindex no-sync (served)", "rg (beside the server)"},
+		{"twindex", "twindex (before)"}, {"twindex no-sync", "twindex no-sync (before)"}}
 	var cols []string
 	for _, p := range pairs {
 		if r.Lat[p[0]] != nil && r.Lat[p[1]] != nil {

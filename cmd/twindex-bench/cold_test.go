@@ -32,9 +32,9 @@ func fts5DB(t *testing.T, path string, docs []any) {
 	}
 }
 
-// TestCold runs the cold command on the fixture corpus with every tool:
-// each query answered by each, in both phases; the sqlite3 query finds
-// what FTS5's auto mode finds.
+// TestCold runs the cold command on the fixture corpus with every tool
+// (--before the same binary): each query answered by each, in both
+// phases; the sqlite3 query finds what FTS5's auto mode finds.
 func TestCold(t *testing.T) {
 	for _, tool := range []string{"rg", "sqlite3", "go"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -63,7 +63,7 @@ func TestCold(t *testing.T) {
 
 	var log bytes.Buffer
 	res, err := cold(context.Background(), coldConfig{Corpus: corpus, Queries: stringList{queries}, Given: stringList{"fd"},
-		Twindex: bin, DB: db, Dir: filepath.Join(dir, "work"), Rounds: 1}, &log)
+		Twindex: bin, Before: bin, DB: db, Dir: filepath.Join(dir, "work"), Rounds: 1}, &log)
 	if err != nil {
 		t.Fatalf("cold: %v\nlog:\n%s", err, log.String())
 	}
@@ -78,8 +78,8 @@ func TestCold(t *testing.T) {
 			t.Errorf("%s timed %d queries, want 4", tool, n)
 		}
 	}
-	if len(res.Tools) != 7 {
-		t.Errorf("tools %q, want 7", res.Tools)
+	if len(res.Tools) != 9 {
+		t.Errorf("tools %q, want 9", res.Tools)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "work", "files", ".twindex", "serve")); err == nil {
 		if ents, _ := os.ReadDir(filepath.Join(dir, "work", "files", ".twindex", "serve")); len(ents) > 0 {
@@ -90,6 +90,9 @@ func TestCold(t *testing.T) {
 	printCold(&b, res)
 	if !strings.Contains(b.String(), "| phrase | 1 |") {
 		t.Errorf("report without the phrase class:\n%s", b.String())
+	}
+	if !strings.Contains(b.String(), "| twindex / twindex (before) | twindex no-sync / twindex no-sync (before) |") {
+		t.Errorf("report without the ratios to --before:\n%s", b.String())
 	}
 }
 
