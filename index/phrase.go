@@ -427,14 +427,8 @@ func (s *search) records(ids []string) ([][]byte, error) {
 		}
 		return recs, nil
 	}
-	at := make(map[string]int, len(ids))
-	for i, id := range ids {
-		at[id] = i
-	}
-	err := s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
-		if i, ok := at[string(k)]; ok {
-			recs[i] = v
-		}
+	err := s.scanStored(ids, func(i int, rec []byte) error {
+		recs[i] = rec
 		return nil
 	})
 	if err != nil {
@@ -453,6 +447,29 @@ func (s *search) records(ids []string) ([][]byte, error) {
 // each: for a quarter of the documents or more, at least 64.
 func (s *search) scanPays(n int) bool {
 	return n >= 64 && uint64(n) >= getUint(s.tx, metaDocs)/4
+}
+
+// scanStored calls fn with the place in ids and the stored record of
+// each of the documents ids (distinct) that the store holds, by one scan
+// of the store in key order, checking the search's context every 256
+// records.
+func (s *search) scanStored(ids []string, fn func(i int, rec []byte) error) error {
+	at := make(map[string]int, len(ids))
+	for i, id := range ids {
+		at[id] = i
+	}
+	n := 0
+	return s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
+		if n++; n%256 == 0 {
+			if err := s.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if i, ok := at[string(k)]; ok {
+			return fn(i, v)
+		}
+		return nil
+	})
 }
 
 // parallelPhrases is the fewest documents whose phrases are judged by

@@ -270,27 +270,14 @@ func (s *search) substringLeg() ([]rank.Scored, error) {
 		// of the documents or more are read by one scan of the store in
 		// key order (search.scanPays).
 		if !s.ix.fold.Keeps() && s.scanPays(len(cands)) {
-			at := make(map[string]int, len(cands))
 			ids := make([]string, len(cands))
 			for i := range cands {
-				id, err := idOf(i)
-				if err != nil {
+				var err error
+				if ids[i], err = idOf(i); err != nil {
 					return err
 				}
-				at[id], ids[i] = i, id
 			}
-			n := 0
-			return s.tx.Scan(bucketDocs, nil, func(k, v []byte) error {
-				if n++; n%256 == 0 {
-					if err := s.ctx.Err(); err != nil {
-						return err
-					}
-				}
-				if i, ok := at[string(k)]; ok {
-					return verify(ids[i], v, &cands[i], dlOf(i))
-				}
-				return nil
-			})
+			return s.scanStored(ids, func(i int, rec []byte) error { return verify(ids[i], rec, &cands[i], dlOf(i)) })
 		}
 		var key []byte // the store's key of each candidate, in one buffer
 		for i := range cands {
