@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -61,13 +62,30 @@ func checkFile(path string) (stamp, error) {
 		return stamp{}, err
 	}
 	defer f.Close()
+	return checkOpen(f, path)
+}
+
+// statReaderAt is the part of an *os.File that checkOpen reads.
+type statReaderAt interface {
+	io.ReaderAt
+	Stat() (fs.FileInfo, error)
+}
+
+// checkOpen walks the open file f, again while a writer changes its meta
+// pages. The meta pages are read before the size: bbolt grows the file
+// before it writes the meta page that reaches the new pages, so a size
+// taken after the meta pages holds every page they reach, and a commit
+// after it changes them, which the read after a failed walk sees. The
+// other order fails a file that was only growing: the size from before a
+// commit, the meta pages from after.
+func checkOpen(f statReaderAt, path string) (stamp, error) {
 	for try := 0; ; try++ {
-		fi, err := f.Stat()
-		if err != nil || fi.Size() == 0 {
-			return stamp{}, err
-		}
 		before, err := metaBytes(f)
 		if err != nil {
+			return stamp{}, err
+		}
+		fi, err := f.Stat()
+		if err != nil || fi.Size() == 0 {
 			return stamp{}, err
 		}
 		w := &walker{f: f, path: path, size: fi.Size()}
