@@ -17,6 +17,10 @@ import (
 // before returning ErrLocked (bbolt waits forever by default).
 const lockTimeout = 250 * time.Millisecond
 
+// lockPoll is how often Open asks again whether another process still
+// holds the file, after a walk that failed while it did.
+const lockPoll = 10 * time.Millisecond
+
 // growStep is how far the file grows past the pages in use when a commit
 // needs more room. bbolt's default, 16 MiB, left a third of a 50 MiB store
 // as a tail that no page used: sparse on most file systems, but the size
@@ -49,18 +53,36 @@ type Bolt struct {
 // another process has it open, and a *CorruptError when CheckFile finds
 // the file damaged.
 //
+// The file is walked before bbolt opens it, so before its lock is taken:
+// a process that holds it may commit during the walk, and commits that
+// reuse pages the walk has yet to read can fail it more times than
+// CheckFile walks again. A walk that fails while another process holds
+// the lock is therefore not the verdict: Open waits for the lock as
+// bbolt would (lockTimeout), returns ErrLocked if it is not let go, and
+// walks the file again if it is.
+//
 // Cost: CheckFile's, O(reachable pages), unless Options.CheckRecord says
 // the file is unchanged since its last walk.
 func Open(path string, opts *Options) (_ *Bolt, err error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	if opts.CheckRecord != "" {
-		err = checkOnce(path, opts.CheckRecord)
-	} else {
-		err = CheckFile(path)
+	check := func() error {
+		if opts.CheckRecord != "" {
+			return checkOnce(path, opts.CheckRecord)
+		}
+		return CheckFile(path)
 	}
+	err = check()
 	var ce *CorruptError
+	if errors.As(err, &ce) && heldElsewhere(path) {
+		for deadline := time.Now().Add(lockTimeout); heldElsewhere(path); time.Sleep(lockPoll) {
+			if time.Now().After(deadline) {
+				return nil, fmt.Errorf("open %s: %w", path, ErrLocked)
+			}
+		}
+		err = check()
+	}
 	if errors.As(err, &ce) {
 		return nil, err // it names the file
 	}
