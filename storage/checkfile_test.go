@@ -25,21 +25,10 @@ func TestCheckFile(t *testing.T) {
 	if err := storage.CheckFile(path); err != nil {
 		t.Fatalf("missing file: %v", err)
 	}
-	s, err := storage.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	big := make([]byte, 64<<10)
-	for i := range 40 {
-		if err := s.Update(func(tx storage.Tx) error { return tx.Put(bucket, []byte{byte(i)}, big) }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s.Close()
+	good := writeStore(t, path, 40)
 	if err := storage.CheckFile(path); err != nil {
 		t.Fatalf("intact file: %v", err)
 	}
-	good, _ := os.ReadFile(path)
 	for name, b := range map[string][]byte{
 		"truncated": good[:len(good)/2],
 		"garbage":   []byte("this is not a bbolt file, not at all; it is long enough to have meta pages............"),
@@ -54,6 +43,30 @@ func TestCheckFile(t *testing.T) {
 			t.Errorf("%s: Open = %v, want ErrCorrupt", name, err)
 		}
 	}
+}
+
+// writeStore makes a store at path holding values of 64 KiB under keys
+// 0 .. values-1, closes it and returns its bytes.
+func writeStore(t *testing.T, path string, values int) []byte {
+	t.Helper()
+	s, err := storage.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := make([]byte, 64<<10)
+	for i := range values {
+		if err := s.Update(func(tx storage.Tx) error { return tx.Put(bucket, []byte{byte(i)}, big) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // fixture is a small bbolt file with every kind of page CheckFile walks,

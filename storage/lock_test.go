@@ -20,21 +20,7 @@ import (
 // decides: damaged here.
 func TestDamagedWhileHeld(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.db")
-	s, err := storage.Open(path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	big := make([]byte, 64<<10)
-	for i := range 8 {
-		if err := s.Update(func(tx storage.Tx) error { return tx.Put(bucket, []byte{byte(i)}, big) }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s.Close()
-	good, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	good := writeStore(t, path, 8)
 	if err := os.WriteFile(path, good[:len(good)/2], 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +36,7 @@ func TestDamagedWhileHeld(t *testing.T) {
 	}
 
 	f := hold()
-	_, err = storage.Open(path, nil)
+	_, err := storage.Open(path, nil)
 	var ce *storage.CorruptError
 	if !errors.Is(err, storage.ErrLocked) || errors.As(err, &ce) {
 		t.Errorf("held: Open = %v, want ErrLocked", err)
