@@ -20,7 +20,10 @@
 // Open first walks the file's pages with bounds-checked reads (CheckFile)
 // and returns a *CorruptError naming the file and page; panics of bbolt
 // on damage it meets later become errors wrapping ErrCorrupt. CheckFile
-// serves other bbolt files too (scorch's root.bolt).
+// serves other bbolt files too (scorch's root.bolt). The walk comes
+// before bbolt takes the file's lock, so a walk that fails while another
+// process holds it, and may be committing, is not the verdict: Open waits
+// for the lock as bbolt would and walks again, or returns ErrLocked.
 //
 // The engine decides what goes in the buckets (documents, the parent index,
 // the write log, sequence numbers, counters, the schema version); this
