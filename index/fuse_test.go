@@ -42,21 +42,27 @@ func wordDocs(rng *rand.Rand, vocab []string, n, maxWords int, idFormat string) 
 
 // legsRRF returns fusion.RRF, ties within a leg sharing a rank, of the
 // complete rankings of q's substring and text legs.
+//
+// When the substring leg finds DefaultFallback documents or more, auto
+// mode does not tolerate a word that no document holds (Request.Fallback),
+// so its text leg is then text mode's without the fallback.
 func legsRRF(t *testing.T, ix *index.Index, q string) []fusion.Hit {
 	t.Helper()
-	var lists []fusion.List
-	for _, leg := range []struct {
-		name string
-		mode index.Mode
-	}{{index.LegSubstring, index.ModeSubstring}, {index.LegText, index.ModeText}} {
-		l := fusion.List{Leg: leg.name}
-		for _, h := range all(t, ix, index.Request{Query: q, Mode: leg.mode}) {
-			l.IDs = append(l.IDs, h.ID)
-			l.Scores = append(l.Scores, h.Score)
-		}
-		lists = append(lists, l)
+	substring := fusion.List{Leg: index.LegSubstring}
+	for _, h := range all(t, ix, index.Request{Query: q, Mode: index.ModeSubstring}) {
+		substring.IDs = append(substring.IDs, h.ID)
+		substring.Scores = append(substring.Scores, h.Score)
 	}
-	return fusion.RRF(lists, fusion.Options{TiesShareRank: true})
+	text := fusion.List{Leg: index.LegText}
+	req := index.Request{Query: q, Mode: index.ModeText}
+	if len(substring.IDs) >= index.DefaultFallback {
+		req.Fallback = -1
+	}
+	for _, h := range all(t, ix, req) {
+		text.IDs = append(text.IDs, h.ID)
+		text.Scores = append(text.Scores, h.Score)
+	}
+	return fusion.RRF([]fusion.List{substring, text}, fusion.Options{TiesShareRank: true})
 }
 
 // TestAutoIsRRFOfLegs checks auto mode's paged, lazily fused ranking

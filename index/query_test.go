@@ -403,6 +403,49 @@ func TestTolerantRanksAllWordsFirst(t *testing.T) {
 	})
 }
 
+// A word that no document holds whole but the substring leg finds inside
+// longer words (nmars of Unmarshal) is a piece of them: auto mode does
+// not tolerate it when the substring leg finds Request.Fallback
+// documents or more, so its hits and total are the documents that hold
+// the text, without those of the words near it (mars, smart). With
+// fewer, or in text mode, which has no substring leg, the fallback runs.
+func TestFragmentNotTolerated(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix,
+			index.Doc{ID: "u1", Body: "json.Unmarshal reads the data"},
+			index.Doc{ID: "u2", Body: "xml.Unmarshal and more"},
+			index.Doc{ID: "u3", Title: "decode", Body: "Unmarshals a value"},
+			index.Doc{ID: "mars", Body: "mars is a planet"},
+			index.Doc{ID: "smart", Body: "a smart idea"},
+		)
+		r := search(t, ix, index.Request{Query: "nmars"})
+		if got := sorted(ids(r)); r.Tolerant || r.Total != 3 || strings.Join(got, " ") != "u1 u2 u3" {
+			t.Fatalf("nmars: %v total %d (tolerant %v), want the three holders of the text alone", got, r.Total, r.Tolerant)
+		}
+		for _, h := range r.Hits {
+			if !slices.Equal(h.MatchedIn, []string{index.LegSubstring}) {
+				t.Errorf("nmars: %s matched in %v", h.ID, h.MatchedIn)
+			}
+		}
+		// Asked for four, the substring leg's three are not enough: the
+		// word is tolerated, and the words near it add their documents.
+		r = search(t, ix, index.Request{Query: "nmars", Fallback: 4})
+		if got := ids(r); !r.Tolerant || !slices.Contains(got, "mars") || r.Total <= 3 {
+			t.Fatalf("nmars, fallback 4: %v (tolerant %v)", got, r.Tolerant)
+		}
+		r = search(t, ix, index.Request{Query: "nmars", Mode: index.ModeText})
+		if got := ids(r); !r.Tolerant || !slices.Contains(got, "mars") {
+			t.Fatalf("nmars in text mode: %v (tolerant %v)", got, r.Tolerant)
+		}
+		// A misspelled word beside a known one: the substring leg finds
+		// nothing, so the misspelling alone is tolerated, as before.
+		r = search(t, ix, index.Request{Query: "unmarshall data"})
+		if got := ids(r); !r.Tolerant || len(got) == 0 || got[0] != "u1" {
+			t.Fatalf("unmarshall data: %v (tolerant %v), want u1 first", got, r.Tolerant)
+		}
+	})
+}
+
 // A query of five words or more gets feedback: the words its best
 // document holds rerank the other matches, and match nothing themselves.
 func TestFeedback(t *testing.T) {

@@ -278,9 +278,10 @@ type Request struct {
 	// tolerant pass (fuzzy auto, and with Prefix every word also a
 	// prefix) ranks the text leg again, approximate words counted as
 	// matched; when a word is in no document but the others find enough,
-	// it does so for that word alone. 0 means DefaultFallback; negative
-	// turns it off. Not without the text leg: the substring leg asks for
-	// exact substrings.
+	// it does so for that word alone, unless the substring leg found this
+	// many (the word is then a piece of longer words, as nmars of
+	// Unmarshal). 0 means DefaultFallback; negative turns it off. Not
+	// without the text leg: the substring leg asks for exact substrings.
 	Fallback int
 	Kinds    []string // any of
 	Projects []string // any of

@@ -241,7 +241,7 @@ func (s *search) run() (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fb := fallbackTolerance(&s.req, tol, total, text != nil && text.unknown != 0); fb != nil {
+	if fb := fallbackTolerance(&s.req, tol, total, len(tri), text != nil && text.unknown != 0); fb != nil {
 		tol = fb
 		if text, err = s.textLeg(tol); err != nil {
 			return nil, fmt.Errorf("tolerant pass: %w", err)
@@ -355,15 +355,19 @@ func fallbackPass(req *Request, unknown bool) tolerance {
 // legs found fewer than Request.Fallback documents: fuzzy (auto unless
 // asked otherwise) and, as typed into a search box, prefixes; and, when
 // some word is in no document (unknown) but the others match enough, for
-// that word alone.
-func fallbackTolerance(req *Request, tol *tolerance, total int, unknown bool) *tolerance {
+// that word alone, unless the substring leg found Request.Fallback
+// documents or more (substring, its matches): the query as typed is then
+// in them, so a word that no document holds whole is a piece of longer
+// words there (nmars of Unmarshal), not a misspelling that the words near
+// it would mend.
+func fallbackTolerance(req *Request, tol *tolerance, total, substring int, unknown bool) *tolerance {
 	if req.Mode.legs()&runsText == 0 {
 		return nil
 	}
 	fb := fallbackPass(req, false)
 	switch {
 	case total < req.Fallback && (tol == nil || *tol != fb):
-	case req.Fallback > 0 && tol == nil && unknown:
+	case req.Fallback > 0 && tol == nil && unknown && substring < req.Fallback:
 		fb.unknown = true
 	default:
 		return nil

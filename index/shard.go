@@ -428,12 +428,12 @@ func (r *Request) CheckQuery() error {
 }
 
 // FallbackFor reports whether a search of r whose legs found total
-// documents runs the fallback's tolerant pass, as Search decides it
-// (Request.Fallback), and whether it tolerates only the words that no
-// document holds (unknown: some shard's collection.ShardResult.Unknown is set and
-// none holds the word).
-func (r *Request) FallbackFor(total int, unknown bool) (run, unknownOnly bool) {
-	fb := fallbackTolerance(r, requestTolerance(r), total, unknown)
+// documents, substring of them in the substring leg, runs the fallback's
+// tolerant pass, as Search decides it (Request.Fallback), and whether it
+// tolerates only the words that no document holds (unknown: some shard's
+// collection.ShardResult.Unknown is set and none holds the word).
+func (r *Request) FallbackFor(total, substring int, unknown bool) (run, unknownOnly bool) {
+	fb := fallbackTolerance(r, requestTolerance(r), total, substring, unknown)
 	if fb == nil {
 		return false, false
 	}

@@ -82,6 +82,9 @@ func newMerge(c *coordinator, answers []*collection.ShardResult) *merge {
 		for li := range p.Legs {
 			sl := &p.Legs[li]
 			m.legs[sl.Leg].add(sl)
+			if sl.Leg == index.LegSubstring {
+				m.parts.substring += sl.Total
+			}
 			m.longest = max(m.longest, sl.Total)
 			for _, h := range sl.Hits {
 				m.parts.shardOf[h.ID] = i

@@ -195,7 +195,7 @@ func (c *coordinator) run(ctx context.Context) (*index.Result, error) {
 	}
 	// The fallback, decided as Search decides it, from the collection's
 	// total and words; its tolerant pass ranks the text leg again.
-	fallback, unknownOnly := c.req.FallbackFor(total, parts.unknown)
+	fallback, unknownOnly := c.req.FallbackFor(total, parts.substring, parts.unknown)
 	if fallback {
 		fo.Fallback, fo.Unknown = true, unknownOnly
 		if g, err = c.gather(ctx, fo); err != nil {
@@ -256,10 +256,11 @@ func (c *coordinator) run(ctx context.Context) (*index.Result, error) {
 
 // fused is what fuse learned besides the fused hits.
 type fusedParts struct {
-	shardOf map[string]int          // each listed document's shard
-	attrs   map[string]fusion.Attrs // for Boost
-	vector  bool                    // some shard ran the vector leg
-	unknown bool                    // some word of the query is in no document (collection.ShardResult.Unknown)
+	shardOf   map[string]int          // each listed document's shard
+	attrs     map[string]fusion.Attrs // for Boost
+	vector    bool                    // some shard ran the vector leg
+	unknown   bool                    // some word of the query is in no document (collection.ShardResult.Unknown)
+	substring int                     // the substring leg's matches, the shards' summed
 	// feedback: the query gets feedback (collection.ShardResult.Feedback), from
 	// best, the text leg's first hits.
 	feedback bool

@@ -145,6 +145,9 @@ func TestShardsRankAsOneIndex(t *testing.T) {
 		"reader", "read file", "ReadFile", "io.Reader", "buffer size ", "bufio.Scanner", "fd", "x", "io",
 		"strings builder", "\"func main\"", "unicode utf8 ", "Copyright The Go Authors", "writ", "bytes.Buf",
 		"netwrok", "bufferr scanner", "xyzzy", "lenght of the string", "Builder Grow", "ReadFlie reader ", "read-only bufio.Scan",
+		// Pieces of words, which the substring leg finds and the text
+		// leg's fallback does not tolerate when it finds enough.
+		"eader", "uffere", "ufio.Sca",
 	}
 	raw := []string{"read* AND NOT write", "NEAR(buffer size, 3)", "title:reader", "(split OR join) AND strings", "\"byte slice\"", "^package"}
 	var vs []variant
