@@ -4,6 +4,7 @@ package index_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -93,22 +94,36 @@ func TestBackendsAgree(t *testing.T) {
 	}
 
 	queries := []string{"con", "rea", "pro", "tra", "conf", "read", "reads ", "file open", "fd", "io read", "x",
-		"contex", "cnotext", "eRader", "raeding", "filng", `"read file"`, "hapax0", "pro con", "contenf", "raed", "raeding", "zoon", "zzzz"}
+		"contex", "cnotext", "eRader", "raeding", "filng", `"read file"`, "hapax0", "pro con", "contenf", "raed", "raeding", "zoon", "zzzz",
+		// Words of one part beside minor ones: the part holds them.
+		"reader.X", "readIo", "file.i", "contentFd", "file.The", "readerCon", "proConte"}
 	backends := []struct {
 		name string
 		ix   *index.Index
 	}{{"compact", memCompact}, {"upsidedown", memUD}, {"memory scorch", memScorch}, {"merged disk scorch", disk}}
 	for _, q := range queries {
 		for _, mode := range []index.Mode{index.ModeAuto, index.ModeText, index.ModeSubstring} {
-			req := index.Request{Query: q, Mode: mode, Limit: 10}
-			want := search(t, backends[0].ix, req)
-			for _, b := range backends[1:] {
-				got := search(t, b.ix, req)
-				if got.Total != want.Total || !slices.Equal(ids(got), ids(want)) || got.DidYouMean != want.DidYouMean {
-					t.Errorf("%q %s: %s gives %d %v %q, %s gives %d %v %q", q, mode,
-						b.name, got.Total, ids(got), got.DidYouMean, backends[0].name, want.Total, ids(want), want.DidYouMean)
+			for _, prefix := range []bool{false, true} {
+				req := index.Request{Query: q, Mode: mode, Limit: 10, Prefix: prefix}
+				want := search(t, backends[0].ix, req)
+				for _, b := range backends[1:] {
+					got := search(t, b.ix, req)
+					if got.Total != want.Total || !slices.Equal(ids(got), ids(want)) || got.DidYouMean != want.DidYouMean ||
+						!slices.EqualFunc(got.Hits, want.Hits, func(a, b index.Hit) bool { return math.Abs(a.Score-b.Score) < 1e-9 }) {
+						t.Errorf("%q %s prefix %v: %s gives %d %v %q %v, %s gives %d %v %q %v", q, mode, prefix,
+							b.name, got.Total, ids(got), got.DidYouMean, scores(got), backends[0].name, want.Total, ids(want), want.DidYouMean, scores(want))
+					}
 				}
 			}
 		}
 	}
+}
+
+// scores returns r's hits' scores, in order.
+func scores(r *index.Result) []float64 {
+	var out []float64
+	for _, h := range r.Hits {
+		out = append(out, h.Score)
+	}
+	return out
 }

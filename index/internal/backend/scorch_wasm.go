@@ -44,7 +44,9 @@ type snapshotRef struct{}
 // snapshotOf reports false: this build has no scorch.
 func snapshotOf(bleveindex.IndexReader) (snapshotRef, bool) { return snapshotRef{}, false }
 
-// UnionCounts counts nothing in a build without scorch.
-func UnionCounts(bleveindex.IndexReader, []Union) ([]uint64, uint64, bool, error) {
-	return nil, 0, false, nil
+// UnionCounts counts on a compact reader (compactUnionCounts), the one
+// backend of a build without scorch, and counts nothing on another.
+func UnionCounts(r bleveindex.IndexReader, sets []Union) ([]uint64, uint64, bool, error) {
+	each, union, ok := compactUnionCounts(r, sets)
+	return each, union, ok, nil
 }

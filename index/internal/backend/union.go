@@ -16,15 +16,17 @@ type orInto interface{ OrInto(*roaring.Bitmap) }
 // UnionCounts counts the live documents of r that hold some field term
 // of the sets: in each set that is Alone (each, by set; 0 for the
 // others), and in the sets that count in the Total (union); and returns
-// true. For a reader other than scorch's, or a segment whose posting
-// lists cannot be ORed, it counts nothing and returns false.
+// true. A compact reader counts as compactUnionCounts does. For another
+// reader, or a segment whose posting lists cannot be ORed, it counts
+// nothing and returns false.
 //
 // Cost: a dictionary lookup per field term and segment, and unions of
 // their posting bitmaps; no posting is decoded.
 func UnionCounts(r bleveindex.IndexReader, sets []Union) (each []uint64, union uint64, ok bool, err error) {
 	snap, ok := r.(*scorch.IndexSnapshot)
 	if !ok {
-		return nil, 0, false, nil
+		each, union, ok = compactUnionCounts(r, sets)
+		return each, union, ok, nil
 	}
 	each = make([]uint64, len(sets))
 	for _, ss := range snap.Segments() {
