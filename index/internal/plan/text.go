@@ -34,6 +34,11 @@ type TextLeaf struct {
 	// on its own, and those of one hyphenated word as one unit, any of
 	// which holds it.
 	Units [][]int
+	// groupHeld and unitHeld are, for each group and each unit, the
+	// entries of the term table that hold it (bit t: entry t), a group's
+	// terms and the compounds that cover it: present tests a field's
+	// bits against them, a word at a time.
+	groupHeld, unitHeld [][]uint64
 }
 
 // Group is the terms of one position of a leaf, any of which satisfies
@@ -52,8 +57,8 @@ type Group struct {
 	Prose int
 }
 
-// Unite sets the leaf's Units from its groups; call it once they are
-// made.
+// Unite sets the leaf's Units from its groups and covers; call it once
+// they are made, before Present or Holds.
 func (tl *TextLeaf) Unite() {
 	tl.Units = nil
 	for gi, g := range tl.Groups {
@@ -66,6 +71,38 @@ func (tl *TextLeaf) Unite() {
 			continue
 		}
 		tl.Units = append(tl.Units, []int{gi})
+	}
+	// or returns mask with the bits of b set, grown to hold them.
+	or := func(mask, b []uint64) []uint64 {
+		if len(mask) < len(b) {
+			mask = append(mask, make([]uint64, len(b)-len(mask))...)
+		}
+		for w := range b {
+			mask[w] |= b[w]
+		}
+		return mask
+	}
+	bit := func(t int) []uint64 {
+		b := make([]uint64, t/64+1)
+		b[t/64] = 1 << (t % 64)
+		return b
+	}
+	tl.groupHeld = make([][]uint64, len(tl.Groups))
+	for gi, g := range tl.Groups {
+		for _, t := range g.Terms {
+			tl.groupHeld[gi] = or(tl.groupHeld[gi], bit(t))
+		}
+	}
+	for _, c := range tl.Covers {
+		for _, gi := range c.Groups {
+			tl.groupHeld[gi] = or(tl.groupHeld[gi], bit(c.Term))
+		}
+	}
+	tl.unitHeld = make([][]uint64, len(tl.Units))
+	for u, groups := range tl.Units {
+		for _, gi := range groups {
+			tl.unitHeld[u] = or(tl.unitHeld[u], tl.groupHeld[gi])
+		}
 	}
 }
 
@@ -152,31 +189,38 @@ func (tl *TextLeaf) Present(bits []uint64) bool { return tl.present(bits, false)
 // one part of a hyphenated word holds all of it.
 func (tl *TextLeaf) Holds(bits []uint64) bool { return tl.present(bits, true) }
 
-// Conjunctive reports whether the leaf has more than one unit:
-// a word of several parts (read and file of ReadFile, types2 and package
-// of types2.Package), which a document holds, in the simple syntax, when
-// one of its fields holds every part, or the whole identifier. A
-// hyphenated word alone is not.
-func (tl *TextLeaf) Conjunctive() bool { return len(tl.Units) > 1 }
+// Conjunctive reports whether a document holds the leaf, in the simple
+// syntax, only by its units (Holds) and not by any of its terms: a word
+// of several parts (read and file of ReadFile, types2 and package of
+// types2.Package), which a document holds when one of its fields holds
+// every part, or the whole identifier; and a word of one part beside
+// minor ones (errors of errors.I, wtf of WTF16Go), which a minor part
+// alone, a word of one or two letters that most documents hold, does not
+// hold. A hyphenated word alone is not.
+func (tl *TextLeaf) Conjunctive() bool {
+	minor := func(g Group) bool { return g.Minor && len(g.Terms) > 0 }
+	return len(tl.Units) > 1 || len(tl.Units) == 1 && slices.ContainsFunc(tl.Groups, minor)
+}
 
 func (tl *TextLeaf) present(bits []uint64, simple bool) bool {
-	has := func(t int) bool { return bits[t/64]&(1<<(t%64)) != 0 }
-	held := func(gi int) bool {
-		if slices.ContainsFunc(tl.Groups[gi].Terms, has) {
-			return true
+	held := func(mask []uint64) bool {
+		for w, m := range mask {
+			if w < len(bits) && bits[w]&m != 0 {
+				return true
+			}
 		}
-		return slices.ContainsFunc(tl.Covers, func(c Cover) bool { return has(c.Term) && slices.Contains(c.Groups, gi) })
+		return false
 	}
 	if simple {
-		for _, u := range tl.Units {
-			if !slices.ContainsFunc(u, held) {
+		for _, mask := range tl.unitHeld {
+			if !held(mask) {
 				return false
 			}
 		}
 		return true
 	}
 	for gi, g := range tl.Groups {
-		if g.Stop == "" && !held(gi) {
+		if g.Stop == "" && !held(tl.groupHeld[gi]) {
 			return false
 		}
 	}

@@ -18,6 +18,7 @@ func readFile(t *testing.T, q string) (*plan.Plan, *plan.Text) {
 	tl := &plan.TextLeaf{Leaf: p.Leaves[0],
 		Groups: []plan.Group{{Rel: 0, Terms: []int{0}}, {Rel: 1, Terms: []int{1}}},
 		Covers: []plan.Cover{{Term: 2, Groups: []int{0, 1}}}}
+	tl.Unite()
 	tp := &plan.Text{
 		Terms:  []plan.Term{{Dict: []string{"read"}}, {Dict: []string{"file"}}, {Dict: []string{"readfile"}}},
 		Leaves: []*plan.TextLeaf{tl}, ByLeaf: map[*plan.Leaf]*plan.TextLeaf{p.Leaves[0]: tl},
