@@ -446,6 +446,39 @@ func TestFragmentNotTolerated(t *testing.T) {
 	})
 }
 
+// A word of one part beside minor ones, of one or two letters (the go
+// of WTF16Go, a trailing I being typed in errors.I, whose completions
+// are the commonest words), is held by that part: a document with only a
+// minor part's words is no match of it, on every backend (the memory
+// backend, which cannot count a set of completions apart, reads them as
+// matches and then drops those that do not hold the word).
+func TestMinorPartsAlone(t *testing.T) {
+	backends(t, func(t *testing.T, ix *index.Index) {
+		mustUpsert(t, ix,
+			index.Doc{ID: "wtf", Body: "convert WTF16 to go strings"},
+			index.Doc{ID: "go", Body: "go is a language; it is in use"},
+			index.Doc{ID: "errs", Body: "errors.Is reports whether an error matches"},
+			index.Doc{ID: "if", Body: "if it is so, it is in"},
+		)
+		for _, c := range []struct {
+			req  index.Request
+			want string
+		}{
+			{index.Request{Query: "WTF16Go", Mode: index.ModeText}, "wtf"},
+			{index.Request{Query: "wtf16go"}, "wtf"},
+			{index.Request{Query: "errors.I", Prefix: true, Mode: index.ModeText}, "errs"},
+			{index.Request{Query: "errors.I", Prefix: true}, "errs"},
+			// A word of minor parts alone is held by any of them.
+			{index.Request{Query: "go", Mode: index.ModeText}, "go wtf"},
+		} {
+			r := search(t, ix, c.req)
+			if got := strings.Join(sorted(ids(r)), " "); got != c.want || r.Total != len(r.Hits) {
+				t.Errorf("%q %s: %s (total %d), want %s", c.req.Query, c.req.Mode, got, r.Total, c.want)
+			}
+		}
+	})
+}
+
 // A query of five words or more gets feedback: the words its best
 // document holds rerank the other matches, and match nothing themselves.
 func TestFeedback(t *testing.T) {

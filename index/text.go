@@ -312,7 +312,8 @@ type conjLeaf struct {
 	tl  *plan.TextLeaf
 }
 
-// conjunctions returns the words of several parts of a simple query,
+// conjunctions returns the words of a simple query that a document holds
+// only by their units (plan.TextLeaf.Conjunctive: ReadFile, errors.I),
 // among its first 64 leaves (those past it have no bit, and match by any
 // part, as every word did before).
 func (s *search) conjunctions(tp *plan.Text) []conjLeaf {
