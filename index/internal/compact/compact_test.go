@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -227,6 +228,23 @@ func check(t *testing.T, r bleveindex.IndexReader, m model, internal map[string]
 			slices.SortFunc(got, func(a, b posting) int { return strings.Compare(a.id, b.id) })
 			if !slices.Equal(got, want) {
 				t.Fatalf("%s:%s postings %v, want %v", name, term, got, want)
+			}
+			// Holders sets the bits of the live postings' numbers, and no
+			// other, ORed into what it is given.
+			holders, ok := compact.Holders(r, []uint64{1}, name, term)
+			var set []uint64
+			for w, b := range holders {
+				for ; b != 0; b &= b - 1 {
+					set = append(set, uint64(w*64+bits.TrailingZeros64(b)))
+				}
+			}
+			wantSet := []uint64{0}
+			for _, iid := range ids {
+				wantSet = append(wantSet, binary.BigEndian.Uint64(iid))
+			}
+			slices.Sort(wantSet)
+			if wantSet = slices.Compact(wantSet); !ok || !slices.Equal(set, wantSet) {
+				t.Fatalf("%s:%s Holders %v (%v), want %v", name, term, set, ok, wantSet)
 			}
 			// Advance to each posting, to the number after it, and back.
 			for i := len(ids) - 1; i >= 0; i-- {
