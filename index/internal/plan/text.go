@@ -72,36 +72,36 @@ func (tl *TextLeaf) Unite() {
 		}
 		tl.Units = append(tl.Units, []int{gi})
 	}
-	// or returns mask with the bits of b set, grown to hold them.
-	or := func(mask, b []uint64) []uint64 {
-		if len(mask) < len(b) {
-			mask = append(mask, make([]uint64, len(b)-len(mask))...)
+	// The masks have a word for every 64 entries up to the largest used.
+	n := 0
+	for _, g := range tl.Groups {
+		for _, t := range g.Terms {
+			n = max(n, t/64+1)
 		}
-		for w := range b {
-			mask[w] |= b[w]
-		}
-		return mask
 	}
-	bit := func(t int) []uint64 {
-		b := make([]uint64, t/64+1)
-		b[t/64] = 1 << (t % 64)
-		return b
+	for _, c := range tl.Covers {
+		n = max(n, c.Term/64+1)
 	}
+	set := func(mask []uint64, t int) { mask[t/64] |= 1 << (t % 64) }
 	tl.groupHeld = make([][]uint64, len(tl.Groups))
 	for gi, g := range tl.Groups {
+		tl.groupHeld[gi] = make([]uint64, n)
 		for _, t := range g.Terms {
-			tl.groupHeld[gi] = or(tl.groupHeld[gi], bit(t))
+			set(tl.groupHeld[gi], t)
 		}
 	}
 	for _, c := range tl.Covers {
 		for _, gi := range c.Groups {
-			tl.groupHeld[gi] = or(tl.groupHeld[gi], bit(c.Term))
+			set(tl.groupHeld[gi], c.Term)
 		}
 	}
 	tl.unitHeld = make([][]uint64, len(tl.Units))
 	for u, groups := range tl.Units {
+		tl.unitHeld[u] = make([]uint64, n)
 		for _, gi := range groups {
-			tl.unitHeld[u] = or(tl.unitHeld[u], tl.groupHeld[gi])
+			for w, b := range tl.groupHeld[gi] {
+				tl.unitHeld[u][w] |= b
+			}
 		}
 	}
 }
