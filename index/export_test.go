@@ -48,6 +48,14 @@ func WithoutSeeking(opts *Options) *Options {
 	return copyWith(opts, func(o *Options) { o.noSeek = true })
 }
 
+// HoldingAll returns a copy of opts (nil: the defaults) whose text leg
+// finds the holders of every word of several parts from the posting
+// bitmaps where the backend can, not only those of words whose parts are
+// common (conjHolders).
+func HoldingAll(opts *Options) *Options {
+	return copyWith(opts, func(o *Options) { o.holdAll = true })
+}
+
 // copyWith returns a copy of opts (nil: the defaults) that set changed.
 func copyWith(opts *Options, set func(*Options)) *Options {
 	var o Options

@@ -119,9 +119,14 @@ type Options struct {
 	// the package's tests.
 	noPrune bool
 	// noSeek has every term the text leg reads create matches (no
-	// creators, no countSets) and read every list it reads onto the
-	// matches to its end (no seeker), for the package's tests.
+	// creators, no countSets, no conjHolders) and read every list it
+	// reads onto the matches to its end (no seeker), for the package's
+	// tests.
 	noSeek bool
+	// holdAll finds every word of several units a query has from the
+	// posting bitmaps (conjHolders), however few documents its rarest
+	// unit has, for the package's tests.
+	holdAll bool
 }
 
 // WithDefaults returns *o (the zero Options when o is nil) with every

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/binary"
 	"math"
 	"math/bits"
 	"slices"
@@ -90,11 +91,16 @@ func (s *search) textLeg(tol *tolerance) (*textList, error) {
 		}
 	}
 	var tfd bleveindex.TermFieldDoc
-	// Terms that score create matches, but for the parts of a word that
-	// its rarest part finds (creators); the others, those only under a
-	// NOT, and those feedback added, are read afterwards, onto the
-	// matches there are.
-	creates := creators(tp, conj, readers)
+	// The words of several parts that the backend finds from its posting
+	// bitmaps are matched first (conjHolders); the other terms that score
+	// create matches, but for the parts of a word that its rarest part
+	// finds (creators); the others, those only under a NOT, and those
+	// feedback added, are read afterwards, onto the matches there are.
+	byHolders, err := s.conjHolders(tp, conj, readers, slot, t)
+	if err != nil {
+		return nil, err
+	}
+	creates := creators(tp, conj, readers, byHolders)
 	if s.ix.opts.noSeek {
 		for ti := range creates {
 			creates[ti] = true
@@ -405,8 +411,9 @@ func (c conjLeaf) holds(pres, mask, scratch []uint64, nw int) bool {
 // parts' words are read only onto the matches found: for types2.Package,
 // the few hundred documents with types2, not the 12,000 with package. A
 // set of words (completions, typos) that creates none needs its holders
-// counted apart (countSets).
-func creators(tp *plan.Text, conj []conjLeaf, readers [][]termReader) []bool {
+// counted apart (countSets). A word in held creates nothing: its holders
+// are matches already (conjHolders).
+func creators(tp *plan.Text, conj []conjLeaf, readers [][]termReader, held map[*plan.TextLeaf]bool) []bool {
 	creates := make([]bool, len(tp.Terms))
 	words := map[*plan.TextLeaf]bool{}
 	for _, c := range conj {
@@ -421,28 +428,17 @@ func creators(tp *plan.Text, conj []conjLeaf, readers [][]termReader) []bool {
 		if tl.Negated {
 			continue // its words are read onto the matches
 		}
+		if held[tl] {
+			continue // its holders are matches already
+		}
 		if !words[tl] {
 			for _, g := range tl.Groups {
 				create(g)
 			}
 			continue
 		}
-		var rarest []int
-		least := uint64(math.MaxUint64)
-		for _, u := range tl.Units {
-			var n uint64
-			for _, gi := range u {
-				for _, ti := range tl.Groups[gi].Terms {
-					for _, rd := range readers[ti] {
-						n += rd.r.Count()
-					}
-				}
-			}
-			if n < least {
-				rarest, least = u, n
-			}
-		}
-		for _, gi := range rarest {
+		u, _ := rarestUnit(tl, readers)
+		for _, gi := range tl.Units[u] {
 			create(tl.Groups[gi])
 		}
 		for _, c := range tl.Covers {
@@ -451,6 +447,56 @@ func creators(tp *plan.Text, conj []conjLeaf, readers [][]termReader) []bool {
 	}
 	return creates
 }
+
+// rarestUnit returns the unit of a word of parts whose groups' terms
+// have the fewest postings, and their number: a document holds the word
+// only if it holds that unit or a compound covering it.
+func rarestUnit(tl *plan.TextLeaf, readers [][]termReader) (rarest int, least uint64) {
+	least = math.MaxUint64
+	for u := range tl.Units {
+		if n := unitPostings(tl, u, readers); n < least {
+			rarest, least = u, n
+		}
+	}
+	return rarest, least
+}
+
+// unitPostings returns the postings of the terms of unit u's groups.
+func unitPostings(tl *plan.TextLeaf, u int, readers [][]termReader) uint64 {
+	var n uint64
+	for _, gi := range tl.Units[u] {
+		for _, ti := range tl.Groups[gi].Terms {
+			for _, rd := range readers[ti] {
+				n += rd.r.Count()
+			}
+		}
+	}
+	return n
+}
+
+// selective reports whether a word of parts is worth finding from the
+// posting bitmaps (conjHolders) rather than by creating a match of each
+// document of its rarest unit and seeking the other units' lists: when
+// that unit has holdingMin postings or more, and the others, were they
+// independent of it, would keep under a quarter of its documents.
+func (s *search) selective(tl *plan.TextLeaf, readers [][]termReader) bool {
+	rarest, docs := rarestUnit(tl, readers)
+	if docs < holdingMin {
+		return false
+	}
+	keep := 1.0
+	for u := range tl.Units {
+		if u != rarest {
+			keep *= min(1, float64(unitPostings(tl, u, readers))/max(s.n, 1))
+		}
+	}
+	return keep < 0.25
+}
+
+// holdingMin is the postings of a word's rarest unit under which creating
+// a match of each costs less than finding the word's holders from the
+// posting bitmaps.
+const holdingMin = 256
 
 // seekRatio is how many times longer than the matches a posting list
 // read onto them is sought through (a seek per match) rather than read
@@ -544,4 +590,71 @@ func (s *search) countSets(tp *plan.Text, readers [][]termReader, creates []bool
 		counted[ti] = float64(each[i])
 	}
 	return counted, nil
+}
+
+// conjHolders adds to the tally, as matches, the documents holding the
+// words of several units among conj (ReadFile, types2.Package): those
+// holding, in one field the word may match in, a term of each unit (its
+// own, or a compound covering it), read from the backend's posting
+// bitmaps (backend.Holding), in the order of their doc numbers. It
+// returns the words so matched, which then create no matches of their
+// own (creators), or nil where the backend cannot tell, a shard gathers
+// the collection's statistics, or no word has two units: a word of one
+// unit is found by that unit's lists anyway.
+//
+// The rarest unit's lists would otherwise create a match of each of its
+// documents, most of which may lack the other parts (ast of
+// ast.FilterFuncDuplicates: 335 documents of the Go tree, 8 holding every
+// part), and seek the other units' lists for each.
+//
+// Cost: a dictionary lookup per term, field and segment, and unions and
+// intersections of bitmaps; no posting is decoded.
+func (s *search) conjHolders(tp *plan.Text, conj []conjLeaf, readers [][]termReader, slot *slots.Table, t *rank.Tally) (map[*plan.TextLeaf]bool, error) {
+	if s.rec != nil || s.ix.opts.noSeek || !s.ix.opts.Backend.docNumbers() {
+		return nil, nil
+	}
+	fields := s.ix.opts.textFields()
+	var conjs []backend.Conjunction
+	var words []*plan.TextLeaf
+	for _, c := range conj {
+		if len(c.tl.Units) < 2 || !s.ix.opts.holdAll && !s.selective(c.tl, readers) {
+			continue
+		}
+		for col := range 2 {
+			if c.tl.Fields&(1<<col) == 0 {
+				continue
+			}
+			units := make(backend.Conjunction, len(c.tl.Units))
+			for u := range c.tl.Units {
+				for _, ti := range c.tl.UnitTerms(u) {
+					for _, rd := range readers[ti] {
+						if fields[rd.field].Column == col {
+							units[u] = append(units[u], backend.FieldTerm{Field: fields[rd.field].Name, Term: rd.term})
+						}
+					}
+				}
+			}
+			conjs = append(conjs, units)
+		}
+		words = append(words, c.tl)
+	}
+	if len(words) == 0 {
+		return nil, nil
+	}
+	docs, ok, err := backend.Holding(s.textR, conjs)
+	if !ok || err != nil {
+		return nil, err
+	}
+	iid := make([]byte, 8)
+	for _, n := range docs {
+		binary.BigEndian.PutUint64(iid, n)
+		if _, ok := slot.Get(iid); !ok {
+			t.Add(iid)
+		}
+	}
+	held := make(map[*plan.TextLeaf]bool, len(words))
+	for _, tl := range words {
+		held[tl] = true
+	}
+	return held, nil
 }

@@ -82,11 +82,14 @@ func TestWordOfParts(t *testing.T) {
 // Only the rarest unit of a word of parts creates matches; the other
 // parts are read onto them by seeking to each (when a part's lists are
 // long), and a set of words among them (a part being typed: its
-// completions) is counted apart, where the backend can (scorch); which
-// must give what letting every term create matches, read to the ends of
-// its lists, gives: the same totals, hits and scores, to the bit. On an
-// index written in batches with updates and removals; as typed (no
-// trailing space), and with the fallback.
+// completions) is counted apart, where the backend can (scorch); or,
+// where the backend has posting bitmaps (scorch, compact), the holders of
+// the word are found from them first (HoldingAll: by default only for a
+// word whose parts are common). Both must give what letting every term
+// create matches, read to the ends of its lists, gives: the same totals,
+// hits and scores, to the bit. On an index written in batches with
+// updates and removals; as typed (no trailing space), and with the
+// fallback.
 func TestWordPartsSought(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	common := []string{"file", "read", "write", "value", "open"}
@@ -110,8 +113,8 @@ func TestWordPartsSought(t *testing.T) {
 		"okapiFile -zebra ", `zebraFile "file value" `}
 	for _, be := range []index.Backend{"scorch", "upsidedown", "compact"} {
 		t.Run(string(be), func(t *testing.T) {
-			var out [2][]*index.Result
-			for i, opts := range []*index.Options{{Backend: be}, index.WithoutSeeking(&index.Options{Backend: be})} {
+			var out [3][]*index.Result
+			for i, opts := range []*index.Options{{Backend: be}, index.WithoutSeeking(&index.Options{Backend: be}), index.HoldingAll(&index.Options{Backend: be})} {
 				ix, err := index.OpenMemory(opts)
 				if err != nil {
 					t.Skip(err)
@@ -140,14 +143,16 @@ func TestWordPartsSought(t *testing.T) {
 					}
 				}
 			}
-			for i, r := range out[0] {
-				w := out[1][i]
-				if r.Total != w.Total || len(r.Hits) != len(w.Hits) {
-					t.Fatalf("query %d: total %d, %d hits; reading to the ends: %d, %d", i, r.Total, len(r.Hits), w.Total, len(w.Hits))
-				}
-				for j := range r.Hits {
-					if r.Hits[j].ID != w.Hits[j].ID || r.Hits[j].Score != w.Hits[j].Score {
-						t.Fatalf("query %d, hit %d: %s %v; reading to the ends: %s %v", i, j, r.Hits[j].ID, r.Hits[j].Score, w.Hits[j].ID, w.Hits[j].Score)
+			for k, how := range []string{"by default", "with every word's holders from the bitmaps"} {
+				for i, r := range out[2*k] {
+					w := out[1][i]
+					if r.Total != w.Total || len(r.Hits) != len(w.Hits) {
+						t.Fatalf("query %d %s: total %d, %d hits; reading to the ends: %d, %d", i, how, r.Total, len(r.Hits), w.Total, len(w.Hits))
+					}
+					for j := range r.Hits {
+						if r.Hits[j].ID != w.Hits[j].ID || r.Hits[j].Score != w.Hits[j].Score {
+							t.Fatalf("query %d %s, hit %d: %s %v; reading to the ends: %s %v", i, how, j, r.Hits[j].ID, r.Hits[j].Score, w.Hits[j].ID, w.Hits[j].Score)
+						}
 					}
 				}
 			}

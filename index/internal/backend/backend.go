@@ -175,3 +175,7 @@ type Union struct {
 	Terms        []FieldTerm
 	Alone, Total bool
 }
+
+// Conjunction is units of field terms, each of which a document must
+// hold to hold it (Holding): a unit by any one of its terms.
+type Conjunction [][]FieldTerm

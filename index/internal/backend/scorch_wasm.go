@@ -50,3 +50,10 @@ func UnionCounts(r bleveindex.IndexReader, sets []Union) ([]uint64, uint64, bool
 	each, union, ok := compactUnionCounts(r, sets)
 	return each, union, ok, nil
 }
+
+// Holding answers on a compact reader (compactHolding), the one backend
+// of a build without scorch, and returns false on another.
+func Holding(r bleveindex.IndexReader, conjs []Conjunction) ([]uint64, bool, error) {
+	out, ok := compactHolding(r, conjs)
+	return out, ok, nil
+}

@@ -44,3 +44,47 @@ func compactUnionCounts(r bleveindex.IndexReader, sets []Union) (each []uint64, 
 	}
 	return each, count(all), true
 }
+
+// compactHolding is Holding on a compact reader (ok false for another):
+// each unit's holders gathered into a bitset by document number, the
+// units' bitsets ANDed and the conjunctions' ORed.
+// Cost: a dictionary lookup per field term and segment, and a pass over
+// its postings.
+func compactHolding(r bleveindex.IndexReader, conjs []Conjunction) (_ []uint64, ok bool) {
+	if _, ok := compact.VersionOf(r); !ok {
+		return nil, false
+	}
+	var held, all, one []uint64
+	for _, units := range conjs {
+		for u, unit := range units {
+			clear(one)
+			for _, ft := range unit {
+				one, _ = compact.Holders(r, one, ft.Field, ft.Term)
+			}
+			if u == 0 {
+				all = append(all[:0], one...)
+				continue
+			}
+			for w := range all {
+				if w < len(one) {
+					all[w] &= one[w]
+				} else {
+					all[w] = 0
+				}
+			}
+		}
+		if len(units) > 0 {
+			held = append(held, make([]uint64, max(0, len(all)-len(held)))...)
+			for w, b := range all {
+				held[w] |= b
+			}
+		}
+	}
+	var out []uint64
+	for w, b := range held {
+		for ; b != 0; b &= b - 1 {
+			out = append(out, uint64(w*64+bits.TrailingZeros64(b)))
+		}
+	}
+	return out, true
+}

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/twindex/twindex/query"
@@ -104,6 +105,19 @@ func (tl *TextLeaf) Unite() {
 			}
 		}
 	}
+}
+
+// UnitTerms returns the entries of the term table that hold unit u
+// (Holds): its groups' terms and the compounds covering them, in order.
+// Call Unite first.
+func (tl *TextLeaf) UnitTerms(u int) []int {
+	var out []int
+	for w, b := range tl.unitHeld[u] {
+		for ; b != 0; b &= b - 1 {
+			out = append(out, w*64+bits.TrailingZeros64(b))
+		}
+	}
+	return out
 }
 
 // Cover says that a compound's term (getuserbyid), when present,
