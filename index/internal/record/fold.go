@@ -315,7 +315,7 @@ func FoldHeadInto(f *Folded, buf []byte, h TextHead, masks bool) (*Folded, []byt
 // full corpus fits the default budget (54 MiB; 126 MiB with them). Safe
 // for concurrent use.
 type FoldCache struct {
-	mu    sync.Mutex
+	mu    sync.RWMutex // a search's workers peek at once
 	m     map[string]*Folded
 	bytes int
 	max   int
@@ -336,16 +336,16 @@ func (c *FoldCache) Keeps() bool { return c.max > 0 }
 // Room reports whether the fold of a text of n bytes (title and body)
 // fits beside the entries the cache holds, none evicted.
 func (c *FoldCache) Room(n int) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	return c.bytes+n+n/8+64 <= c.max
 }
 
 // Peek returns the cached folded text of the record (id, seq), or nil.
 func (c *FoldCache) Peek(id string, seq uint64) *Folded {
-	c.mu.Lock()
+	c.mu.RLock()
 	f := c.m[id]
-	c.mu.Unlock()
+	c.mu.RUnlock()
 	if f != nil && f.seq == seq {
 		return f
 	}
