@@ -32,17 +32,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestDecodeErrors(t *testing.T) {
-	x := compact.New(nil)
-	r := rand.New(rand.NewPCG(5, 6))
-	b := bleveindex.NewBatch()
-	for i := range 20 {
-		d, _ := randomDoc(r, fmt.Sprint("d", i))
-		b.Update(d)
-	}
-	x.Batch(b)
-	var enc bytes.Buffer
-	x.Snapshot().Encode(&enc)
-	good := enc.Bytes()
+	good := encodedRandom(5, 6, 20, false)
 	tests := []struct {
 		name string
 		data []byte
@@ -72,18 +62,7 @@ func TestDecodeErrors(t *testing.T) {
 // Decode never panics, and what it decodes encodes to bytes that decode
 // to an index that encodes the same way.
 func FuzzDecode(f *testing.F) {
-	x := compact.New(nil)
-	r := rand.New(rand.NewPCG(7, 8))
-	b := bleveindex.NewBatch()
-	for i := range 5 {
-		d, _ := randomDoc(r, fmt.Sprint("d", i))
-		b.Update(d)
-	}
-	b.SetInternal([]byte("k"), []byte("v"))
-	x.Batch(b)
-	var enc bytes.Buffer
-	x.Snapshot().Encode(&enc)
-	f.Add(enc.Bytes())
+	f.Add(encodedRandom(7, 8, 5, true))
 	f.Add([]byte{1, 0, 1, 0, 1, 'a', 0, 1, 1, 'b', 0, 1, 0, 1, 't', 1, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		y, err := compact.Decode(data, nil)
@@ -112,4 +91,24 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// encodedRandom returns the encoding of a compact index of n random
+// documents (randomDoc, seeded with a and b), with the internal key k
+// set to v when internal is.
+func encodedRandom(a, b uint64, n int, internal bool) []byte {
+	x := compact.New(nil)
+	r := rand.New(rand.NewPCG(a, b))
+	batch := bleveindex.NewBatch()
+	for i := range n {
+		d, _ := randomDoc(r, fmt.Sprint("d", i))
+		batch.Update(d)
+	}
+	if internal {
+		batch.SetInternal([]byte("k"), []byte("v"))
+	}
+	x.Batch(batch)
+	var enc bytes.Buffer
+	x.Snapshot().Encode(&enc)
+	return enc.Bytes()
 }
