@@ -33,9 +33,15 @@ func TestOpenUnavailable(t *testing.T) {
 // openCompact opens a compact index in memory, closed when the test ends.
 func openCompact(t *testing.T) bleveindex.Index {
 	t.Helper()
+	return openMemory(t, Compact)
+}
+
+// openMemory opens an index of kind in memory, closed when the test ends.
+func openMemory(t *testing.T, kind string) bleveindex.Index {
+	t.Helper()
 	q := bleveindex.NewAnalysisQueue(1)
 	t.Cleanup(q.Close)
-	idx, err := Open(Compact, "", q, nil)
+	idx, err := Open(kind, "", q, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,13 +20,7 @@ import (
 // of it and the live documents' terms (ID -> field -> terms).
 func liveIndex(t *testing.T, kind string) (bleveindex.IndexReader, map[string]map[string][]string) {
 	t.Helper()
-	q := bleveindex.NewAnalysisQueue(1)
-	t.Cleanup(q.Close)
-	idx, err := Open(kind, "", q, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { idx.Close() })
+	idx := openMemory(t, kind)
 	vocab := []string{"a", "b", "c", "d", "e", "f"}
 	rng := rand.New(rand.NewPCG(7, 7))
 	live := map[string]map[string][]string{}
