@@ -345,6 +345,27 @@ func (ix *Index) storedSeq() (uint64, error) {
 	return seq, err
 }
 
+// LastWrite returns the sequence number of the store's last write and
+// when it was made (0 and the zero time before any): every write changes
+// both, so together they name the store's state, for a cache of what was
+// derived from it (package folder's record of the last sync). Cost: two
+// reads of the store.
+func (ix *Index) LastWrite() (seq uint64, at time.Time, err error) {
+	err = ix.read(readsStore, func(_, _ bleveindex.IndexReader, tx storage.Tx) error {
+		seq, at = lastWrite(tx)
+		return nil
+	})
+	return seq, at, err
+}
+
+// lastWrite is LastWrite in tx.
+func lastWrite(tx storage.Tx) (seq uint64, at time.Time) {
+	if ns := getUint(tx, metaUpdated); ns != 0 {
+		at = time.Unix(0, int64(ns)).UTC()
+	}
+	return getUint(tx, metaSeq), at
+}
+
 // flush waits until both on-disk bleve indexes have persisted everything
 // applied so far, so that the next Open has nothing to replay. scorch
 // persists in the background and its Close does not wait for that; a

@@ -36,10 +36,7 @@ type Stats struct {
 func (ix *Index) Stats() (*Stats, error) {
 	st := &Stats{Kinds: map[string]int{}, Language: ix.Language()}
 	err := ix.read(readsIndexes, func(_, _ bleveindex.IndexReader, tx storage.Tx) error {
-		st.Seq = getUint(tx, metaSeq)
-		if ns := getUint(tx, metaUpdated); ns != 0 {
-			st.Updated = time.Unix(0, int64(ns)).UTC()
-		}
+		st.Seq, st.Updated = lastWrite(tx)
 		return eachDoc(context.Background(), tx, false, func(d *Doc, _ uint64) error {
 			st.Docs++
 			st.Kinds[d.Kind]++
