@@ -1,6 +1,7 @@
 package folder
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -95,10 +96,11 @@ type known struct {
 // when a scope cannot be read; the report holds what was done before an
 // error.
 //
-// Cost: one metadata scan of the index, beside a walk of each scope with
-// a stat of every file (on GOMAXPROCS goroutines), and a read and hash of
-// each file whose size or mtime changed; binary files are read once per
-// size and mtime (binaryFile).
+// Cost: a walk of each scope with a stat of every file (on GOMAXPROCS
+// goroutines), beside a metadata scan of the index (none for a sync of
+// the whole folder while the store is at the write the last one recorded:
+// syncedFile), and a read and hash of each file whose size or mtime
+// changed; binary files are read once per size and mtime (binaryFile).
 func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*Report, error) {
 	start := time.Now()
 	rep := &Report{}
@@ -129,30 +131,32 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 
 	// What the index holds under the scopes (four values of each record's
 	// metadata), read while the scopes are walked: neither waits for the
-	// other.
-	n, err := ix.Count()
+	// other. A sync of the whole folder takes it from the record of the
+	// last one instead while the store is at the write that record names
+	// (synced). The write is read before the walk: one made during it
+	// leaves the record out of date, never the other way round.
+	seq0, at0, err := ix.LastWrite()
 	if err != nil {
 		return rep, fmt.Errorf("read index: %w", err)
 	}
-	have := make(map[string]known, n) // grown, it was a sixth of a sync's CPU time
+	whole := len(ids) == 1 && ids[0] == "" && o.IndexDir != ""
+	var last *synced
+	if whole {
+		if last = loadSynced(o.IndexDir); last != nil && !last.current(seq0, at0) {
+			last = nil
+		}
+	}
+	var have map[string]known
 	var haveErr error
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		haveErr = ix.WalkMeta(ctx, metaKeys, func(id []byte, vals [][]byte) error {
-			switch {
-			case !inScope(string(id)):
-			case len(vals[0]) > 0:
-				have[string(id)] = known{dir: true}
-			case len(vals[1]) > 0:
-				// No string is made to parse a number: strconv copies
-				// its input only into an error.
-				size, _ := strconv.ParseInt(string(vals[2]), 10, 64)
-				mtime, _ := strconv.ParseInt(string(vals[3]), 10, 64)
-				have[string(id)] = known{size: size, mtime: mtime, sha: string(vals[1])}
-			}
-			return nil
-		})
-	})
+	if last == nil {
+		n, err := ix.Count()
+		if err != nil {
+			return rep, fmt.Errorf("read index: %w", err)
+		}
+		have = make(map[string]known, n) // grown, it was a sixth of a sync's CPU time
+		wg.Go(func() { haveErr = walkMeta(ctx, ix, inScope, have) })
+	}
 	w := &walker{root: o.Root, indexDir: o.IndexDir, maxSize: maxSize}
 	var walkErr error
 	for _, scope := range scopes {
@@ -168,19 +172,127 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 	if walkErr != nil {
 		return rep, walkErr
 	}
-	seen := make(map[string]bool, len(w.res.files)+len(w.res.dirs))
-	bt := &Writer{Write: Apply(ix),
+
+	s := &syncer{o: o, maxSize: maxSize, rep: rep, res: &w.res, seen: map[string]bool{}}
+	apply := Apply(ix)
+	s.bt = &Writer{
+		Write: func(ctx context.Context, upserts []index.Doc, removes []string) (index.Applied, error) {
+			a, err := apply(ctx, upserts, removes)
+			if err == nil {
+				s.commits++ // a batch, never empty, that the store took as one write
+			}
+			return a, err
+		},
 		Invalid: func(label string, err error) {
 			rep.Invalid = append(rep.Invalid, Refusal{ID: label, Reason: err.Error()})
 		},
 		Warn: func(msg string) { rep.Warnings = append(rep.Warnings, msg) }}
 	defer func() {
-		rep.Written, rep.Removed, rep.Elapsed = bt.Written, bt.Removed, time.Since(start)
+		rep.Written, rep.Removed, rep.Elapsed = s.bt.Written, s.bt.Removed, time.Since(start)
 		rep.Oversize, rep.BadNames = w.res.oversize, w.res.badNames
 	}()
 
-	// Folder documents: every walked folder, plus the folders from the
-	// root down to each scope so the Parent chain is unbroken.
+	// Binary files noted under the scopes are noted again as they are
+	// met; those outside stay noted.
+	oldBins := loadBinaries(o.IndexDir)
+	s.bins = maps.Clone(oldBins)
+	maps.DeleteFunc(s.bins, func(id string, _ [2]int64) bool { return inScope(id) })
+	defer func() { s.bins.save(o.IndexDir, oldBins) }()
+
+	// The index holds what it held after the last sync and the folder is
+	// as that sync found it (same): then only the files that the index
+	// does not hold are looked at again, and there is nothing to remove.
+	same := false
+	if last != nil {
+		s.kinds, same = last.same(&w.res)
+	}
+	if !same {
+		if last != nil {
+			have = last.have()
+		}
+		s.have = have
+		s.kinds = bytes.Repeat([]byte{fileNot}, len(w.res.files))
+		if err := s.dirs(ctx, ix, ids, scopes, inScope); err != nil {
+			return rep, err
+		}
+	}
+	var todo []int // files to read, by position in res.files
+	for i, f := range w.res.files {
+		if k, ok := have[f.id]; !same && ok && !k.dir && !f.named && k.size == f.size && k.mtime == f.mtime {
+			s.seen[f.id] = true
+			s.kinds[i] = fileKept
+		}
+		if s.kinds[i] == fileKept {
+			rep.Unchanged++
+			continue
+		}
+		if b, ok := oldBins[f.id]; ok && !f.named && b == [2]int64{f.size, f.mtime} {
+			s.bins[f.id] = b
+			rep.Binary++
+			continue
+		}
+		todo = append(todo, i)
+	}
+	if err := s.read(ctx, todo); err != nil {
+		return rep, err
+	}
+	for id := range s.have {
+		if !s.seen[id] {
+			if err := s.bt.Remove(ctx, id); err != nil {
+				return rep, err
+			}
+		}
+	}
+	if err := s.bt.Flush(ctx); err != nil {
+		return rep, err
+	}
+	if o.Progress != nil {
+		o.Progress(len(todo), len(todo))
+	}
+	if whole && (!same || s.changed) {
+		s.record(ix, seq0)
+	}
+	return rep, nil
+}
+
+// walkMeta fills have with what the index holds under the scopes, from
+// four values of each stored record's metadata.
+func walkMeta(ctx context.Context, ix *index.Index, inScope func(string) bool, have map[string]known) error {
+	return ix.WalkMeta(ctx, metaKeys, func(id []byte, vals [][]byte) error {
+		switch {
+		case !inScope(string(id)):
+		case len(vals[0]) > 0:
+			have[string(id)] = known{dir: true}
+		case len(vals[1]) > 0:
+			// No string is made to parse a number: strconv copies its
+			// input only into an error.
+			size, _ := strconv.ParseInt(string(vals[2]), 10, 64)
+			mtime, _ := strconv.ParseInt(string(vals[3]), 10, 64)
+			have[string(id)] = known{size: size, mtime: mtime, sha: string(vals[1])}
+		}
+		return nil
+	})
+}
+
+// syncer is one sync's state past the walk.
+type syncer struct {
+	o       *Options
+	maxSize int64
+	rep     *Report
+	bt      *Writer
+	res     *walkResult
+	have    map[string]known // what the index holds under the scopes
+	seen    map[string]bool  // what of have the walk found
+	bins    binaries
+	kinds   []byte // whether the index holds each file of res as found (fileKept, fileNot)
+	changed bool   // a file the last sync did not keep is kept
+	commits int    // writes the store took from this sync
+}
+
+// dirs writes a document for every walked folder, and for the folders
+// from the root down to each scope so the Parent chain is unbroken,
+// that the index does not hold as a folder.
+func (s *syncer) dirs(ctx context.Context, ix *index.Index, ids, scopes []string, inScope func(string) bool) error {
 	var dirs []string
 	for i, scopeID := range ids {
 		if scopeID == "" {
@@ -189,7 +301,7 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 		parts := strings.Split(scopeID, "/")
 		for j := 1; j < len(parts); j++ {
 			id := strings.Join(parts[:j], "/")
-			if isDirPath(filepath.Join(o.Root, filepath.FromSlash(id))) {
+			if isDirPath(filepath.Join(s.o.Root, filepath.FromSlash(id))) {
 				dirs = append(dirs, id)
 			}
 		}
@@ -197,12 +309,12 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 			dirs = append(dirs, scopeID)
 		}
 	}
-	for _, id := range append(dirs, w.res.dirs...) {
-		if seen[id] {
+	for _, id := range append(dirs, s.res.dirs...) {
+		if s.seen[id] {
 			continue
 		}
-		seen[id] = true
-		if k, ok := have[id]; ok && k.dir {
+		s.seen[id] = true
+		if k, ok := s.have[id]; ok && k.dir {
 			continue
 		}
 		if !inScope(id) {
@@ -210,91 +322,83 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 				continue
 			}
 		}
-		if err := bt.Upsert(ctx, dirDoc(id), id); err != nil {
-			return rep, err
+		if err := s.bt.Upsert(ctx, dirDoc(id), id); err != nil {
+			return err
 		}
 	}
+	return nil
+}
 
-	// Binary files noted under the scopes are noted again as they are
-	// met; those outside stay noted.
-	oldBins := loadBinaries(o.IndexDir)
-	bins := maps.Clone(oldBins)
-	maps.DeleteFunc(bins, func(id string, _ [2]int64) bool { return inScope(id) })
-	defer func() { bins.save(o.IndexDir, oldBins) }()
-	var todo []fileEntry
-	for _, f := range w.res.files {
-		if k, ok := have[f.id]; ok && !k.dir && !f.named && k.size == f.size && k.mtime == f.mtime {
-			seen[f.id] = true
-			rep.Unchanged++
-			continue
-		}
-		if b, ok := oldBins[f.id]; ok && !f.named && b == [2]int64{f.size, f.mtime} {
-			bins[f.id] = b
-			rep.Binary++
-			continue
-		}
-		todo = append(todo, f)
-	}
+// read reads the files of res at the positions todo and writes those
+// that are text and not in the index as read into it.
+func (s *syncer) read(ctx context.Context, todo []int) error {
 	cur := 0
 	update := func(done int) {
-		if o.Progress != nil {
-			o.Progress(done, len(todo))
+		if s.o.Progress != nil {
+			s.o.Progress(done, len(todo))
 		}
 	}
-	bt.OnFlush = func() { update(cur) } // reading is fast; the wait is in the flush
-	for i, f := range todo {
+	s.bt.OnFlush = func() { update(cur) } // reading is fast; the wait is in the flush
+	for i, fi := range todo {
 		cur = i
 		update(i)
+		f := s.res.files[fi]
 		// A .gz file's bytes are not its text: it is sniffed once
 		// decompressed.
-		data, binary, err := readText(filepath.Join(o.Root, filepath.FromSlash(f.id)), !extract.Compressed(f.id))
+		data, binary, err := readText(filepath.Join(s.o.Root, filepath.FromSlash(f.id)), !extract.Compressed(f.id))
 		if err != nil {
 			continue // vanished or unreadable: treated as gone
 		}
 		var x extract.File
 		if !binary {
-			x, err = extract.Read(f.id, data, int(maxSize))
+			x, err = extract.Read(f.id, data, int(s.maxSize))
 			switch {
 			case errors.Is(err, extract.ErrTooLarge):
-				w.res.oversize = append(w.res.oversize, f.id)
+				s.res.oversize = append(s.res.oversize, f.id)
 				continue
 			case err != nil:
-				rep.Invalid = append(rep.Invalid, Refusal{ID: f.id, Reason: err.Error()})
+				s.rep.Invalid = append(s.rep.Invalid, Refusal{ID: f.id, Reason: err.Error()})
 				continue
 			}
 			binary = isBinary(x.Text)
 		}
 		if binary {
-			bins[f.id] = [2]int64{f.size, f.mtime}
-			rep.Binary++
+			s.bins[f.id] = [2]int64{f.size, f.mtime}
+			s.rep.Binary++
 			continue
 		}
 		sum := sha256.Sum256(data)
 		sha := hex.EncodeToString(sum[:])
-		seen[f.id] = true
-		if k, ok := have[f.id]; ok && k.sha == sha && k.size == f.size && k.mtime == f.mtime {
-			rep.Unchanged++ // a scope named by itself: always hashed
+		s.seen[f.id] = true
+		s.kinds[fi], s.changed = fileKept, true
+		if k, ok := s.have[f.id]; ok && k.sha == sha && k.size == f.size && k.mtime == f.mtime {
+			s.rep.Unchanged++ // a scope named by itself: always hashed
 			continue
 		}
 		// A touched file is written again with its new mtime (its Time,
 		// which --since filters on, changes too), else it would be read
 		// and hashed at every sync from then on.
-		if err := bt.Upsert(ctx, fileDoc(f, x, sha), f.id); err != nil {
-			return rep, err
+		if err := s.bt.Upsert(ctx, fileDoc(f, x, sha), f.id); err != nil {
+			return err
 		}
 	}
-	for id := range have {
-		if !seen[id] {
-			if err := bt.Remove(ctx, id); err != nil {
-				return rep, err
-			}
+	return nil
+}
+
+// record saves the record of this sync of the whole folder, which began
+// with the store at write seq0, when the store holds what it found: its
+// writes were all taken and no one else's came between.
+func (s *syncer) record(ix *index.Index, seq0 uint64) {
+	seq, at, err := ix.LastWrite()
+	switch {
+	case err != nil:
+	case s.bt.Failed > 0 || seq != seq0+uint64(s.commits):
+		if seq != seq0 {
+			removeSynced(s.o.IndexDir) // out of date
 		}
+	default:
+		saveSynced(s.o.IndexDir, encodeSynced(seq, at, s.res, s.kinds))
 	}
-	if err := bt.Flush(ctx); err != nil {
-		return rep, err
-	}
-	update(len(todo))
-	return rep, nil
 }
 
 // outermost drops the scopes under another one and repeats.
