@@ -1,6 +1,9 @@
 package folder
 
-import "errors"
+import (
+	"errors"
+	"slices"
+)
 
 // ErrOutsideRoot is returned, wrapped, by Sync for a scope that is not
 // under the root.
@@ -18,3 +21,37 @@ type WalkError struct {
 func (e *WalkError) Error() string { return "walk " + e.Path + ": " + e.Err.Error() }
 
 func (e *WalkError) Unwrap() []error { return []error{ErrWalk, e.Err} }
+
+// ReadOnlyError is returned by Sync on an index opened read-only
+// (index.Options.ReadOnly) that the folder has changes for; it matches
+// index.ErrReadOnly. Walk is what the sync found: a sync of the same
+// root, scopes and size limit on the index opened for writing takes it
+// (Options.Walk) instead of walking the folder again.
+type ReadOnlyError struct {
+	Walk *Walk
+	Err  error // the write's
+}
+
+func (e *ReadOnlyError) Error() string { return e.Err.Error() }
+
+func (e *ReadOnlyError) Unwrap() error { return e.Err }
+
+// Walk is what a sync's walk of its scopes found (ReadOnlyError).
+type Walk struct {
+	root    string
+	scopes  []string
+	maxSize int64
+	res     walkResult
+}
+
+// of returns the walk's result when it is of root's scopes under the
+// size limit maxSize, as a sync would find it: a copy, which the sync may
+// add to.
+func (w *Walk) of(root string, scopes []string, maxSize int64) (walkResult, bool) {
+	if w == nil || w.root != root || w.maxSize != maxSize || !slices.Equal(w.scopes, scopes) {
+		return walkResult{}, false
+	}
+	res := w.res
+	res.oversize = slices.Clone(res.oversize)
+	return res, true
+}

@@ -44,6 +44,10 @@ type Options struct {
 	// Progress, if set, is called as files are indexed with the number
 	// done and the number to do.
 	Progress func(done, total int)
+	// Walk, if set, is what a sync that could not write found
+	// (ReadOnlyError): a sync of the same root, scopes and size limit
+	// takes it instead of walking the folder again.
+	Walk *Walk
 }
 
 // Report says what a sync did.
@@ -133,8 +137,9 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 	// metadata), read while the scopes are walked: neither waits for the
 	// other. A sync of the whole folder takes it from the record of the
 	// last one instead while the store is at the write that record names
-	// (synced). The write is read before the walk: one made during it
-	// leaves the record out of date, never the other way round.
+	// (synced). The write is read first: one made after it, while the
+	// index's side is read or the sync writes, leaves the record out of
+	// date, never the other way round.
 	seq0, at0, err := ix.LastWrite()
 	if err != nil {
 		return rep, fmt.Errorf("read index: %w", err)
@@ -159,10 +164,19 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 	}
 	w := &walker{root: o.Root, indexDir: o.IndexDir, maxSize: maxSize}
 	var walkErr error
-	for _, scope := range scopes {
-		if err := w.walk(scope); err != nil {
-			walkErr = &WalkError{Path: scope, Err: err}
-			break
+	walked, ok := o.Walk.of(o.Root, scopes, maxSize)
+	if ok {
+		w.res = walked
+	} else {
+		for _, scope := range scopes {
+			if err := w.walk(scope); err != nil {
+				walkErr = &WalkError{Path: scope, Err: err}
+				break
+			}
+		}
+		if walkErr == nil {
+			walked = w.res
+			walked.oversize = slices.Clone(walked.oversize)
 		}
 	}
 	wg.Wait()
@@ -213,7 +227,7 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 		s.have = have
 		s.kinds = bytes.Repeat([]byte{fileNot}, len(w.res.files))
 		if err := s.dirs(ctx, ix, ids, scopes, inScope); err != nil {
-			return rep, err
+			return rep, refused(err, o, scopes, maxSize, walked)
 		}
 	}
 	var todo []int // files to read, by position in res.files
@@ -234,17 +248,17 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 		todo = append(todo, i)
 	}
 	if err := s.read(ctx, todo); err != nil {
-		return rep, err
+		return rep, refused(err, o, scopes, maxSize, walked)
 	}
 	for id := range s.have {
 		if !s.seen[id] {
 			if err := s.bt.Remove(ctx, id); err != nil {
-				return rep, err
+				return rep, refused(err, o, scopes, maxSize, walked)
 			}
 		}
 	}
 	if err := s.bt.Flush(ctx); err != nil {
-		return rep, err
+		return rep, refused(err, o, scopes, maxSize, walked)
 	}
 	if o.Progress != nil {
 		o.Progress(len(todo), len(todo))
@@ -253,6 +267,15 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 		s.record(ix, seq0)
 	}
 	return rep, nil
+}
+
+// refused returns err, or for a write refused as the index is
+// read-only a *ReadOnlyError holding the walk.
+func refused(err error, o *Options, scopes []string, maxSize int64, walked walkResult) error {
+	if !errors.Is(err, index.ErrReadOnly) {
+		return err
+	}
+	return &ReadOnlyError{Walk: &Walk{root: o.Root, scopes: scopes, maxSize: maxSize, res: walked}, Err: err}
 }
 
 // walkMeta fills have with what the index holds under the scopes, from

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"maps"
@@ -345,5 +346,57 @@ func TestSyncRecordSkippedForOthersWrites(t *testing.T) {
 	}
 	if got := ids(t, ix); !slices.Contains(got, "a.txt") {
 		t.Fatalf("index %v: a.txt not put back", got)
+	}
+}
+
+// TestSyncTakesReadOnlyWalk syncs a changed folder on its index opened
+// read-only, which fails with a *ReadOnlyError, then on the index opened
+// for writing with that error's walk: the second sync writes what the
+// first walk found and does not walk again (a file made in between waits
+// for the next sync), and a walk of another scope or size limit is not
+// taken.
+func TestSyncTakesReadOnlyWalk(t *testing.T) {
+	root := t.TempDir()
+	ctx := context.Background()
+	idx := filepath.Join(root, IndexDirName)
+	open := func(ro bool) *index.Index {
+		ix, err := index.Open(idx, &index.Options{ReadOnly: ro})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	writeFile(t, filepath.Join(root, "a.txt"), "alpha")
+	ix := open(false)
+	if _, err := Sync(ctx, ix, &Options{Root: root, IndexDir: idx}); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+
+	writeFile(t, filepath.Join(root, "sub", "b.txt"), "beta")
+	ix = open(true)
+	_, err := Sync(ctx, ix, &Options{Root: root, IndexDir: idx})
+	ix.Close()
+	var ro *ReadOnlyError
+	if !errors.As(err, &ro) || !errors.Is(err, index.ErrReadOnly) || ro.Walk == nil {
+		t.Fatalf("read-only sync: %v, want a *ReadOnlyError with its walk", err)
+	}
+	writeFile(t, filepath.Join(root, "c.txt"), "gamma") // after the walk
+	ix = open(false)
+	defer ix.Close()
+	for _, o := range []*Options{{Root: root, IndexDir: idx, MaxSize: 10, Walk: ro.Walk}, {Root: filepath.Join(root, "sub"), IndexDir: idx, Walk: ro.Walk}} {
+		if _, ok := o.Walk.of(o.Root, []string{o.Root}, max(o.MaxSize, 0)); ok {
+			t.Errorf("a walk of %s taken for root %s, size limit %d", root, o.Root, o.MaxSize)
+		}
+	}
+	rep, err := Sync(ctx, ix, &Options{Root: root, IndexDir: idx, Walk: ro.Walk})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(t, ix); rep.Written != 2 || !slices.Equal(got, []string{"a.txt", "sub", "sub/b.txt"}) {
+		t.Fatalf("with the walk: %+v, index %v; want sub and sub/b.txt written, c.txt not seen", rep, got)
+	}
+	if rep, err := Sync(ctx, ix, &Options{Root: root, IndexDir: idx}); err != nil || rep.Written != 1 {
+		t.Fatalf("next sync: %+v, %v; want c.txt written", rep, err)
 	}
 }

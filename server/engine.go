@@ -142,14 +142,22 @@ func (h *Host) Optimize(ctx context.Context) error { return h.ix.Optimize(ctx) }
 // relative scope is relative to the root. Cost: folder.Sync's, after
 // any sync in progress.
 func (h *Host) Sync(ctx context.Context, scope string, progress func(done, total int)) (*folder.Report, error) {
-	if scope == "" {
-		return h.sync(ctx, progress)
-	}
-	return h.sync(ctx, progress, scope)
+	return h.SyncWalked(ctx, scope, nil, progress)
 }
 
-// sync syncs scopes, the root when none is given.
-func (h *Host) sync(ctx context.Context, progress func(done, total int), scopes ...string) (*folder.Report, error) {
+// SyncWalked is Sync taking walk, what a sync on the index opened
+// read-only found (folder.ReadOnlyError), instead of walking the folder
+// again when it is of the same scope.
+func (h *Host) SyncWalked(ctx context.Context, scope string, walk *folder.Walk, progress func(done, total int)) (*folder.Report, error) {
+	if scope == "" {
+		return h.sync(ctx, progress, walk)
+	}
+	return h.sync(ctx, progress, walk, scope)
+}
+
+// sync syncs scopes, the root when none is given, taking walk if it is
+// theirs (folder.Options.Walk).
+func (h *Host) sync(ctx context.Context, progress func(done, total int), walk *folder.Walk, scopes ...string) (*folder.Report, error) {
 	root := h.info.Root
 	if root == "" {
 		return &folder.Report{}, ErrNoRoot
@@ -161,7 +169,7 @@ func (h *Host) sync(ctx context.Context, progress func(done, total int), scopes 
 	}
 	h.syncMu.Lock()
 	defer h.syncMu.Unlock()
-	return folder.Sync(ctx, h.ix, &folder.Options{Root: root, IndexDir: h.info.Dir, MaxSize: h.info.MaxSize, Progress: progress}, scopes...)
+	return folder.Sync(ctx, h.ix, &folder.Options{Root: root, IndexDir: h.info.Dir, MaxSize: h.info.MaxSize, Progress: progress, Walk: walk}, scopes...)
 }
 
 // Info describes the index.

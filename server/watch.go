@@ -257,7 +257,7 @@ func (w *watcher) pollEvery(ctx context.Context) {
 
 // sync syncs scopes (the root when none) and logs what changed.
 func (w *watcher) sync(ctx context.Context, why string, scopes ...string) (*folder.Report, error) {
-	rep, err := w.host.sync(ctx, nil, scopes...)
+	rep, err := w.host.sync(ctx, nil, nil, scopes...)
 	switch {
 	case ctx.Err() != nil:
 	case err != nil:

@@ -299,7 +299,11 @@ func runSearch(ctx context.Context, e *env, args []string) (err error) {
 			ahead = nil
 		}
 		if errors.Is(err, index.ErrReadOnly) {
-			// The folder changed: write it in.
+			// The folder changed: write in what the walk found.
+			so := syncOptions{quiet: f.quiet, writes: restoreGC}
+			if ro := (*folder.ReadOnlyError)(nil); errors.As(err, &ro) {
+				so.walk = ro.Walk
+			}
 			if err := eng.Close(); err != nil {
 				return indexErr(err, loc.Dir)
 			}
@@ -308,7 +312,7 @@ func runSearch(ctx context.Context, e *env, args []string) (err error) {
 			if eng, filled, err = loc.engine(e, &o, mode, f.maxSize); err != nil {
 				return err
 			}
-			_, err = syncFolder(ctx, e, eng, abs, syncOptions{quiet: f.quiet, writes: restoreGC})
+			_, err = syncFolder(ctx, e, eng, abs, so)
 		}
 		if err != nil {
 			return err

@@ -20,6 +20,10 @@ type syncOptions struct {
 	always bool // report skips even when nothing changed (the index command)
 	// writes, if set, is called once before the sync writes files in.
 	writes func()
+	// walk, if set, is what a sync on the index opened read-only found
+	// (folder.ReadOnlyError): an index held in this process takes it
+	// rather than walk the folder again.
+	walk *folder.Walk
 }
 
 // syncFolder brings the index up to date with the files under scope, an
@@ -28,7 +32,7 @@ type syncOptions struct {
 // quiet, what changed.
 func syncFolder(ctx context.Context, e *env, eng server.Engine, scope string, o syncOptions) (*folder.Report, error) {
 	var prog *progress
-	rep, err := eng.Sync(ctx, scope, func(done, total int) {
+	progress := func(done, total int) {
 		if total > 0 && o.writes != nil {
 			o.writes()
 			o.writes = nil
@@ -37,7 +41,14 @@ func syncFolder(ctx context.Context, e *env, eng server.Engine, scope string, o 
 			prog = newProgress(e, o.quiet, "indexing", total)
 		}
 		prog.update(done)
-	})
+	}
+	var rep *folder.Report
+	var err error
+	if h, ok := eng.(*server.Host); ok && o.walk != nil {
+		rep, err = h.SyncWalked(ctx, scope, o.walk, progress)
+	} else {
+		rep, err = eng.Sync(ctx, scope, progress)
+	}
 	if prog != nil {
 		prog.done()
 	}
