@@ -69,8 +69,18 @@ every query and round runs, in an order that alternates between rounds:
                      ratios resolve it
 
 and, unless --no-serve, with "twindex serve DIR" owning the index, the two
-twindex searches again (they forward to it) beside rg. Per tool and class:
-p50/p95/p99 over the queries of the median over the rounds, and ratios.
+twindex searches again (they forward to it) beside rg. Then, apart, since
+each writes the index and the first search after a write checks the
+store anew:
+
+  twindex edited     the default search after one file's mtime is set to
+                     now, as an editor's save does: the search finds it,
+                     opens the index for writing and writes it again
+  twindex edited (before)
+                     the same with the --before binary
+
+beside rg. Per tool and class: p50/p95/p99 over the queries of the median
+over the rounds, and ratios.
 
 `)
 		fs.PrintDefaults()
@@ -95,6 +105,7 @@ p50/p95/p99 over the queries of the median over the rounds, and ratios.
 type coldTool struct {
 	name  string
 	serve bool // run while twindex serve owns the index
+	edit  bool // run after a file's mtime is set to now, apart
 	argv  func(q benchQuery) []string
 }
 
@@ -133,7 +144,8 @@ func cold(ctx context.Context, cfg coldConfig, log io.Writer) (*coldResult, erro
 	files := filepath.Join(dir, "files")
 	res := &coldResult{Corpus: strings.SplitN(filepath.Base(cfg.Corpus), ".", 2)[0], Loadavg: loadavg(),
 		Lat: map[string]map[string][]time.Duration{}, Failed: map[string]int{}}
-	if res.Docs, res.Files, err = writeCorpusFiles(cfg.Corpus, files); err != nil {
+	var edited string // the file an editor saves before each edited search
+	if res.Docs, res.Files, edited, err = writeCorpusFiles(cfg.Corpus, files); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(log, "cold %s: %d documents as %d files in %s\n", res.Corpus, res.Docs, res.Files, files)
@@ -167,6 +179,15 @@ func cold(ctx context.Context, cfg coldConfig, log io.Writer) (*coldResult, erro
 		tools = append(tools, coldTool{name: "twindex (before)", argv: searchWith(before)},
 			coldTool{name: "twindex no-sync (before)", argv: searchWith(before, "--no-sync")})
 	}
+	tools = append(tools, coldTool{name: "twindex edited", edit: true, argv: search()})
+	if cfg.Before != "" {
+		before, err := filepath.Abs(cfg.Before)
+		if err != nil {
+			return nil, err
+		}
+		tools = append(tools, coldTool{name: "twindex edited (before)", edit: true, argv: searchWith(before)})
+	}
+	tools = append(tools, coldTool{name: "rg (beside the edits)", edit: true, argv: rg.argv})
 	if !cfg.NoServe {
 		tools = append(tools,
 			coldTool{name: "twindex (served)", serve: true, argv: search()},
@@ -184,7 +205,7 @@ func cold(ctx context.Context, cfg coldConfig, log io.Writer) (*coldResult, erro
 	// Warm the page cache and the index's side files (the first search of
 	// a new index notes its checked segments).
 	for _, t := range tools {
-		if t.serve {
+		if t.serve || t.edit {
 			continue
 		}
 		if _, err := runTimed(ctx, t.argv(qs[0])...); err != nil {
@@ -197,10 +218,11 @@ func cold(ctx context.Context, cfg coldConfig, log io.Writer) (*coldResult, erro
 		samples[t.name] = map[string][]time.Duration{}
 	}
 	for round := range cfg.Rounds {
-		for _, served := range []bool{false, true} {
+		for _, phase := range []string{"", " (served)", " (edited)"} {
+			served, edits := phase == " (served)", phase == " (edited)"
 			var ts []coldTool
 			for _, t := range tools {
-				if t.serve == served {
+				if t.serve == served && t.edit == edits {
 					ts = append(ts, t)
 				}
 			}
@@ -213,13 +235,19 @@ func cold(ctx context.Context, cfg coldConfig, log io.Writer) (*coldResult, erro
 					return nil, err
 				}
 			}
-			fmt.Fprintf(log, "  round %d%s: %d queries x %d tools\n", round+1, map[bool]string{true: " (served)"}[served], len(qs), len(ts))
+			fmt.Fprintf(log, "  round %d%s: %d queries x %d tools\n", round+1, phase, len(qs), len(ts))
 			for i, q := range qs {
 				order := slices.Clone(ts)
 				if (round+i)%2 == 1 {
 					slices.Reverse(order)
 				}
 				for _, t := range order {
+					if t.edit {
+						now := time.Now()
+						if err := os.Chtimes(edited, now, now); err != nil {
+							return nil, err
+						}
+					}
 					run, err := runTimed(ctx, t.argv(q)...)
 					if ctx.Err() != nil {
 						stop()
@@ -301,8 +329,9 @@ func coldQueries(cfg coldConfig) ([]benchQuery, error) {
 
 // writeCorpusFiles writes each document's body to dir/ID, unless dir
 // exists already (a kept --dir), and returns the number of documents and
-// of files (documents whose IDs would leave dir are not written).
-func writeCorpusFiles(corpus, dir string) (docs, files int, err error) {
+// of files (documents whose IDs would leave dir are not written) and the
+// path of the first file.
+func writeCorpusFiles(corpus, dir string) (docs, files int, first string, err error) {
 	_, statErr := os.Stat(dir)
 	fresh := errors.Is(statErr, os.ErrNotExist)
 	err = eachJSONL(corpus, func(d *benchDoc) error {
@@ -312,16 +341,19 @@ func writeCorpusFiles(corpus, dir string) (docs, files int, err error) {
 			return nil
 		}
 		files++
+		p := filepath.Join(dir, rel)
+		if first == "" {
+			first = p
+		}
 		if !fresh {
 			return nil
 		}
-		p := filepath.Join(dir, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return err
 		}
 		return os.WriteFile(p, []byte(d.Body), 0o644)
 	})
-	return docs, files, err
+	return docs, files, first, err
 }
 
 // rgLiteral is the text rg looks for: the query as one literal, a quoted
@@ -464,7 +496,8 @@ func printCold(w io.Writer, r *coldResult) {
 	}
 	pairs := [][2]string{{"twindex", "rg"}, {"twindex no-sync", "rg"}, {"twindex", "sqlite3"}, {"twindex no-sync", "sqlite3"},
 		{"twindex (served)", "rg (beside the server)"}, {"twindex no-sync (served)", "rg (beside the server)"},
-		{"twindex", "twindex (before)"}, {"twindex no-sync", "twindex no-sync (before)"}}
+		{"twindex", "twindex (before)"}, {"twindex no-sync", "twindex no-sync (before)"},
+		{"twindex edited", "rg (beside the edits)"}, {"twindex edited", "twindex edited (before)"}}
 	var cols []string
 	for _, p := range pairs {
 		if r.Lat[p[0]] != nil && r.Lat[p[1]] != nil {
