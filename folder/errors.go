@@ -1,9 +1,6 @@
 package folder
 
-import (
-	"errors"
-	"slices"
-)
+import "errors"
 
 // ErrOutsideRoot is returned, wrapped, by Sync for a scope that is not
 // under the root.
@@ -35,23 +32,3 @@ type ReadOnlyError struct {
 func (e *ReadOnlyError) Error() string { return e.Err.Error() }
 
 func (e *ReadOnlyError) Unwrap() error { return e.Err }
-
-// Walk is what a sync's walk of its scopes found (ReadOnlyError).
-type Walk struct {
-	root    string
-	scopes  []string
-	maxSize int64
-	res     walkResult
-}
-
-// of returns the walk's result when it is of root's scopes under the
-// size limit maxSize, as a sync would find it: a copy, which the sync may
-// add to.
-func (w *Walk) of(root string, scopes []string, maxSize int64) (walkResult, bool) {
-	if w == nil || w.root != root || w.maxSize != maxSize || !slices.Equal(w.scopes, scopes) {
-		return walkResult{}, false
-	}
-	res := w.res
-	res.oversize = slices.Clone(res.oversize)
-	return res, true
-}

@@ -50,6 +50,26 @@ type Options struct {
 	Walk *Walk
 }
 
+// Walk is what a sync's walk of its scopes found (ReadOnlyError).
+type Walk struct {
+	root    string
+	scopes  []string
+	maxSize int64
+	res     walkResult
+}
+
+// of returns the walk's result when it is of root's scopes under the
+// size limit maxSize, as a sync would find it: a copy, which the sync may
+// add to.
+func (w *Walk) of(root string, scopes []string, maxSize int64) (walkResult, bool) {
+	if w == nil || w.root != root || w.maxSize != maxSize || !slices.Equal(w.scopes, scopes) {
+		return walkResult{}, false
+	}
+	res := w.res
+	res.oversize = slices.Clone(res.oversize)
+	return res, true
+}
+
 // Report says what a sync did.
 type Report struct {
 	Written   int `json:"written"`   // files and folders added or changed

@@ -237,13 +237,14 @@ func (r *syncedReader) uvarint() uint64 {
 	return v
 }
 
+// varint reads what binary.AppendVarint wrote: a uvarint of the value
+// zig-zag encoded.
 func (r *syncedReader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
+	u := r.uvarint()
+	v := int64(u >> 1)
+	if u&1 != 0 {
+		v = ^v
 	}
-	r.b = r.b[n:]
 	return v
 }
 
