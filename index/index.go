@@ -149,7 +149,8 @@ const (
 	textDir    = "text"
 	trigramDir = "trigram"
 	// checkedFile records the store file's state when Open last walked
-	// its pages clean (storage.Options.CheckRecord).
+	// its pages clean, or a writer's clean Close left it after commits to
+	// such a state (storage.Options.CheckRecord).
 	checkedFile = "store.checked"
 )
 

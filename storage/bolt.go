@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -43,10 +44,31 @@ func openDB(path string, noSync bool) (*bolt.DB, error) {
 	return db, nil
 }
 
+// beforeLock, when not nil, runs in Open between the walk and bbolt's
+// lock: a test's other writer.
+var beforeLock func()
+
 // Bolt is a Store in one bbolt file. It is safe for concurrent use.
+//
+// Opened with Options.CheckRecord and without Options.NoSync, it notes at
+// a clean Close the state its own commits left, as the walk at Open notes
+// the state it found sound, so that the next Open does not walk it: when
+// the state it opened is the one Open found sound (the file unchanged
+// between the walk and bbolt's lock), every commit since succeeded and
+// was fsynced, and Compact did not swap the file. A state bbolt made
+// from a sound one by commits that succeeded is sound as far as the walk
+// can tell, and the damage that the record cannot see (a flipped bit
+// that changes neither size, modification time nor transaction ID) it
+// cannot see after a walk either. A process killed or a commit that
+// failed leaves the record as it was, and the next Open walks.
 type Bolt struct {
 	db    *bolt.DB
 	fault FaultFunc
+	// record is Options.CheckRecord while the state may be noted at Close.
+	record string
+	// wrote: a commit succeeded; unsound: the state may not be noted
+	// (a commit failed, bbolt panicked, Compact swapped the file).
+	wrote, unsound atomic.Bool
 }
 
 // Open opens or creates the store file at path. It returns ErrLocked when
@@ -67,9 +89,11 @@ func Open(path string, opts *Options) (_ *Bolt, err error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	check := func() error {
+	var sound stamp // the state the walk (or its record) found sound
+	check := func() (err error) {
 		if opts.CheckRecord != "" {
-			return checkOnce(path, opts.CheckRecord)
+			sound, err = checkOnce(path, opts.CheckRecord)
+			return err
 		}
 		return CheckFile(path)
 	}
@@ -89,7 +113,10 @@ func Open(path string, opts *Options) (_ *Bolt, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	defer recoverCorrupt(&err)
+	if beforeLock != nil {
+		beforeLock()
+	}
+	defer recoverCorrupt(&err, nil)
 	db, err := openDB(path, opts.NoSync)
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("open %s: %w", path, ErrLocked)
@@ -97,21 +124,32 @@ func Open(path string, opts *Options) (_ *Bolt, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	return &Bolt{db: db, fault: opts.Fault}, nil
+	s := &Bolt{db: db, fault: opts.Fault}
+	if opts.CheckRecord != "" && !opts.NoSync && sound != (stamp{}) {
+		// With the lock held, no other process writes until Close.
+		if now, err := fileStamp(path); err == nil && now == sound {
+			s.record = opts.CheckRecord
+		}
+	}
+	return s, nil
 }
 
 // recoverCorrupt turns a bbolt panic into an error: bbolt panics when it
 // meets a damaged page ("invalid page type", "page already freed"), which
-// is bad input from the disk, not a bug of the caller's.
-func recoverCorrupt(err *error) {
+// is bad input from the disk, not a bug of the caller's. It marks the
+// state unsound, when given the flag: Close does not note it.
+func recoverCorrupt(err *error, unsound *atomic.Bool) {
 	if r := recover(); r != nil {
+		if unsound != nil {
+			unsound.Store(true)
+		}
 		*err = fmt.Errorf("%w: %v", ErrCorrupt, r)
 	}
 }
 
 // View implements Store.
 func (s *Bolt) View(fn func(Tx) error) (err error) {
-	defer recoverCorrupt(&err)
+	defer recoverCorrupt(&err, &s.unsound)
 	err = s.db.View(func(tx *bolt.Tx) error { return fn(&boltTx{tx: tx}) })
 	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
 		return ErrClosed
@@ -125,7 +163,7 @@ func (s *Bolt) View(fn func(Tx) error) (err error) {
 // checks its schema and prunes its log), and the file would look changed
 // to Options.CheckRecord.
 func (s *Bolt) Update(fn func(Tx) error) (err error) {
-	defer recoverCorrupt(&err)
+	defer recoverCorrupt(&err, &s.unsound)
 	tx, err := s.db.Begin(true)
 	if errors.Is(err, berrors.ErrDatabaseNotOpen) {
 		return ErrClosed
@@ -146,7 +184,12 @@ func (s *Bolt) Update(fn func(Tx) error) (err error) {
 	if !bt.wrote {
 		return nil
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		s.unsound.Store(true)
+		return err
+	}
+	s.wrote.Store(true)
+	return nil
 }
 
 // Size implements Store.
@@ -187,6 +230,7 @@ func (s *Bolt) Compact() error {
 		return fmt.Errorf("compact: %w", err)
 	}
 	noSync := s.db.NoSync
+	s.unsound.Store(true) // another process may write while the file is unlocked
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("compact: %w", err)
 	}
@@ -201,8 +245,17 @@ func (s *Bolt) Compact() error {
 	return nil
 }
 
-// Close implements Store.
-func (s *Bolt) Close() error { return s.db.Close() }
+// Close implements Store. Cost: a stat, a read of the meta pages and a
+// write of the record when it notes the state (see Bolt).
+func (s *Bolt) Close() error {
+	if s.record != "" && s.wrote.Load() && !s.unsound.Load() {
+		// Before the lock is let go: the state noted is this process's.
+		if st, err := fileStamp(s.db.Path()); err == nil && st != (stamp{}) {
+			_ = os.WriteFile(s.record, []byte(st.String()), 0o644)
+		}
+	}
+	return s.db.Close()
+}
 
 type boltTx struct {
 	tx    *bolt.Tx

@@ -137,23 +137,24 @@ func fileStamp(path string) (stamp, error) {
 
 // checkOnce is CheckFile, skipped when the file at record says the file
 // at path was walked clean in the state it is in now, and noted there
-// when the walk passes. Damage that changes neither size, modification
+// when the walk passes. It returns the state it found sound, zero for a
+// missing or empty file. Damage that changes neither size, modification
 // time nor transaction ID (a bit flipped on the disk) goes unseen until
 // the file changes.
 //
 // Cost: a stat and two small reads when the record matches; CheckFile's
 // otherwise.
-func checkOnce(path, record string) error {
+func checkOnce(path, record string) (stamp, error) {
 	if b, err := os.ReadFile(record); err == nil {
 		if now, err := fileStamp(path); err == nil && now != (stamp{}) && string(b) == now.String() {
-			return nil
+			return now, nil
 		}
 	}
 	st, err := checkFile(path)
 	if err != nil || st == (stamp{}) {
-		return err
+		return stamp{}, err
 	}
 	// Only a speed-up: a record not written costs the next Open a walk.
 	_ = os.WriteFile(record, []byte(st.String()), 0o644)
-	return nil
+	return st, nil
 }

@@ -17,3 +17,16 @@ func CheckOpen(f interface {
 	_, err := checkOpen(f, path)
 	return err
 }
+
+// SetBeforeLock has Open call fn between its walk and bbolt's lock, until
+// the test ends.
+func SetBeforeLock(t interface{ Cleanup(func()) }, fn func()) {
+	beforeLock = fn
+	t.Cleanup(func() { beforeLock = nil })
+}
+
+// Stamp is the record CheckRecord keeps for the file at path as it is now.
+func Stamp(path string) (string, error) {
+	st, err := fileStamp(path)
+	return st.String(), err
+}

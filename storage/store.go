@@ -48,8 +48,9 @@ type Options struct {
 	// CheckRecord names a small file where Open (Bolt only) notes the
 	// store file's size, modification time and transaction ID after
 	// CheckFile found it sound, and skips the walk while all three are
-	// unchanged: a file that was walked clean and not written since.
-	// Damage that changes none of them (a bit flipped on the disk) then
-	// goes unseen until the next write. Empty: Open always walks.
+	// unchanged: a file that was walked clean and not written since, or
+	// written since only by commits that Close noted (see Bolt). Damage
+	// that changes none of them (a bit flipped on the disk) then goes
+	// unseen until the next change not noted. Empty: Open always walks.
 	CheckRecord string
 }
