@@ -233,14 +233,21 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 	maps.DeleteFunc(s.bins, func(id string, _ [2]int64) bool { return inScope(id) })
 	defer func() { s.bins.save(o.IndexDir, oldBins) }()
 
-	// The index holds what it held after the last sync and the folder is
-	// as that sync found it (same): then only the files that the index
-	// does not hold are looked at again, and there is nothing to remove.
-	same := false
+	// The index holds what it held after the last sync and the folder has
+	// the files and folders that sync found, in its order (aligned): then
+	// the files that the index does not hold or that changed since are
+	// looked at again, nothing is looked up by ID, and only a file the
+	// index held that is no longer text can be removed. same: none
+	// changed.
+	var a alignment
+	aligned := false
 	if last != nil {
-		s.kinds, same = last.same(&w.res)
+		a, aligned = last.align(&w.res)
 	}
-	if !same {
+	same := aligned && a.changed == 0
+	if aligned {
+		s.kinds = a.kinds
+	} else {
 		if last != nil {
 			have = last.have()
 		}
@@ -252,7 +259,7 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 	}
 	var todo []int // files to read, by position in res.files
 	for i, f := range w.res.files {
-		if k, ok := have[f.id]; !same && ok && !k.dir && !f.named && k.size == f.size && k.mtime == f.mtime {
+		if k, ok := have[f.id]; ok && !k.dir && !f.named && k.size == f.size && k.mtime == f.mtime {
 			s.seen[f.id] = true
 			s.kinds[i] = fileKept
 		}
@@ -269,6 +276,13 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 	}
 	if err := s.read(ctx, todo); err != nil {
 		return rep, refused(err, o, scopes, maxSize, walked)
+	}
+	for _, i := range a.held {
+		if s.kinds[i] != fileKept { // gone, unreadable, binary, refused
+			if err := s.bt.Remove(ctx, w.res.files[i].id); err != nil {
+				return rep, refused(err, o, scopes, maxSize, walked)
+			}
+		}
 	}
 	for id := range s.have {
 		if !s.seen[id] {

@@ -99,34 +99,49 @@ func unixNano(t time.Time) int64 {
 	return t.UnixNano()
 }
 
-// same reports whether res holds the files (with their sizes and mtimes)
-// and folders of the record, in its order, and returns whether the index
-// holds each file. Cost: a pass over the record, no allocation but
-// kinds.
-func (s *synced) same(res *walkResult) (kinds []byte, ok bool) {
+// alignment is how a walk stands to the record of the last sync when it
+// holds the record's files and folders, in its order (synced.align).
+type alignment struct {
+	kinds   []byte // whether the index holds each file; fileNot for one changed since
+	changed int    // how many files changed size or mtime since
+	held    []int  // the positions of the files changed since that the index holds
+}
+
+// align reports whether res holds the files and folders of the record,
+// in its order, and how they stand to it: which of them the index holds
+// and which changed size or mtime since. Cost: a pass over the record, no
+// allocation but the alignment's.
+func (s *synced) align(res *walkResult) (alignment, bool) {
 	if len(res.files) != s.nf || len(res.dirs) != s.nd {
-		return nil, false
+		return alignment{}, false
 	}
-	kinds = make([]byte, 0, s.nf)
+	a := alignment{kinds: make([]byte, 0, s.nf)}
 	r := syncedReader{b: s.files}
 	prev := ""
-	for _, f := range res.files {
+	for i, f := range res.files {
 		e := r.entry(true)
-		if r.err != nil || f.named || !e.is(prev, f.id) || e.size != f.size || e.mtime != f.mtime {
-			return nil, false
+		if r.err != nil || f.named || !e.is(prev, f.id) {
+			return alignment{}, false
 		}
-		kinds = append(kinds, e.kind)
+		kind := e.kind
+		if e.size != f.size || e.mtime != f.mtime {
+			if a.changed++; kind == fileKept {
+				a.held = append(a.held, i)
+			}
+			kind = fileNot
+		}
+		a.kinds = append(a.kinds, kind)
 		prev = f.id
 	}
 	r = syncedReader{b: s.dirs}
 	prev = ""
 	for _, d := range res.dirs {
 		if e := r.entry(false); r.err != nil || !e.is(prev, d) {
-			return nil, false
+			return alignment{}, false
 		}
 		prev = d
 	}
-	return kinds, true
+	return a, true
 }
 
 // have returns what the index holds of the record's files and folders,

@@ -98,6 +98,10 @@ func TestSyncRecordAgreesWithScan(t *testing.T) {
 		{"nothing changed", func() {}},
 		{"a file's content", func() { put("a.txt", "alpha beta") }},
 		{"a file touched", func() { touch("dir/b.go") }},
+		{"a held file made binary in place", func() { put("dir/b.go", "pack\x00age b") }},
+		{"made text again", func() { put("dir/b.go", "package b") }},
+		{"a held .gz file damaged", func() { put("notes.txt.gz", "not gzip either") }},
+		{"the .gz file mended", func() { put("notes.txt.gz", gz.String()) }},
 		{"files and a folder added", func() {
 			put("dir/sub/d.txt", "delta")
 			put("f/g.txt", "gamma")
@@ -238,8 +242,9 @@ func TestSyncRecordNotTrusted(t *testing.T) {
 }
 
 // TestSyncedRoundTrip encodes walks, with IDs sharing prefixes, and
-// checks that the record finds the same walk the same, any change to it
-// different, and gives back the index's files and folders.
+// checks that the record aligns with the same walk and with one whose
+// sizes or mtimes changed (those files then not held), with no other
+// change, and gives back the index's files and folders.
 func TestSyncedRoundTrip(t *testing.T) {
 	res := &walkResult{
 		files: []fileEntry{{id: "a.txt", size: 5, mtime: 1}, {id: "dir/b.go", size: 9, mtime: -2},
@@ -256,18 +261,48 @@ func TestSyncedRoundTrip(t *testing.T) {
 	if !s.current(42, at) || s.current(43, at) || s.current(42, at.Add(1)) {
 		t.Error("current: wrong write")
 	}
-	got, ok := s.same(res)
-	if !ok || !bytes.Equal(got, kinds) {
-		t.Fatalf("same walk: %q, %v", got, ok)
+	got, ok := s.align(res)
+	if !ok || !bytes.Equal(got.kinds, kinds) || got.changed != 0 || got.held != nil {
+		t.Fatalf("same walk: %+v, %v", got, ok)
 	}
 	want := map[string]known{"a.txt": {size: 5, mtime: 1, sha: "?"}, "dir/sub/c.md": {size: 3, mtime: 1 << 60, sha: "?"},
 		"dir/sub/d": {sha: "?"}, "dir": {dir: true}, "dir/sub": {dir: true}, "e": {dir: true}}
 	if h := s.have(); !maps.Equal(h, want) {
 		t.Errorf("have: %v, want %v", h, want)
 	}
+	// A file's size or mtime changed: aligned, the file not taken as held.
 	for name, change := range map[string]func(r *walkResult){
-		"a size":          func(r *walkResult) { r.files[2].size++ },
-		"an mtime":        func(r *walkResult) { r.files[0].mtime++ },
+		"a held file's size":       func(r *walkResult) { r.files[2].size++ },
+		"a held file's mtime":      func(r *walkResult) { r.files[0].mtime++ },
+		"another file's mtime":     func(r *walkResult) { r.files[1].mtime++ },
+		"two files' sizes, mtimes": func(r *walkResult) { r.files[3].size++; r.files[4].mtime-- },
+	} {
+		r := &walkResult{files: slices.Clone(res.files), dirs: slices.Clone(res.dirs)}
+		change(r)
+		a, ok := s.align(r)
+		if !ok {
+			t.Errorf("%s: not aligned", name)
+			continue
+		}
+		var held []int
+		changed := 0
+		for i := range r.files {
+			want := kinds[i]
+			if r.files[i] != res.files[i] {
+				if changed++; want == fileKept {
+					held = append(held, i)
+				}
+				want = fileNot
+			}
+			if a.kinds[i] != want {
+				t.Errorf("%s: file %d's kind %q, want %q", name, i, a.kinds[i], want)
+			}
+		}
+		if a.changed != changed || !slices.Equal(a.held, held) {
+			t.Errorf("%s: %d changed, held %v; want %d, %v", name, a.changed, a.held, changed, held)
+		}
+	}
+	for name, change := range map[string]func(r *walkResult){
 		"an ID's end":     func(r *walkResult) { r.files[3].id = "dir/sub/e" },
 		"an ID's start":   func(r *walkResult) { r.files[4].id = "ez" },
 		"an ID longer":    func(r *walkResult) { r.files[1].id += "x" },
@@ -279,8 +314,8 @@ func TestSyncedRoundTrip(t *testing.T) {
 	} {
 		r := &walkResult{files: slices.Clone(res.files), dirs: slices.Clone(res.dirs)}
 		change(r)
-		if _, ok := s.same(r); ok {
-			t.Errorf("%s: found the same", name)
+		if _, ok := s.align(r); ok {
+			t.Errorf("%s: aligned", name)
 		}
 	}
 }
@@ -305,7 +340,7 @@ func FuzzDecodeSynced(f *testing.F) {
 		if len(have) > s.nf+s.nd {
 			t.Fatalf("have: %d entries from %d files and %d folders", len(have), s.nf, s.nd)
 		}
-		s.same(res)
+		s.align(res)
 	})
 }
 
