@@ -44,8 +44,9 @@ func openDB(path string, noSync bool) (*bolt.DB, error) {
 	return db, nil
 }
 
-// beforeLock, when not nil, runs in Open between the walk and bbolt's
-// lock: a test's other writer.
+// beforeLock, when not nil, runs where another process could write the
+// file before bbolt locks it, in Open between the walk and the lock and
+// in Compact between the swap and the reopen: a test's other writer.
 var beforeLock func()
 
 // Bolt is a Store in one bbolt file. It is safe for concurrent use.
@@ -55,9 +56,9 @@ var beforeLock func()
 // the state it found sound, so that the next Open does not walk it: when
 // the state it opened is the one Open found sound (the file unchanged
 // between the walk and bbolt's lock), every commit since succeeded and
-// was fsynced, and Compact did not swap the file. A state bbolt made
-// from a sound one by commits that succeeded is sound as far as the walk
-// can tell, and the damage that the record cannot see (a flipped bit
+// was fsynced, and no other process wrote the file while Compact had it
+// unlocked. A state bbolt made from a sound one, by commits that
+// succeeded or by Compact's copy, is sound as far as the walk can tell, and the damage that the record cannot see (a flipped bit
 // that changes neither size, modification time nor transaction ID) it
 // cannot see after a walk either. A process killed or a commit that
 // failed leaves the record as it was, and the next Open walks.
@@ -66,8 +67,9 @@ type Bolt struct {
 	fault FaultFunc
 	// record is Options.CheckRecord while the state may be noted at Close.
 	record string
-	// wrote: a commit succeeded; unsound: the state may not be noted
-	// (a commit failed, bbolt panicked, Compact swapped the file).
+	// wrote: a commit or Compact changed the file; unsound: the state
+	// may not be noted (a commit failed, bbolt panicked, another process
+	// may have written while Compact had the file unlocked).
 	wrote, unsound atomic.Bool
 }
 
@@ -225,23 +227,39 @@ func (s *Bolt) Compact() error {
 		os.Remove(tmp)
 		return fmt.Errorf("compact: %w", err)
 	}
+	made, err := fileStamp(tmp) // the state bbolt made, before its lock goes
+	if err != nil {
+		made = stamp{}
+	}
 	if err := dst.Close(); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("compact: %w", err)
 	}
 	noSync := s.db.NoSync
-	s.unsound.Store(true) // another process may write while the file is unlocked
 	if err := s.db.Close(); err != nil {
+		s.unsound.Store(true)
 		return fmt.Errorf("compact: %w", err)
 	}
 	if err := os.Rename(tmp, path); err != nil {
+		s.unsound.Store(true)
 		return fmt.Errorf("compact: %w", err)
+	}
+	if beforeLock != nil {
+		beforeLock()
 	}
 	db, err := openDB(path, noSync)
 	if err != nil {
+		s.unsound.Store(true)
 		return fmt.Errorf("compact: reopen: %w", err)
 	}
 	s.db = db
+	// The file was unlocked from dst's Close to here: the state is still
+	// the one made only if no other process wrote it meanwhile.
+	if now, err := fileStamp(path); err != nil || made == (stamp{}) || now != made {
+		s.unsound.Store(true)
+	} else {
+		s.wrote.Store(true)
+	}
 	return nil
 }
 

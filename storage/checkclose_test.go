@@ -13,10 +13,10 @@ import (
 )
 
 // TestCheckRecordAtClose checks that a clean Close notes the state its
-// own commits left (the next Open then skips the walk), and only then:
-// not after a write without fsync, a panic inside a transaction,
-// Compact, or a write by another process between Open's walk and its
-// lock, which the walk did not see.
+// own commits, or Compact's copy, left (the next Open then skips the
+// walk), and only then: not after a write without fsync, a panic inside
+// a transaction, or a write by another process where Open or Compact
+// leaves the file unlocked, which the walk did not see.
 func TestCheckRecordAtClose(t *testing.T) {
 	put := func(s *storage.Bolt, k string) {
 		t.Helper()
@@ -105,20 +105,19 @@ func TestCheckRecordAtClose(t *testing.T) {
 	})
 	t.Run("compact", func(t *testing.T) {
 		s, path, record := open(t, storage.Options{})
-		put(s, "a")
+		before, _ := storage.Stamp(path)
 		if err := s.Compact(); err != nil {
 			t.Fatal(err)
 		}
-		put(s, "b")
 		s.Close()
-		if noted(t, path, record) {
-			t.Fatal("a state after Compact swapped the file was noted")
+		if now, _ := storage.Stamp(path); now == before || !noted(t, path, record) {
+			t.Fatal("the state Compact made was not noted")
 		}
 	})
-	t.Run("written before the lock", func(t *testing.T) {
-		s, path, record := open(t, storage.Options{})
-		s.Close()
-		storage.SetBeforeLock(t, func() {
+	// other writes to the file as another process would, where Open or
+	// Compact leaves it unlocked.
+	other := func(t *testing.T, path string) func() {
+		return func() {
 			db, err := bolt.Open(path, 0o644, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -134,7 +133,12 @@ func TestCheckRecordAtClose(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-		})
+		}
+	}
+	t.Run("written before the lock", func(t *testing.T) {
+		s, path, record := open(t, storage.Options{})
+		s.Close()
+		storage.SetBeforeLock(t, other(t, path))
 		s, err := storage.Open(path, &storage.Options{CheckRecord: record})
 		if err != nil {
 			t.Fatal(err)
@@ -143,6 +147,19 @@ func TestCheckRecordAtClose(t *testing.T) {
 		s.Close()
 		if noted(t, path, record) {
 			t.Fatal("a state made from one the walk did not see was noted")
+		}
+	})
+	t.Run("written while Compact swaps", func(t *testing.T) {
+		s, path, record := open(t, storage.Options{})
+		put(s, "a")
+		storage.SetBeforeLock(t, other(t, path))
+		if err := s.Compact(); err != nil {
+			t.Fatal(err)
+		}
+		put(s, "b")
+		s.Close()
+		if noted(t, path, record) {
+			t.Fatal("a state another process wrote during Compact was noted")
 		}
 	})
 }

@@ -18,8 +18,8 @@ func CheckOpen(f interface {
 	return err
 }
 
-// SetBeforeLock has Open call fn between its walk and bbolt's lock, until
-// the test ends.
+// SetBeforeLock has Open call fn between its walk and bbolt's lock, and
+// Compact between its swap and its reopen, until the test ends.
 func SetBeforeLock(t interface{ Cleanup(func()) }, fn func()) {
 	beforeLock = fn
 	t.Cleanup(func() { beforeLock = nil })
