@@ -127,9 +127,14 @@ func Open(path string, opts *Options) (_ *Bolt, err error) {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	s := &Bolt{db: db, fault: opts.Fault}
-	if opts.CheckRecord != "" && !opts.NoSync && sound != (stamp{}) {
-		// With the lock held, no other process writes until Close.
-		if now, err := fileStamp(path); err == nil && now == sound {
+	if opts.CheckRecord != "" && !opts.NoSync {
+		// With the lock held, no other process writes until Close. A file
+		// that was missing or empty bbolt has just made: its few pages
+		// are walked now.
+		if sound == (stamp{}) {
+			sound, _ = checkFile(path)
+		}
+		if now, err := fileStamp(path); err == nil && now != (stamp{}) && now == sound {
 			s.record = opts.CheckRecord
 		}
 	}

@@ -70,6 +70,19 @@ func TestCheckRecordAtClose(t *testing.T) {
 			t.Fatal("a clean Close after commits did not note the state they left")
 		}
 	})
+	t.Run("a new file", func(t *testing.T) {
+		dir := t.TempDir()
+		path, record := filepath.Join(dir, "s.db"), filepath.Join(dir, "s.checked")
+		s, err := storage.Open(path, &storage.Options{CheckRecord: record})
+		if err != nil {
+			t.Fatal(err)
+		}
+		put(s, "a")
+		s.Close()
+		if !noted(t, path, record) {
+			t.Fatal("the state written to a file Open made was not noted")
+		}
+	})
 	t.Run("no writes", func(t *testing.T) {
 		s, path, record := open(t, storage.Options{})
 		before, _ := os.ReadFile(record)
