@@ -175,12 +175,7 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 	var haveErr error
 	var wg sync.WaitGroup
 	if last == nil {
-		n, err := ix.Count()
-		if err != nil {
-			return rep, fmt.Errorf("read index: %w", err)
-		}
-		have = make(map[string]known, n) // grown, it was a sixth of a sync's CPU time
-		wg.Go(func() { haveErr = walkMeta(ctx, ix, inScope, have) })
+		wg.Go(func() { have, haveErr = scanMeta(ctx, ix, inScope) })
 	}
 	w := &walker{root: o.Root, indexDir: o.IndexDir, maxSize: maxSize}
 	var walkErr error
@@ -201,7 +196,7 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 	}
 	wg.Wait()
 	if haveErr != nil {
-		return rep, fmt.Errorf("read index: %w", haveErr)
+		return rep, haveErr
 	}
 	if walkErr != nil {
 		return rep, walkErr
@@ -233,24 +228,32 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 	maps.DeleteFunc(s.bins, func(id string, _ [2]int64) bool { return inScope(id) })
 	defer func() { s.bins.save(o.IndexDir, oldBins) }()
 
-	// The index holds what it held after the last sync and the folder has
-	// the files and folders that sync found, in its order (aligned): then
-	// the files that the index does not hold or that changed since are
-	// looked at again, nothing is looked up by ID, and only a file the
-	// index held that is no longer text can be removed. same: none
-	// changed.
+	// While the store is at the last sync's write, the record stands for
+	// the index's side: merged with the walk, both in the walk's order,
+	// it gives what to look at again (new files, changed ones, those the
+	// index does not hold) and what to remove, with no lookup by ID.
+	// same: nothing changed since.
 	var a alignment
 	aligned := false
 	if last != nil {
-		a, aligned = last.align(&w.res)
+		if a, aligned = last.align(&w.res); !aligned {
+			// A record of another order than this walk's (another
+			// version's): the store is scanned instead.
+			if have, err = scanMeta(ctx, ix, inScope); err != nil {
+				return rep, err
+			}
+		}
 	}
-	same := aligned && a.changed == 0
+	same := aligned && a.changes == 0
 	if aligned {
 		s.kinds = a.kinds
-	} else {
-		if last != nil {
-			have = last.have()
+		for _, d := range a.dirs {
+			s.seen[d] = true // not to be removed as a file gone by that name
+			if err := s.bt.Upsert(ctx, dirDoc(d), d); err != nil {
+				return rep, refused(err, o, scopes, maxSize, walked)
+			}
 		}
+	} else {
 		s.have = have
 		s.kinds = bytes.Repeat([]byte{fileNot}, len(w.res.files))
 		if err := s.dirs(ctx, ix, ids, scopes, inScope); err != nil {
@@ -277,11 +280,18 @@ func Sync(ctx context.Context, ix *index.Index, o *Options, scopes ...string) (*
 	if err := s.read(ctx, todo); err != nil {
 		return rep, refused(err, o, scopes, maxSize, walked)
 	}
+	gone := slices.Concat(a.gone, a.goneDir)
 	for _, i := range a.held {
 		if s.kinds[i] != fileKept { // gone, unreadable, binary, refused
-			if err := s.bt.Remove(ctx, w.res.files[i].id); err != nil {
-				return rep, refused(err, o, scopes, maxSize, walked)
-			}
+			gone = append(gone, w.res.files[i].id)
+		}
+	}
+	for _, id := range gone {
+		if s.seen[id] {
+			continue // a file or folder of that name was written instead
+		}
+		if err := s.bt.Remove(ctx, id); err != nil {
+			return rep, refused(err, o, scopes, maxSize, walked)
 		}
 	}
 	for id := range s.have {
@@ -312,10 +322,15 @@ func refused(err error, o *Options, scopes []string, maxSize int64, walked walkR
 	return &ReadOnlyError{Walk: &Walk{root: o.Root, scopes: scopes, maxSize: maxSize, res: walked}, Err: err}
 }
 
-// walkMeta fills have with what the index holds under the scopes, from
-// four values of each stored record's metadata.
-func walkMeta(ctx context.Context, ix *index.Index, inScope func(string) bool, have map[string]known) error {
-	return ix.WalkMeta(ctx, metaKeys, func(id []byte, vals [][]byte) error {
+// scanMeta returns what the index holds under the scopes, from four
+// values of each stored record's metadata.
+func scanMeta(ctx context.Context, ix *index.Index, inScope func(string) bool) (map[string]known, error) {
+	n, err := ix.Count()
+	if err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	have := make(map[string]known, n) // grown, it was a sixth of a sync's CPU time
+	err = ix.WalkMeta(ctx, metaKeys, func(id []byte, vals [][]byte) error {
 		switch {
 		case !inScope(string(id)):
 		case len(vals[0]) > 0:
@@ -329,6 +344,10 @@ func walkMeta(ctx context.Context, ix *index.Index, inScope func(string) bool, h
 		}
 		return nil
 	})
+	if err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	return have, nil
 }
 
 // syncer is one sync's state past the walk.

@@ -20,11 +20,12 @@ const syncedFile = "synced.bin"
 // the size limit once extracted), with the store's last write once it
 // was done (index.LastWrite). While the store is at that write, the
 // record says which files and folders the index holds and their sizes
-// and mtimes, as a scan of every stored record does (Index.WalkMeta), and
-// a walk that finds the same files, sizes, mtimes and folders finds
-// nothing to write or remove but in the files the index does not hold,
-// which are looked at as they would be without the record (binary files
-// by their note, binaryFile).
+// and mtimes, as a scan of every stored record does (Index.WalkMeta):
+// merged with a walk (align), it says what changed, and a walk that finds
+// the same files, sizes, mtimes and folders finds nothing to write or
+// remove but in the files the index does not hold, which are looked at
+// as they would be without the record (binary files by their note,
+// binaryFile).
 //
 // Saved with a CRC: a damaged or foreign file is not read (loadSynced
 // returns nil) and the sync scans the store as it would without one.
@@ -99,73 +100,138 @@ func unixNano(t time.Time) int64 {
 	return t.UnixNano()
 }
 
-// alignment is how a walk stands to the record of the last sync when it
-// holds the record's files and folders, in its order (synced.align).
+// alignment is how a walk stands to the record of the last sync
+// (synced.align): what a sync would find comparing the walk with the
+// index, while the store is at the record's write.
 type alignment struct {
-	kinds   []byte // whether the index holds each file; fileNot for one changed since
-	changed int    // how many files changed size or mtime since
-	held    []int  // the positions of the files changed since that the index holds
+	kinds   []byte   // whether the index holds each file as walked; fileNot for one new or changed
+	held    []int    // the positions of the files the index holds that changed size or mtime
+	gone    []string // the files the index holds that the walk did not find
+	dirs    []string // the folders the walk found that the record has not
+	goneDir []string // the record's folders the walk did not find
+	changes int      // files new, changed or gone, and folders new or gone
 }
 
-// align reports whether res holds the files and folders of the record,
-// in its order, and how they stand to it: which of them the index holds
-// and which changed size or mtime since. Cost: a pass over the record, no
-// allocation but the alignment's.
+// align merges the walk res with the record, both in the walk's order
+// (walkOrder), and returns how they stand. It returns false when either
+// is not in that order (a record made by another version of the walk)
+// or the walk names a file by itself. Cost: a pass over the record and
+// the walk, no lookup by ID.
 func (s *synced) align(res *walkResult) (alignment, bool) {
-	if len(res.files) != s.nf || len(res.dirs) != s.nd {
-		return alignment{}, false
-	}
-	a := alignment{kinds: make([]byte, 0, s.nf)}
-	r := syncedReader{b: s.files}
-	prev := ""
+	a := alignment{kinds: make([]byte, len(res.files))}
+	r := recordIDs{r: syncedReader{b: s.files}, left: s.nf, file: true}
+	r.next()
 	for i, f := range res.files {
-		e := r.entry(true)
-		if r.err != nil || f.named || !e.is(prev, f.id) {
+		if f.named || i > 0 && walkOrder(res.files[i-1].id, f.id) >= 0 {
 			return alignment{}, false
 		}
-		kind := e.kind
-		if e.size != f.size || e.mtime != f.mtime {
-			if a.changed++; kind == fileKept {
+		for r.ok && walkOrder(r.id, f.id) < 0 {
+			if r.e.kind == fileKept {
+				a.gone = append(a.gone, string(r.id))
+				a.changes++
+			}
+			r.next()
+		}
+		if !r.ok || string(r.id) != f.id {
+			a.kinds[i] = fileNot
+			a.changes++
+			continue
+		}
+		a.kinds[i] = r.e.kind
+		if r.e.size != f.size || r.e.mtime != f.mtime {
+			if a.changes++; r.e.kind == fileKept {
 				a.held = append(a.held, i)
 			}
-			kind = fileNot
+			a.kinds[i] = fileNot
 		}
-		a.kinds = append(a.kinds, kind)
-		prev = f.id
+		r.next()
 	}
-	r = syncedReader{b: s.dirs}
-	prev = ""
-	for _, d := range res.dirs {
-		if e := r.entry(false); r.err != nil || !e.is(prev, d) {
+	for ; r.ok; r.next() {
+		if r.e.kind == fileKept {
+			a.gone = append(a.gone, string(r.id))
+			a.changes++
+		}
+	}
+	if r.bad {
+		return alignment{}, false
+	}
+	r = recordIDs{r: syncedReader{b: s.dirs}, left: s.nd}
+	r.next()
+	for i, d := range res.dirs {
+		if i > 0 && walkOrder(res.dirs[i-1], d) >= 0 {
 			return alignment{}, false
 		}
-		prev = d
+		for ; r.ok && walkOrder(r.id, d) < 0; r.next() {
+			a.goneDir = append(a.goneDir, string(r.id))
+		}
+		if r.ok && string(r.id) == d {
+			r.next()
+		} else {
+			a.dirs = append(a.dirs, d)
+		}
 	}
+	for ; r.ok; r.next() {
+		a.goneDir = append(a.goneDir, string(r.id))
+	}
+	if r.bad {
+		return alignment{}, false
+	}
+	a.changes += len(a.dirs) + len(a.goneDir)
 	return a, true
 }
 
-// have returns what the index holds of the record's files and folders,
-// as Sync reads it from the store.
-func (s *synced) have() map[string]known {
-	have := make(map[string]known, s.nf+s.nd)
-	var id []byte
-	r := syncedReader{b: s.files}
-	for range s.nf {
-		e := r.entry(true)
-		id = append(id[:e.shared], e.suffix...)
-		if e.kind == fileKept {
-			// The hash is not recorded: Sync compares it only for a
-			// scope that is a file, which never reads a record.
-			have[string(id)] = known{size: e.size, mtime: e.mtime, sha: "?"}
+// recordIDs reads a record's list of files or folders an entry at a
+// time, each ID whole, and checks that they come in the walk's order.
+type recordIDs struct {
+	r        syncedReader
+	left     int // entries not yet read
+	file     bool
+	e        syncedEntry
+	id, prev []byte
+	ok       bool // e and id hold the next entry
+	bad      bool // the list is not in the walk's order
+}
+
+func (l *recordIDs) next() {
+	l.ok = false
+	if l.left == 0 || l.bad {
+		return
+	}
+	l.left--
+	l.prev, l.id = l.id, l.prev
+	l.e = l.r.entry(l.file)
+	if l.r.err != nil || l.e.shared > len(l.prev) {
+		l.bad = true
+		return
+	}
+	l.id = append(append(l.id[:0], l.prev[:l.e.shared]...), l.e.suffix...)
+	if len(l.prev) > 0 && walkOrder(l.prev, l.id) >= 0 {
+		l.bad = true
+		return
+	}
+	l.ok = true
+}
+
+// walkOrder compares two IDs in the order the walk finds them: depth
+// first, each folder's entries in name order, so a folder's ID just
+// before those under it. That is the order of their bytes with the
+// separator below every other byte: a name that another begins ends
+// first, at its separator or at its end.
+func walkOrder[A, B ~string | ~[]byte](a A, b B) int {
+	for i := range min(len(a), len(b)) {
+		x, y := a[i], b[i]
+		if x == y {
+			continue
 		}
+		if x == '/' {
+			return -1
+		}
+		if y == '/' {
+			return 1
+		}
+		return int(x) - int(y)
 	}
-	r = syncedReader{b: s.dirs}
-	for range s.nd {
-		e := r.entry(false)
-		id = append(id[:e.shared], e.suffix...)
-		have[string(id)] = known{dir: true}
-	}
-	return have
+	return len(a) - len(b)
 }
 
 // encodeSynced lays out the record of a walk and whether the index holds

@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"hash/crc32"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -242,9 +244,8 @@ func TestSyncRecordNotTrusted(t *testing.T) {
 }
 
 // TestSyncedRoundTrip encodes walks, with IDs sharing prefixes, and
-// checks that the record aligns with the same walk and with one whose
-// sizes or mtimes changed (those files then not held), with no other
-// change, and gives back the index's files and folders.
+// checks the record's alignment with the same walk and with walks
+// changed every way, against a comparison of the two by maps.
 func TestSyncedRoundTrip(t *testing.T) {
 	res := &walkResult{
 		files: []fileEntry{{id: "a.txt", size: 5, mtime: 1}, {id: "dir/b.go", size: 9, mtime: -2},
@@ -261,68 +262,149 @@ func TestSyncedRoundTrip(t *testing.T) {
 	if !s.current(42, at) || s.current(43, at) || s.current(42, at.Add(1)) {
 		t.Error("current: wrong write")
 	}
-	got, ok := s.align(res)
-	if !ok || !bytes.Equal(got.kinds, kinds) || got.changed != 0 || got.held != nil {
-		t.Fatalf("same walk: %+v, %v", got, ok)
+	// want aligns r with res by maps.
+	want := func(r *walkResult) alignment {
+		var a alignment
+		rec, inWalk := map[string]int{}, map[string]bool{}
+		for i, f := range res.files {
+			rec[f.id] = i
+		}
+		for i, f := range r.files {
+			inWalk[f.id] = true
+			j, ok := rec[f.id]
+			switch {
+			case !ok:
+				a.kinds = append(a.kinds, fileNot)
+				a.changes++
+			case res.files[j].size != f.size || res.files[j].mtime != f.mtime:
+				if a.changes++; kinds[j] == fileKept {
+					a.held = append(a.held, i)
+				}
+				a.kinds = append(a.kinds, fileNot)
+			default:
+				a.kinds = append(a.kinds, kinds[j])
+			}
+		}
+		for j, f := range res.files {
+			if !inWalk[f.id] && kinds[j] == fileKept {
+				a.gone = append(a.gone, f.id)
+				a.changes++
+			}
+		}
+		for _, d := range r.dirs {
+			if !slices.Contains(res.dirs, d) {
+				a.dirs = append(a.dirs, d)
+			}
+		}
+		for _, d := range res.dirs {
+			if !slices.Contains(r.dirs, d) {
+				a.goneDir = append(a.goneDir, d)
+			}
+		}
+		a.changes += len(a.dirs) + len(a.goneDir)
+		return a
 	}
-	want := map[string]known{"a.txt": {size: 5, mtime: 1, sha: "?"}, "dir/sub/c.md": {size: 3, mtime: 1 << 60, sha: "?"},
-		"dir/sub/d": {sha: "?"}, "dir": {dir: true}, "dir/sub": {dir: true}, "e": {dir: true}}
-	if h := s.have(); !maps.Equal(h, want) {
-		t.Errorf("have: %v, want %v", h, want)
-	}
-	// A file's size or mtime changed: aligned, the file not taken as held.
 	for name, change := range map[string]func(r *walkResult){
+		"nothing":                  func(r *walkResult) {},
 		"a held file's size":       func(r *walkResult) { r.files[2].size++ },
 		"a held file's mtime":      func(r *walkResult) { r.files[0].mtime++ },
 		"another file's mtime":     func(r *walkResult) { r.files[1].mtime++ },
 		"two files' sizes, mtimes": func(r *walkResult) { r.files[3].size++; r.files[4].mtime-- },
+		"an ID's end":              func(r *walkResult) { r.files[3].id = "dir/sub/e" },
+		"an ID's start":            func(r *walkResult) { r.files[4].id = "ez" },
+		"an ID longer":             func(r *walkResult) { r.files[1].id += "x" },
+		"a file added first":       func(r *walkResult) { r.files = append([]fileEntry{{id: "0"}}, r.files...) },
+		"a file added last":        func(r *walkResult) { r.files = append(r.files, fileEntry{id: "zz"}) },
+		"a held file gone":         func(r *walkResult) { r.files = slices.Delete(r.files, 2, 3) },
+		"a file gone":              func(r *walkResult) { r.files = r.files[:4] },
+		"every file gone":          func(r *walkResult) { r.files = nil },
+		"a folder gone":            func(r *walkResult) { r.dirs = r.dirs[:2] },
+		"a folder added":           func(r *walkResult) { r.dirs = slices.Insert(r.dirs, 1, "dir/a") },
+		"a folder's name":          func(r *walkResult) { r.dirs[1] = "dir/sup" },
+		"everything gone":          func(r *walkResult) { r.files, r.dirs = nil, nil },
 	} {
 		r := &walkResult{files: slices.Clone(res.files), dirs: slices.Clone(res.dirs)}
 		change(r)
-		a, ok := s.align(r)
-		if !ok {
-			t.Errorf("%s: not aligned", name)
-			continue
-		}
-		var held []int
-		changed := 0
-		for i := range r.files {
-			want := kinds[i]
-			if r.files[i] != res.files[i] {
-				if changed++; want == fileKept {
-					held = append(held, i)
-				}
-				want = fileNot
-			}
-			if a.kinds[i] != want {
-				t.Errorf("%s: file %d's kind %q, want %q", name, i, a.kinds[i], want)
-			}
-		}
-		if a.changed != changed || !slices.Equal(a.held, held) {
-			t.Errorf("%s: %d changed, held %v; want %d, %v", name, a.changed, a.held, changed, held)
+		got, ok := s.align(r)
+		if w := want(r); !ok || fmt.Sprint(got) != fmt.Sprint(w) {
+			t.Errorf("%s: %+v, %v; want %+v", name, got, ok, w)
 		}
 	}
 	for name, change := range map[string]func(r *walkResult){
-		"an ID's end":     func(r *walkResult) { r.files[3].id = "dir/sub/e" },
-		"an ID's start":   func(r *walkResult) { r.files[4].id = "ez" },
-		"an ID longer":    func(r *walkResult) { r.files[1].id += "x" },
-		"a file added":    func(r *walkResult) { r.files = append(r.files, fileEntry{id: "zz"}) },
-		"a file gone":     func(r *walkResult) { r.files = r.files[:4] },
-		"a folder gone":   func(r *walkResult) { r.dirs = r.dirs[:2] },
-		"a folder's name": func(r *walkResult) { r.dirs[1] = "dir/sup" },
-		"a named file":    func(r *walkResult) { r.files[0].named = true },
+		"a named file":          func(r *walkResult) { r.files[0].named = true },
+		"files out of order":    func(r *walkResult) { r.files[0], r.files[1] = r.files[1], r.files[0] },
+		"a file twice":          func(r *walkResult) { r.files[1] = r.files[0] },
+		"folders out of order":  func(r *walkResult) { r.dirs[0], r.dirs[1] = r.dirs[1], r.dirs[0] },
+		"a file after a folder": func(r *walkResult) { r.files[1].id = "dir.go" }, // "dir/..." come first
 	} {
 		r := &walkResult{files: slices.Clone(res.files), dirs: slices.Clone(res.dirs)}
 		change(r)
-		if _, ok := s.align(r); ok {
-			t.Errorf("%s: aligned", name)
+		if a, ok := s.align(r); ok {
+			t.Errorf("%s: aligned: %+v", name, a)
+		}
+	}
+	// A record in another order than the walk's is not aligned with.
+	swapped := &walkResult{files: slices.Clone(res.files), dirs: res.dirs}
+	swapped.files[3], swapped.files[4] = swapped.files[4], swapped.files[3]
+	if s, err := decodeSynced(encodeSynced(42, at, swapped, kinds)); err != nil {
+		t.Fatal(err)
+	} else if a, ok := s.align(res); ok {
+		t.Errorf("a record out of order aligned: %+v", a)
+	}
+}
+
+// TestWalkOrder checks walkOrder against a comparison of IDs name by
+// name, and that a walk finds files and folders in its order.
+func TestWalkOrder(t *testing.T) {
+	byNames := func(a, b string) int {
+		return slices.Compare(strings.Split(a, "/"), strings.Split(b, "/"))
+	}
+	sign := func(n int) int { return min(max(n, -1), 1) }
+	r := rand.New(rand.NewPCG(3, 5))
+	alphabet := "ab.-/ _~"
+	id := func() string {
+		var b strings.Builder
+		for range 1 + r.IntN(6) {
+			c := alphabet[r.IntN(len(alphabet))]
+			if c == '/' && (b.Len() == 0 || strings.HasSuffix(b.String(), "/")) {
+				c = 'a'
+			}
+			b.WriteByte(c)
+		}
+		return strings.TrimSuffix(b.String(), "/") + "z"
+	}
+	for range 20000 {
+		a, b := id(), id()
+		if got, want := sign(walkOrder(a, b)), sign(byNames(a, b)); got != want {
+			t.Fatalf("walkOrder(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	}
+	root := t.TempDir()
+	for _, name := range []string{"a", "a.txt", "a-b", "ab", "a b", "a~", "a/b", "a/b.c", "a.d/x", "a-b.d/y", "B", "_"} {
+		writeFile(t, filepath.Join(root, filepath.FromSlash(name+".f")), "x")
+	}
+	w := &walker{root: root, maxSize: DefaultMaxSize}
+	if err := w.walk(root); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.res.files) != 12 || len(w.res.dirs) != 3 {
+		t.Fatalf("walked %v and %v", w.res.files, w.res.dirs)
+	}
+	for i := 1; i < len(w.res.files); i++ {
+		if a, b := w.res.files[i-1].id, w.res.files[i].id; walkOrder(a, b) >= 0 {
+			t.Errorf("walked %q before %q", a, b)
+		}
+	}
+	for i := 1; i < len(w.res.dirs); i++ {
+		if a, b := w.res.dirs[i-1], w.res.dirs[i]; walkOrder(a, b) >= 0 {
+			t.Errorf("walked folder %q before %q", a, b)
 		}
 	}
 }
 
 // FuzzDecodeSynced feeds decodeSynced records whose CRC is right, so that
 // their layout is what is fuzzed: it must refuse what it cannot read,
-// and what it reads must be safe to compare and expand.
+// and what it reads must be safe to align with any walk.
 func FuzzDecodeSynced(f *testing.F) {
 	res := &walkResult{files: []fileEntry{{id: "a/b", size: 1, mtime: 2}, {id: "a/c", size: 3, mtime: 4}}, dirs: []string{"a"}}
 	rec := encodeSynced(7, time.Unix(0, 99), res, []byte{fileKept, fileNot})
@@ -336,9 +418,8 @@ func FuzzDecodeSynced(f *testing.F) {
 		if err != nil {
 			return
 		}
-		have := s.have()
-		if len(have) > s.nf+s.nd {
-			t.Fatalf("have: %d entries from %d files and %d folders", len(have), s.nf, s.nd)
+		if a, ok := s.align(&walkResult{}); ok && len(a.gone)+len(a.goneDir) > s.nf+s.nd {
+			t.Fatalf("%d gone from %d files and %d folders", len(a.gone)+len(a.goneDir), s.nf, s.nd)
 		}
 		s.align(res)
 	})
