@@ -56,6 +56,15 @@ func TestCheckRecordAtClose(t *testing.T) {
 		return string(b) == now
 	}
 
+	// unnoted closes s and fails the test if Close noted the state.
+	unnoted := func(t *testing.T, s *storage.Bolt, path, record, what string) {
+		t.Helper()
+		s.Close()
+		if noted(t, path, record) {
+			t.Fatalf("%s was noted", what)
+		}
+	}
+
 	t.Run("commits", func(t *testing.T) {
 		s, path, record := open(t, storage.Options{})
 		put(s, "a")
@@ -94,10 +103,7 @@ func TestCheckRecordAtClose(t *testing.T) {
 	t.Run("no sync", func(t *testing.T) {
 		s, path, record := open(t, storage.Options{NoSync: true})
 		put(s, "a")
-		s.Close()
-		if noted(t, path, record) {
-			t.Fatal("a state not fsynced was noted")
-		}
+		unnoted(t, s, path, record, "a state not fsynced")
 	})
 	t.Run("panic", func(t *testing.T) {
 		s, path, record := open(t, storage.Options{})
@@ -111,10 +117,7 @@ func TestCheckRecordAtClose(t *testing.T) {
 		if err == nil {
 			t.Fatal("a panic inside Update returned no error")
 		}
-		s.Close()
-		if noted(t, path, record) {
-			t.Fatal("a state after a panic was noted")
-		}
+		unnoted(t, s, path, record, "a state after a panic")
 	})
 	t.Run("compact", func(t *testing.T) {
 		s, path, record := open(t, storage.Options{})
@@ -157,10 +160,7 @@ func TestCheckRecordAtClose(t *testing.T) {
 			t.Fatal(err)
 		}
 		put(s, "a")
-		s.Close()
-		if noted(t, path, record) {
-			t.Fatal("a state made from one the walk did not see was noted")
-		}
+		unnoted(t, s, path, record, "a state made from one the walk did not see")
 	})
 	t.Run("written while Compact swaps", func(t *testing.T) {
 		s, path, record := open(t, storage.Options{})
@@ -170,9 +170,6 @@ func TestCheckRecordAtClose(t *testing.T) {
 			t.Fatal(err)
 		}
 		put(s, "b")
-		s.Close()
-		if noted(t, path, record) {
-			t.Fatal("a state another process wrote during Compact was noted")
-		}
+		unnoted(t, s, path, record, "a state another process wrote during Compact")
 	})
 }
