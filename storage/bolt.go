@@ -58,10 +58,11 @@ var beforeLock func()
 // between the walk and bbolt's lock), every commit since succeeded and
 // was fsynced, and no other process wrote the file while Compact had it
 // unlocked. A state bbolt made from a sound one, by commits that
-// succeeded or by Compact's copy, is sound as far as the walk can tell, and the damage that the record cannot see (a flipped bit
-// that changes neither size, modification time nor transaction ID) it
-// cannot see after a walk either. A process killed or a commit that
-// failed leaves the record as it was, and the next Open walks.
+// succeeded or by Compact's copy, is sound as far as the walk can tell,
+// and the damage that the record cannot see (a flipped bit that changes
+// neither size, modification time nor transaction ID) it cannot see
+// after a walk either. A process killed or a commit that failed leaves
+// the record as it was, and the next Open walks.
 type Bolt struct {
 	db    *bolt.DB
 	fault FaultFunc
@@ -232,10 +233,7 @@ func (s *Bolt) Compact() error {
 		os.Remove(tmp)
 		return fmt.Errorf("compact: %w", err)
 	}
-	made, err := fileStamp(tmp) // the state bbolt made, before its lock goes
-	if err != nil {
-		made = stamp{}
-	}
+	made, _ := fileStamp(tmp) // the state bbolt made, before its lock goes
 	if err := dst.Close(); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("compact: %w", err)
