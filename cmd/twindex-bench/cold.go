@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -79,6 +80,9 @@ each writes the index:
                      each follows its own binary's write
   twindex edited (before)
                      the same with the --before binary
+  twindex add/remove, twindex add/remove (before)
+                     the same after a file is made, or the one made
+                     before is deleted, in turn
 
 beside rg. Per tool and class: p50/p95/p99 over the queries of the median
 over the rounds, and ratios.
@@ -106,8 +110,10 @@ over the rounds, and ratios.
 type coldTool struct {
 	name  string
 	serve bool // run while twindex serve owns the index
-	edit  bool // run after a file's mtime is set to now, apart
-	// writes: an edited search that writes the index, which an untimed
+	// change, when set, is made to the files before each run, in a
+	// phase of its own: changeEdit or changeAddRemove.
+	change string
+	// writes: a search after a change that writes the index, which an untimed
 	// one of the same binary precedes, so that the timed search follows
 	// its own binary's write, as a user's follows their last one (a
 	// writer notes the store's state it leaves, which spares the next
@@ -116,6 +122,15 @@ type coldTool struct {
 	writes bool
 	argv   func(q benchQuery) []string
 }
+
+// The changes made before a coldTool's runs.
+const (
+	changeEdit      = "edited"     // one file's mtime set to now
+	changeAddRemove = "add/remove" // a file made, or the one made before deleted
+)
+
+// rgBeside names rg's runs in each change's phase.
+var rgBeside = map[string]string{changeEdit: "the edits", changeAddRemove: "add/remove"}
 
 // coldResult is what cold measured.
 type coldResult struct {
@@ -156,6 +171,7 @@ func cold(ctx context.Context, cfg coldConfig, log io.Writer) (*coldResult, erro
 	if res.Docs, res.Files, edited, err = writeCorpusFiles(cfg.Corpus, files); err != nil {
 		return nil, err
 	}
+	defer os.Remove(madeBeside(edited)) // the corpus as written, for a later run in --dir
 	fmt.Fprintf(log, "cold %s: %d documents as %d files in %s\n", res.Corpus, res.Docs, res.Files, files)
 	if _, err := os.Stat(filepath.Join(files, ".twindex")); err != nil {
 		run, err := runTimed(ctx, bin, "index", "--quiet", files)
@@ -187,15 +203,17 @@ func cold(ctx context.Context, cfg coldConfig, log io.Writer) (*coldResult, erro
 		tools = append(tools, coldTool{name: "twindex (before)", argv: searchWith(before)},
 			coldTool{name: "twindex no-sync (before)", argv: searchWith(before, "--no-sync")})
 	}
-	tools = append(tools, coldTool{name: "twindex edited", edit: true, writes: true, argv: search()})
-	if cfg.Before != "" {
-		before, err := filepath.Abs(cfg.Before)
-		if err != nil {
-			return nil, err
+	for _, change := range []string{changeEdit, changeAddRemove} {
+		tools = append(tools, coldTool{name: "twindex " + change, change: change, writes: true, argv: search()})
+		if cfg.Before != "" {
+			before, err := filepath.Abs(cfg.Before)
+			if err != nil {
+				return nil, err
+			}
+			tools = append(tools, coldTool{name: "twindex " + change + " (before)", change: change, writes: true, argv: searchWith(before)})
 		}
-		tools = append(tools, coldTool{name: "twindex edited (before)", edit: true, writes: true, argv: searchWith(before)})
+		tools = append(tools, coldTool{name: "rg (beside " + rgBeside[change] + ")", change: change, argv: rg.argv})
 	}
-	tools = append(tools, coldTool{name: "rg (beside the edits)", edit: true, argv: rg.argv})
 	if !cfg.NoServe {
 		tools = append(tools,
 			coldTool{name: "twindex (served)", serve: true, argv: search()},
@@ -213,7 +231,7 @@ func cold(ctx context.Context, cfg coldConfig, log io.Writer) (*coldResult, erro
 	// Warm the page cache and the index's side files (the first search of
 	// a new index notes its checked segments).
 	for _, t := range tools {
-		if t.serve || t.edit {
+		if t.serve || t.change != "" {
 			continue
 		}
 		if _, err := runTimed(ctx, t.argv(qs[0])...); err != nil {
@@ -226,11 +244,15 @@ func cold(ctx context.Context, cfg coldConfig, log io.Writer) (*coldResult, erro
 		samples[t.name] = map[string][]time.Duration{}
 	}
 	for round := range cfg.Rounds {
-		for _, phase := range []string{"", " (served)", " (edited)"} {
-			served, edits := phase == " (served)", phase == " (edited)"
+		for _, phase := range []string{"", " (served)", " (" + changeEdit + ")", " (" + changeAddRemove + ")"} {
+			served := phase == " (served)"
+			change := ""
+			if !served && phase != "" {
+				change = phase[2 : len(phase)-1]
+			}
 			var ts []coldTool
 			for _, t := range tools {
-				if t.serve == served && t.edit == edits {
+				if t.serve == served && t.change == change {
 					ts = append(ts, t)
 				}
 			}
@@ -250,12 +272,8 @@ func cold(ctx context.Context, cfg coldConfig, log io.Writer) (*coldResult, erro
 					slices.Reverse(order)
 				}
 				for _, t := range order {
-					edit := func() error {
-						now := time.Now()
-						return os.Chtimes(edited, now, now)
-					}
 					if t.writes {
-						if err := edit(); err != nil {
+						if err := changeFiles(t.change, edited); err != nil {
 							return nil, err
 						}
 						if _, err := runTimed(ctx, t.argv(q)...); err != nil && ctx.Err() == nil {
@@ -263,10 +281,8 @@ func cold(ctx context.Context, cfg coldConfig, log io.Writer) (*coldResult, erro
 							fmt.Fprintf(log, "  %s %q (untimed): %v\n", t.name, q.Text, err)
 						}
 					}
-					if t.edit {
-						if err := edit(); err != nil {
-							return nil, err
-						}
+					if err := changeFiles(t.change, edited); err != nil {
+						return nil, err
 					}
 					run, err := runTimed(ctx, t.argv(q)...)
 					if ctx.Err() != nil {
@@ -345,6 +361,29 @@ func coldQueries(cfg coldConfig) ([]benchQuery, error) {
 		return nil, errors.New("no queries")
 	}
 	return out, nil
+}
+
+// changeFiles makes change to the files: edited is a corpus file, beside
+// which add/remove makes a file of its own (madeBeside) or deletes it.
+func changeFiles(change, edited string) error {
+	switch change {
+	case changeEdit:
+		now := time.Now()
+		return os.Chtimes(edited, now, now)
+	case changeAddRemove:
+		made := madeBeside(edited)
+		if err := os.Remove(made); !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		return os.WriteFile(made, []byte("a file made by twindex-bench cold\n"), 0o644)
+	}
+	return nil
+}
+
+// madeBeside is the file that add/remove makes and deletes beside the
+// corpus file edited.
+func madeBeside(edited string) string {
+	return filepath.Join(filepath.Dir(edited), "twindex-bench-cold-made.txt")
 }
 
 // writeCorpusFiles writes each document's body to dir/ID, unless dir
@@ -517,7 +556,8 @@ func printCold(w io.Writer, r *coldResult) {
 	pairs := [][2]string{{"twindex", "rg"}, {"twindex no-sync", "rg"}, {"twindex", "sqlite3"}, {"twindex no-sync", "sqlite3"},
 		{"twindex (served)", "rg (beside the server)"}, {"twindex no-sync (served)", "rg (beside the server)"},
 		{"twindex", "twindex (before)"}, {"twindex no-sync", "twindex no-sync (before)"},
-		{"twindex edited", "rg (beside the edits)"}, {"twindex edited", "twindex edited (before)"}}
+		{"twindex edited", "rg (beside the edits)"}, {"twindex edited", "twindex edited (before)"},
+		{"twindex add/remove", "rg (beside add/remove)"}, {"twindex add/remove", "twindex add/remove (before)"}}
 	var cols []string
 	for _, p := range pairs {
 		if r.Lat[p[0]] != nil && r.Lat[p[1]] != nil {

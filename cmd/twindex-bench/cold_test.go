@@ -78,8 +78,8 @@ func TestCold(t *testing.T) {
 			t.Errorf("%s timed %d queries, want 4", tool, n)
 		}
 	}
-	if len(res.Tools) != 12 {
-		t.Errorf("tools %q, want 12", res.Tools)
+	if len(res.Tools) != 15 {
+		t.Errorf("tools %q, want 15", res.Tools)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "work", "files", ".twindex", "serve")); err == nil {
 		if ents, _ := os.ReadDir(filepath.Join(dir, "work", "files", ".twindex", "serve")); len(ents) > 0 {
@@ -91,8 +91,8 @@ func TestCold(t *testing.T) {
 	if !strings.Contains(b.String(), "| phrase | 1 |") {
 		t.Errorf("report without the phrase class:\n%s", b.String())
 	}
-	if !strings.Contains(b.String(), "| twindex / twindex (before) | twindex no-sync / twindex no-sync (before) | twindex edited / rg (beside the edits) | twindex edited / twindex edited (before) |") {
-		t.Errorf("report without the ratios to --before and of the edited searches:\n%s", b.String())
+	if !strings.Contains(b.String(), "| twindex / twindex (before) | twindex no-sync / twindex no-sync (before) | twindex edited / rg (beside the edits) | twindex edited / twindex edited (before) | twindex add/remove / rg (beside add/remove) | twindex add/remove / twindex add/remove (before) |") {
+		t.Errorf("report without the ratios to --before and of the searches after changes:\n%s", b.String())
 	}
 }
 
