@@ -358,7 +358,7 @@ type syncer struct {
 	bt      *Writer
 	res     *walkResult
 	have    map[string]known // what the index holds under the scopes
-	seen    map[string]bool  // what of have the walk found
+	seen    map[string]bool  // what of have the walk found, and the names the sync wrote
 	bins    binaries
 	kinds   []byte // whether the index holds each file of res as found (fileKept, fileNot)
 	changed bool   // a file the last sync did not keep is kept

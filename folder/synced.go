@@ -292,12 +292,6 @@ type syncedEntry struct {
 	kind        byte
 }
 
-// is reports whether the entry, which follows the ID prev, is id.
-func (e *syncedEntry) is(prev, id string) bool {
-	return e.shared <= len(prev) && len(id) == e.shared+len(e.suffix) &&
-		id[:e.shared] == prev[:e.shared] && id[e.shared:] == string(e.suffix)
-}
-
 // maxIDLen bounds the length of an ID a record can hold, far above any
 // path's.
 const maxIDLen = 1 << 20
