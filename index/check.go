@@ -1,7 +1,6 @@
 package index
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/twindex/twindex/index/internal/backend"
+	"github.com/twindex/twindex/index/internal/bloom"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/storage"
 )
@@ -22,8 +22,8 @@ type Report struct {
 	Text    LegReport `json:"text"`
 	Trigram LegReport `json:"trigram"`
 	// BadPairs are the documents whose records' filters of adjacent term
-	// pairs (record.Header.Pairs) are not their text's, which a quoted
-	// phrase search may then miss (Rebuild writes them anew): sorted,
+	// pairs (record.Header.Pairs) lack a pair their text makes, which a
+	// quoted phrase search may then miss (Rebuild writes them anew): sorted,
 	// capped at 100; BadPairsN counts them all.
 	BadPairs  []string `json:"badPairs,omitempty"`
 	BadPairsN int      `json:"-"`
@@ -73,7 +73,7 @@ func (r *Report) String() string {
 		}
 	}
 	if r.BadPairsN > 0 {
-		fmt.Fprintf(&b, "records: %d with a pairs filter that is not their text's: %s\n", r.BadPairsN, strings.Join(r.BadPairs, ", "))
+		fmt.Fprintf(&b, "records: %d with a pairs filter that lacks pairs of their text: %s\n", r.BadPairsN, strings.Join(r.BadPairs, ", "))
 	}
 	return b.String()
 }
@@ -136,7 +136,7 @@ const pairsChunk = 256
 
 // eachBadPairs calls each with every document of tx, in ID order, and
 // bad, after it, with those whose records' filters of adjacent term
-// pairs are asked and not their text's (pairsOf), h their header and p
+// pairs are asked and lack a pair of their text (pairsOf), h their header and p
 // their text's filter. Both run on the caller's goroutine; the filters are
 // made on Options.Workers goroutines. Cost: an analysis of every
 // document's text.
@@ -187,15 +187,22 @@ func (ix *Index) eachBadPairs(ctx context.Context, tx storage.Tx, each func(d *D
 }
 
 // pairsOf returns the filter of adjacent term pairs that d's text makes,
-// and whether the record's, h.Pairs, is another one and is asked (written
-// by this analysis: at or after write since, metaPairsSince). A record
-// without a filter is never asked. Cost: an analysis of d's text.
+// and whether the record's, h.Pairs, lacks one of those pairs and is
+// asked (written by this analysis: at or after write since,
+// metaPairsSince). A filter that holds them all is sound whatever its
+// size (one a build with another pairBits wrote). A record without a
+// filter is never asked. Cost: an analysis of d's text.
 func (ix *Index) pairsOf(d *Doc, h *record.Header, since uint64) ([]byte, bool) {
 	if h.Pairs == nil || h.Seq < since || ix.opts.noPairs {
 		return nil, false
 	}
-	p := ix.prepare(d, true).pairs
-	return p, !bytes.Equal(p, h.Pairs)
+	p := ix.prepare(d, true)
+	for _, x := range p.pairHashes {
+		if !bloom.MayHold(h.Pairs, x) {
+			return p.pairs, true
+		}
+	}
+	return p.pairs, false
 }
 
 // checkFiles walks every bbolt file of an on-disk index. Writes to the

@@ -50,8 +50,11 @@ type prepared struct {
 	defines []string
 	// pairs is the Bloom filter of the title's and body's adjacent
 	// term pairs (record.Header.Pairs), made when the fields are
-	// analyzed before the write; nil otherwise.
-	pairs []byte
+	// analyzed before the write; nil otherwise. pairHashes are the
+	// pairs' hashes (tokenize.PairHash), which Check asks a record's
+	// filter for.
+	pairs      []byte
+	pairHashes []uint64
 }
 
 // bodyTokens is the analyzed length of the whole body.
@@ -98,7 +101,8 @@ func (ix *Index) prepare(d *Doc, analyze bool) prepared {
 		}
 		p.words.Set(words, len(words))
 		if adj != nil {
-			p.pairs = bloom.New(adj.Pairs(), pairBits)
+			p.pairHashes = adj.Pairs()
+			p.pairs = bloom.New(p.pairHashes, pairBits)
 		}
 	}
 	for _, af := range append(together, p.words) {
@@ -122,10 +126,17 @@ func (ix *Index) prepare(d *Doc, analyze bool) prepared {
 	return p
 }
 
-// pairBits is the bits of a document's pairs filter for each pair: a
-// quarter of the pairs a document lacks pass it. The Go tree's 12,500
-// documents hold 6.4 million distinct pairs: 2.3 MiB.
-const pairBits = 3
+// pairBits is the bits of a document's pairs filter for each pair: one
+// in twelve of the pairs a document lacks passes it (bloom: two probes),
+// and the document's text is read to judge the phrase. The Go tree's
+// 12,500 documents hold 6.4 million distinct pairs: 4.6 MiB of filters.
+// At 3 bits (earlier builds) one in four passed: the phrases of the
+// yardstick's tail whose words are common and apart in many documents
+// ("type t", "a int") took 1.1-1.25x their time now. Records written
+// with another size are read, and checked, as they are (bloom.MayHold
+// takes any size; Check asks a filter for its text's pairs, not for
+// these bytes).
+const pairBits = 6
 
 // scan returns what d declares and its licence comment (package decl),
 // nothing with Options.noDecl.

@@ -217,7 +217,7 @@ const pauseEvery = 64
 
 // Rebuild discards both bleve indexes and rebuilds them from the store,
 // for an index whose bleve files are damaged or suspect, and writes anew
-// the records whose filters of adjacent term pairs are not their text's
+// the records whose filters of adjacent term pairs lack a pair of their text
 // (Report.BadPairs). Searches wait until it is done.
 func (ix *Index) Rebuild(ctx context.Context) (err error) {
 	if ix.opts.ReadOnly {
@@ -289,7 +289,7 @@ func (ix *Index) Rebuild(ctx context.Context) (err error) {
 const rewriteChunk = 1000
 
 // rewritePairs writes anew the records whose filters of adjacent term
-// pairs are not their text's (Report.BadPairs), each with its text's;
+// pairs lack a pair of their text (Report.BadPairs), each with its text's;
 // nothing else of them changes, so searches may read either. It holds
 // the new filters, not the records, and writes rewriteChunk records a
 // transaction. The caller holds writeMu. Cost: an analysis of every

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/twindex/twindex/index/internal/bloom"
 	"github.com/twindex/twindex/index/internal/record"
 	"github.com/twindex/twindex/storage"
 )
@@ -157,23 +158,31 @@ func TestRebuildSetsPairsAside(t *testing.T) {
 	}
 }
 
+// openMemoryOr opens a memory index when dir is "", else the index in
+// dir, closed when the test ends.
+func openMemoryOr(t *testing.T, dir string) *Index {
+	t.Helper()
+	var ix *Index
+	var err error
+	if dir == "" {
+		ix, err = OpenMemory(nil)
+	} else {
+		ix, err = Open(dir, nil)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
 // TestCheckFindsBadPairs holds that Check reports a record whose pairs
-// filter is not its text's (here one that hides a phrase the text holds),
+// filter lacks a pair of its text (here one that hides a phrase it holds),
 // and that Rebuild writes the filter anew, on disk and in memory.
 func TestCheckFindsBadPairs(t *testing.T) {
 	ctx := context.Background()
 	for _, dir := range []string{"", t.TempDir()} {
-		var ix *Index
-		var err error
-		if dir == "" {
-			ix, err = OpenMemory(nil)
-		} else {
-			ix, err = Open(dir, nil)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ix.Close()
+		ix := openMemoryOr(t, dir)
 		docs := []Doc{{ID: "a", Body: "alpha beta gamma"}, {ID: "b", Title: "Beta", Body: "gamma alpha, beta", Vector: []float32{1, 2}},
 			{ID: "c.go", Kind: "code", Body: "// Copyright 2020 The Authors.\n\npackage c\n\nfunc AlphaBeta() {}\n"}}
 		if err := ix.Upsert(ctx, docs...); err != nil {
@@ -215,6 +224,80 @@ func TestCheckFindsBadPairs(t *testing.T) {
 		})
 		if err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// TestCheckTakesOtherFilterSizes holds that a pairs filter of another
+// size than pairBits makes (one an earlier build wrote) that holds its
+// text's pairs is sound: Check passes it, a phrase search finds what it
+// finds with the filter a write makes now, and Rebuild leaves the record
+// as it is. One of those sizes that lacks a pair is still reported.
+func TestCheckTakesOtherFilterSizes(t *testing.T) {
+	ctx := context.Background()
+	docs := []Doc{{ID: "a", Body: "alpha beta gamma, and the beta alpha delta"}, {ID: "b", Title: "Beta", Body: "gamma alpha, beta"},
+		{ID: "c", Body: "delta alpha beta epsilon"}}
+	for _, dir := range []string{"", t.TempDir()} {
+		ix := openMemoryOr(t, dir)
+		if err := ix.Upsert(ctx, docs...); err != nil {
+			t.Fatal(err)
+		}
+		phrase := func(q string) int {
+			r, err := ix.Search(ctx, Request{Query: q, Mode: ModeText})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r.Total
+		}
+		queries := []string{`"alpha beta"`, `"beta alpha"`, `"alpha delta"`, `"beta gamma"`}
+		var want []int
+		for _, q := range queries {
+			want = append(want, phrase(q))
+		}
+		for _, bits := range []int{1, 3, pairBits + 4} {
+			var rec []byte
+			err := ix.store.Update(func(tx storage.Tx) error {
+				d, h, err := decodeDoc("a", tx.Get(bucketDocs, []byte("a")), true)
+				if err != nil {
+					return err
+				}
+				hashes := ix.prepare(d, true).pairHashes
+				if len(hashes) == 0 {
+					return errors.New("the text makes no pairs")
+				}
+				if h.Pairs = bloom.New(hashes, bits); bytes.Equal(h.Pairs, ix.prepare(d, true).pairs) {
+					return fmt.Errorf("a filter of %d bits a pair is the one of %d", bits, pairBits)
+				}
+				rec = record.Encode(&h, h.Vector(), d.Title, d.Body)
+				return tx.Put(bucketDocs, []byte("a"), rec)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep, err := ix.Check(ctx); err != nil || !rep.OK() {
+				t.Fatalf("%q, %d bits: check of a sound filter: %v\n%v", dir, bits, err, rep)
+			}
+			for i, q := range queries {
+				if n := phrase(q); n != want[i] {
+					t.Errorf("%q, %d bits: %s has %d hits, want %d", dir, bits, q, n, want[i])
+				}
+			}
+			if err := ix.Rebuild(ctx); err != nil {
+				t.Fatal(err)
+			}
+			err = ix.store.View(func(tx storage.Tx) error {
+				if !bytes.Equal(tx.Get(bucketDocs, []byte("a")), rec) {
+					return errors.New("Rebuild wrote a sound record anew")
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%q, %d bits: %v", dir, bits, err)
+			}
+		}
+		hidePairs(t, ix, "a")
+		if rep, err := ix.Check(ctx); err != nil || rep.BadPairsN != 1 {
+			t.Fatalf("%q: check of a filter that holds no pair: %v\n%v", dir, err, rep)
 		}
 	}
 }
