@@ -1,9 +1,9 @@
 // Package find finds and counts a needle in texts, faster than the
 // strings package where the engine's texts make that possible: a Finder
 // scans for the needle's rarest byte rather than its first, or for two
-// of its bytes eight places at a time when that byte is common (and in
-// js/wasm), and Count counts short needles eight bytes at a time in
-// js/wasm.
+// of its bytes 32 places at a time with AVX2 on amd64 (pair_amd64.s),
+// eight elsewhere, when that byte is common (and in js/wasm), and Count
+// counts short needles eight bytes at a time in js/wasm.
 //
 // Every function gives the strings package's answer (strings.Index,
 // strings.Count); only the speed differs. Words numbers a needle's
@@ -41,8 +41,9 @@ var commonRank = byteRank['g']
 // the needle's first byte, often a common letter that stops the scan every
 // few bytes; a Finder scans for its rarest byte instead and compares the
 // needle around each hit. When even that byte is common, or in js/wasm,
-// it compares two of the needle's bytes at eight places at once, and the
-// needle where both match: a place where both bytes are common is rare.
+// it compares two of the needle's bytes at many places at once (indexPair:
+// 32 with AVX2, else eight), and the needle where both match: a place
+// where both bytes are common is rare.
 type Finder struct {
 	needle string
 	rare   int // index in needle of the byte scanned for
@@ -121,10 +122,11 @@ func (f Finder) Index(s string) int {
 	return -1
 }
 
-// indexPair is Index comparing the needle's bytes lo and hi at sixteen
-// places per step, eight to a word (zeroBytes), and the needle at the
-// places where both match.
-func (f Finder) indexPair(s string) int {
+// indexPairWords is Index comparing the needle's bytes lo and hi at
+// sixteen places per step, eight to a word (zeroBytes), and the needle at
+// the places where both match: indexPair where the processor has no
+// vector instructions for it.
+func (f Finder) indexPairWords(s string) int {
 	n, lo, hi := len(f.needle), f.lo, f.hi
 	a, b := uint64(f.needle[lo])*ones, uint64(f.needle[hi])*ones
 	i := 0
