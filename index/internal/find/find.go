@@ -61,8 +61,9 @@ func New(needle string) Finder {
 		}
 	}
 	// In js/wasm IndexByte is a loop of four bytes a step (memchr), and
-	// the two bytes' words are the faster for a rare byte too.
-	if len(needle) < 2 || runtime.GOARCH != "wasm" && byteRank[needle[f.rare]] < commonRank {
+	// the two bytes' words are the faster for a rare byte too; with AVX2
+	// the two bytes are, but for the rarest (pairRank).
+	if len(needle) < 2 || runtime.GOARCH != "wasm" && byteRank[needle[f.rare]] < pairRank {
 		return f
 	}
 	// The rarest byte of another value, the farthest from the first
