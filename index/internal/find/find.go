@@ -40,10 +40,11 @@ var commonRank = byteRank['g']
 // A Finder looks for one needle in many texts. strings.Contains scans for
 // the needle's first byte, often a common letter that stops the scan every
 // few bytes; a Finder scans for its rarest byte instead and compares the
-// needle around each hit. When even that byte is common, or in js/wasm,
-// it compares two of the needle's bytes at many places at once (indexPair:
-// 32 with AVX2, else eight), and the needle where both match: a place
-// where both bytes are common is rare.
+// needle around each hit. When even that byte is common (with AVX2, when
+// it is not among the rarest: pairRank), or in js/wasm, it compares two
+// of the needle's bytes at many places at once (indexPair: 32 with AVX2,
+// else eight), and the needle where both match: a place where both bytes
+// are common is rare.
 type Finder struct {
 	needle string
 	rare   int // index in needle of the byte scanned for
@@ -62,7 +63,7 @@ func New(needle string) Finder {
 	}
 	// In js/wasm IndexByte is a loop of four bytes a step (memchr), and
 	// the two bytes' words are the faster for a rare byte too; with AVX2
-	// the two bytes are, but for the rarest (pairRank).
+	// the two bytes' scan is, for all but the rarest bytes (pairRank).
 	if len(needle) < 2 || runtime.GOARCH != "wasm" && byteRank[needle[f.rare]] < pairRank {
 		return f
 	}

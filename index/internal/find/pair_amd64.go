@@ -23,12 +23,13 @@ var pairRank = func() uint8 {
 	return commonRank
 }()
 
-// pairScan looks at the places k = from, from+32, ... of s, each with the
-// 32 places after it, while k+hi+32 <= len(s), for those where s[k+lo] is
-// a and s[k+hi] is b (lo < hi), 32 at a time with AVX2. It returns the
-// first k whose 32 places hold one, with a mask of them (bit j for place
-// k+j); or, with mask 0, the first k it could not look at whole, from
-// which the places are the caller's. Implemented in pair_amd64.s.
+// pairScan looks for the places p of s, from from on, where s[p+lo] is a
+// and s[p+hi] is b (lo < hi), in steps of 32 places with AVX2: the step
+// at k covers k to k+31, and is taken while k+hi+32 <= len(s). It returns
+// the first step's k that holds such a place, with a mask of them (bit j
+// for place k+j); or, with mask 0, the k of the first step it could not
+// take, from which the places are the caller's. Implemented in
+// pair_amd64.s.
 //
 //go:noescape
 func pairScan(s string, from, lo, hi int, a, b byte) (k int, mask uint32)
