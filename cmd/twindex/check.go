@@ -13,10 +13,11 @@ func runCheck(ctx context.Context, e *env, args []string) error {
 
 Verifies that the store and both indexes agree: document counts, writes
 applied, and each document's content hash; and that each record's filter
-of adjacent word pairs, which quoted phrases consult, is its text's (an
-analysis of every document: seconds for ten thousand files). Prints what
-drifted (missing, extra and changed IDs per index, records with a wrong
-filter) and exits 3 on drift; 'twindex rebuild' repairs it.`)
+of adjacent word pairs, which quoted phrases consult, holds every pair its
+text makes (an analysis of every document: seconds for ten thousand
+files). Prints what drifted (missing, extra and changed IDs per index,
+records whose filter lacks a pair) and exits 3 on drift; 'twindex
+rebuild' repairs it.`)
 	idx := fs.indexFlag()
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	if _, err := fs.parse(args); err != nil {

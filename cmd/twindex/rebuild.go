@@ -13,8 +13,8 @@ func runRebuild(ctx context.Context, e *env, args []string) error {
 
 Discards both indexes and rebuilds them from the document store, for an
 index that 'twindex check' found out of step or whose files are damaged,
-and writes anew the records whose filter of adjacent word pairs is not
-their text's.`)
+and writes anew the records whose filter of adjacent word pairs lacks a
+pair their text makes.`)
 	idx := fs.indexFlag()
 	if _, err := fs.parse(args); err != nil {
 		return err
