@@ -261,11 +261,11 @@ func TestCheckTakesOtherFilterSizes(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				hashes := ix.prepare(d, true).pairHashes
-				if len(hashes) == 0 {
+				p := ix.prepare(d, true)
+				if len(p.pairHashes) == 0 {
 					return errors.New("the text makes no pairs")
 				}
-				if h.Pairs = bloom.New(hashes, bits); bytes.Equal(h.Pairs, ix.prepare(d, true).pairs) {
+				if h.Pairs = bloom.New(p.pairHashes, bits); bytes.Equal(h.Pairs, p.pairs) {
 					return fmt.Errorf("a filter of %d bits a pair is the one of %d", bits, pairBits)
 				}
 				rec = record.Encode(&h, h.Vector(), d.Title, d.Body)

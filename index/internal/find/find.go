@@ -1,9 +1,10 @@
 // Package find finds and counts a needle in texts, faster than the
 // strings package where the engine's texts make that possible: a Finder
-// scans for the needle's rarest byte rather than its first, or for two
-// of its bytes 32 places at a time with AVX2 on amd64 (pair_amd64.s),
-// eight elsewhere, when that byte is common (and in js/wasm), and Count
-// counts short needles eight bytes at a time in js/wasm.
+// scans for the needle's rarest byte rather than its first, or, when that
+// byte is common (with AVX2 on amd64, unless it is among the rarest; in
+// js/wasm, always), for two of its bytes at many places at once (32 with
+// AVX2, pair_amd64.s, else eight), and Count counts short needles eight
+// bytes at a time in js/wasm.
 //
 // Every function gives the strings package's answer (strings.Index,
 // strings.Count); only the speed differs. Words numbers a needle's
